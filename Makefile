@@ -1,0 +1,117 @@
+# hremu: one non-recursive Makefile. `make run`, `make check`, `make bench`, `make install`.
+# Variants: `make check SAN=address,undefined`, `make check SAN=thread` build into build-$(SAN)/.
+
+SAN      ?=
+PREFIX   ?= /usr/local
+CC       ?= cc
+comma    := ,
+ifeq ($(SAN),)
+BUILD    := build
+else
+BUILD    := build-$(subst $(comma),-,$(SAN))
+endif
+
+PKGS     := liburcu check inih
+WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+            -Wwrite-strings -Wundef -Wpointer-arith -Wvla
+OPT      ?= -O2 -g
+CFLAGS   += -std=c11 -D_GNU_SOURCE $(OPT) $(WARN) -pthread -Iinclude -Isrc -MMD -MP
+LDLIBS   += -pthread -lm
+ifneq ($(SAN),)
+CFLAGS   += -fsanitize=$(SAN) -fno-omit-frame-pointer
+LDFLAGS  += -fsanitize=$(SAN)
+endif
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+LIB_SRC  := $(filter-out src/cli/main.c,$(wildcard src/*/*.c))
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+TEST_SRC := $(wildcard tests/*.c)
+TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
+EX_SRC   := $(wildcard examples/*/*.c)
+EX_OBJ   := $(EX_SRC:%.c=$(BUILD)/%.o)
+DEPS     := $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(EX_OBJ:.o=.d) $(BUILD)/src/cli/main.d
+
+LIB      := $(BUILD)/libhremu.a
+BIN      := $(BUILD)/hremu
+TESTS    := $(BUILD)/tests/check_hremu
+EXAMPLE  := $(BUILD)/examples/check_example
+
+.PHONY: all deps run check check-tests stress bench install uninstall fuzz clean
+all: $(BIN) hremu
+
+deps:
+	@scripts/deps.sh
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -c $< -o $@
+
+# Examples are users' code: they see include/ only, not src/.
+$(BUILD)/examples/%.o: examples/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(filter-out -Isrc,$(CFLAGS)) $(PKG_CFLAGS) -c $< -o $@
+
+$(LIB): $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BIN): $(BUILD)/src/cli/main.o $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+
+# ./hremu at the top, as the README promises: a link to the plain build.
+hremu: $(BUILD)/hremu
+	ln -sf $(BUILD)/hremu hremu
+
+$(TESTS): $(TEST_OBJ) $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+
+# The example is a user's algorithm: it sees only include/ and links libhremu.a.
+$(EXAMPLE): $(EX_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+
+run: deps
+	@$(MAKE) --no-print-directory all
+	./hremu configs/default.ini
+
+TSAN_ENV := $(if $(findstring thread,$(SAN)),TSAN_OPTIONS="suppressions=$(CURDIR)/tests/tsan.supp halt_on_error=1 second_deadlock_stack=1" CK_TIMEOUT_MULTIPLIER=10,)
+ASAN_ENV := $(if $(findstring address,$(SAN)),ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 CK_TIMEOUT_MULTIPLIER=4,)
+
+check: deps
+	@$(MAKE) --no-print-directory check-tests
+
+check-tests: $(TESTS) $(EXAMPLE) $(BIN)
+	$(TSAN_ENV) $(ASAN_ENV) HREMU_BIN=$(CURDIR)/$(BIN) $(TESTS)
+	$(TSAN_ENV) $(ASAN_ENV) $(EXAMPLE)
+	$(TSAN_ENV) $(ASAN_ENV) HREMU_BIN=$(CURDIR)/$(BIN) tests/cli/run.sh
+
+# Long jitter and stress loops: not part of `make check`.
+stress: deps
+	@$(MAKE) --no-print-directory $(TESTS)
+	HREMU_STRESS=1 CK_RUN_CASE=stress $(TESTS)
+
+bench: deps
+	@$(MAKE) --no-print-directory all $(BUILD)/bench/ref_alltoall $(BUILD)/bench/seq_route
+	scripts/bench.sh $(BUILD)
+
+$(BUILD)/bench/%: bench/%.c bench/bench_common.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -D_GNU_SOURCE -O2 -g $(WARN) -pthread -o $@ $< $(LDLIBS)
+
+fuzz:
+	scripts/fuzz.sh
+
+install: $(LIB)
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/hremu $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libhremu.a
+	install -m 644 include/hremu/*.h $(DESTDIR)$(PREFIX)/include/hremu/
+	sed -e 's|@PREFIX@|$(PREFIX)|' scripts/hremu.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/hremu.pc
+
+uninstall:
+	rm -rf $(DESTDIR)$(PREFIX)/include/hremu $(DESTDIR)$(PREFIX)/lib/libhremu.a $(DESTDIR)$(PREFIX)/lib/pkgconfig/hremu.pc
+
+clean:
+	rm -rf build build-* hremu
+
+-include $(DEPS)

@@ -1,0 +1,31 @@
+/* algorithm.h: the registry of algorithms, rows in a sorted table (names "family.name"). */
+#ifndef HREMU_ALGORITHM_H
+#define HREMU_ALGORITHM_H
+
+#include <hremu/hremu.h>
+#include <hremu/workload.h>
+
+/* One numeric parameter, set in the config section named after the algorithm. */
+typedef struct hr_param_spec {
+    const char *name;          /* NULL ends a list */
+    const char *summary;
+    double      def, min, max;
+    int         integer;       /* nonzero: only whole numbers */
+} hr_param_spec;
+
+typedef struct hr_algorithm {
+    const char *name;          /* "hrel.direct" */
+    const char *summary;       /* one line, with the seed it comes from */
+    hr_kind     kind;          /* the workload kind it takes */
+    const char *disciplines;   /* comma list it is defined for; NULL: every discipline */
+    /* The SPMD body: inst is the workload instance, params follow the order of .params. */
+    void      (*run)(hr_proc *p, void *inst, const double *params);
+    const hr_param_spec *params;  /* NULL or a list ended by a row with name NULL */
+} hr_algorithm;
+
+const hr_algorithm *hr_algorithm_find(const char *name);
+const hr_algorithm *hr_algorithm_at(int i);   /* i from 0; NULL past the end */
+/* Nonzero if alg is defined for the named discipline. */
+int hr_algorithm_allows(const hr_algorithm *alg, const char *discipline);
+
+#endif /* HREMU_ALGORITHM_H */

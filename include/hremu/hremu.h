@@ -1,0 +1,115 @@
+/* hremu.h: the SPMD API an algorithm is written against.
+ *
+ * An algorithm is one function run by every processor of a machine, each with its own hr_proc.
+ * It sees no thread, lock or queue: only this API. Every call takes the calling processor's own
+ * hr_proc and may be called only from that processor's thread ("owner proc only").
+ *
+ * Model time: every call that communicates or computes advances the processor's model clock by
+ * the cost model of docs/model.md. Real-time order never changes a result or a model figure.
+ *
+ * Failure: hr_fail() and a detected deadlock end the calling processor's part of the run at once
+ * (the run returns HR_EFAIL or HR_EDEADLK). Memory from hr_malloc is reclaimed in that case;
+ * memory from plain malloc is not, so algorithms allocate with hr_malloc.
+ */
+#ifndef HREMU_HREMU_H
+#define HREMU_HREMU_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <hremu/error.h>
+
+typedef struct hr_proc hr_proc;
+
+#define HR_ANY     (-1)  /* hr_recv/hr_probe source: any processor, in virtual-arrival order */
+#define HR_ANY_TAG (-1)  /* hr_recv/hr_probe tag: any tag */
+
+/* What a receive or probe found. */
+typedef struct hr_status {
+    int    source;       /* sending processor */
+    int    tag;          /* the message's tag */
+    size_t bytes;        /* the message's length */
+} hr_status;
+
+/* ---- enquiry ---------------------------------------------------------------------------- */
+int      hr_pid(const hr_proc *p);          /* this processor's id, 0 .. hr_nprocs-1 */
+int      hr_nprocs(const hr_proc *p);       /* p, the number of processors */
+double   hr_now(const hr_proc *p);          /* this processor's model clock, seconds */
+uint64_t hr_seed(const hr_proc *p);         /* the machine's seed */
+
+/* ---- randomness: a private stream per processor, derived from (seed, pid) ------------------ */
+uint64_t hr_rand(hr_proc *p);                       /* 64 uniform bits */
+uint64_t hr_rand_below(hr_proc *p, uint64_t bound); /* uniform in [0, bound), bound > 0, unbiased */
+double   hr_rand_unit(hr_proc *p);                  /* uniform in [0, 1) */
+
+/* ---- memory: private to the processor, reclaimed when the next run starts ------------------ */
+void *hr_malloc(hr_proc *p, size_t bytes);   /* fails the run (hr_fail) when memory runs out */
+void *hr_calloc(hr_proc *p, size_t n, size_t size);
+void  hr_free(hr_proc *p, void *ptr);        /* NULL is fine; only memory from this proc */
+
+/* ---- failure -------------------------------------------------------------------------------- */
+/* End this processor's part of the run, failed, with a message for the report. Does not return.
+ * The other processors go on until they finish or block on this one (which then is no deadlock:
+ * the run ends with HR_EFAIL and this message). */
+#if defined(__GNUC__)
+__attribute__((noreturn, format(printf, 2, 3)))
+#endif
+void hr_fail(hr_proc *p, const char *fmt, ...);
+
+/* ---- computation ----------------------------------------------------------------------------- */
+/* Charge units * compute_unit seconds of local work to the model clock (or, with
+ * compute = measured, nothing here: the thread's CPU time is charged at each communication). */
+void hr_compute(hr_proc *p, double units);
+
+/* ---- point to point -------------------------------------------------------------------------- */
+/* Send bytes [buf, buf+len) to processor dest with a tag >= 0. Under discipline async the data is
+ * copied and the call returns at once (or blocks while the receiver's buffer is full); under sync it
+ * returns when dest has received it (rendezvous). dest may be the caller itself. */
+void   hr_send(hr_proc *p, int dest, int tag, const void *buf, size_t len);
+/* Receive one message from src (or HR_ANY) with tag (or HR_ANY_TAG) into buf of cap bytes; blocks
+ * until one is there. Messages from one source arrive in the order sent; from HR_ANY they come in
+ * virtual-arrival order (arrival time, then source id, then sequence). A message longer than cap
+ * fails the run. Returns the message's length; st may be NULL. */
+size_t hr_recv(hr_proc *p, int src, int tag, void *buf, size_t cap, hr_status *st);
+/* As hr_recv, but leaves the message in place: the next matching hr_recv returns it. */
+void   hr_probe(hr_proc *p, int src, int tag, hr_status *st);
+
+/* ---- supersteps and one-sided memory (BSPlib / Split-C) --------------------------------------- */
+/* Register [base, base+bytes) for remote access; returns a slot number. Every processor registers
+ * its regions in the same order, so slot k names "the k-th region" on every processor. */
+int  hr_register(hr_proc *p, void *base, size_t bytes);
+/* Split-C bulk_write: write src[0..len) into slot `slot` of processor dest at offset off. The write
+ * takes effect at the end of the superstep (hr_sync), in order of (source, issue order). */
+void hr_put(hr_proc *p, int dest, int slot, size_t off, const void *src, size_t len);
+/* Split-C bulk_read: read len bytes at offset off of slot `slot` on processor src into dst. dst is
+ * filled at the end of the superstep with the value the region had when the superstep ended
+ * (before that superstep's puts). */
+void hr_get(hr_proc *p, int src, int slot, size_t off, void *dst, size_t len);
+/* End the superstep: every processor waits for all, then gets and puts are applied. */
+void hr_sync(hr_proc *p);
+
+/* ---- collectives: every processor calls them in the same order with matching arguments -------- */
+typedef enum hr_type { HR_INT32, HR_UINT32, HR_INT64, HR_UINT64, HR_DOUBLE } hr_type;
+typedef enum hr_op { HR_SUM, HR_MIN, HR_MAX } hr_op;
+
+void hr_barrier(hr_proc *p);
+/* Block k of send (block bytes each) goes to processor k, which stores it as block hr_pid of recv. */
+void hr_transpose(hr_proc *p, const void *send, void *recv, size_t block);
+/* Personalised all-to-all of variable blocks, in elements of elem bytes (MPI_Alltoallv). */
+void hr_alltoallv(hr_proc *p, const void *send, const size_t *scounts, const size_t *sdispls,
+                  void *recv, const size_t *rcounts, const size_t *rdispls, size_t elem);
+void hr_bcast(hr_proc *p, int root, void *buf, size_t len);
+/* gather: block k of root's recv (block bytes) comes from processor k. recv is used at root only. */
+void hr_gather(hr_proc *p, int root, const void *send, void *recv, size_t block);
+/* scatter: block k of root's send goes to processor k's recv. send is used at root only. */
+void hr_scatter(hr_proc *p, int root, const void *send, void *recv, size_t block);
+/* allgather: block k of everyone's recv comes from processor k (concatenation). */
+void hr_allgather(hr_proc *p, const void *send, void *recv, size_t block);
+/* Element-wise reductions of count elements; out is used at root only for hr_reduce. */
+void hr_reduce(hr_proc *p, int root, const void *in, void *out, size_t count, hr_type t, hr_op op);
+void hr_allreduce(hr_proc *p, const void *in, void *out, size_t count, hr_type t, hr_op op);
+/* Prefix: out on processor i combines in of processors 0..i (inclusive) or 0..i-1 (exclusive;
+ * processor 0 then gets the identity of op: 0 for sum, the type's max for min, min for max). */
+void hr_scan(hr_proc *p, const void *in, void *out, size_t count, hr_type t, hr_op op);
+void hr_exscan(hr_proc *p, const void *in, void *out, size_t count, hr_type t, hr_op op);
+
+#endif /* HREMU_HREMU_H */

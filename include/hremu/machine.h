@@ -1,0 +1,75 @@
+/* machine.h: building an emulated machine and running an SPMD function on it.
+ *
+ * A machine is p processors, each a POSIX thread created once by hr_machine_create and parked
+ * between runs. hr_machine_run releases them together on one function, so wall time covers the
+ * algorithm and not thread start-up or input generation. One thread (the "machine thread", the one
+ * that created the machine) calls create, run and destroy; a process may hold many machines.
+ */
+#ifndef HREMU_MACHINE_H
+#define HREMU_MACHINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <hremu/hremu.h>
+
+#define HR_MAX_PROCS 4096
+
+typedef struct hr_machine hr_machine;
+
+/* The cost model (docs/model.md). Seconds and seconds per byte. */
+typedef struct hr_cost {
+    double tau;           /* latency of one message, s (> 0: it is the lookahead of ANY receives) */
+    double sigma;         /* s per byte a processor injects or absorbs */
+    double overhead;      /* CPU time per message sent or received, s */
+    double hop;           /* latency per link traversed, s */
+    double compute_unit;  /* s per hr_compute unit */
+    int    measured;      /* nonzero: charge the thread's CPU time instead of hr_compute units */
+} hr_cost;
+
+/* Fill c with a named preset ("cm5", "sp2"); HR_ENOENT for an unknown name. */
+int hr_cost_preset(const char *name, hr_cost *c);
+/* The i-th preset's name and one-line source (i from 0); NULL past the end. */
+const char *hr_cost_preset_name(int i, const char **summary);
+
+/* Plain data the caller fills in. Names are those of --list: discipline "async" or "sync",
+ * topology "complete". */
+typedef struct hr_machine_config {
+    int         procs;        /* 1 .. HR_MAX_PROCS */
+    const char *discipline;   /* NULL: "async" */
+    const char *topology;     /* NULL: "complete" */
+    uint64_t    buffer;       /* async receive buffer per processor, bytes; 0 = unlimited */
+    hr_cost     cost;
+    uint64_t    seed;
+    int         jitter;       /* random yields and short sleeps at communication points; < 0: read
+                                 HREMU_JITTER from the environment */
+} hr_machine_config;
+
+/* What one run measured. Model figures are deterministic; wall_s is not. */
+typedef struct hr_run_result {
+    int      status;          /* HR_OK, HR_EFAIL (hr_fail) or HR_EDEADLK */
+    double   model_time_s;    /* max over processors of its final clock */
+    uint64_t rounds;          /* max over processors of collective calls, supersteps and rounds */
+    uint64_t messages;        /* messages sent, all processors */
+    uint64_t bytes;           /* payload bytes sent, all processors */
+    uint64_t max_out_bytes;   /* max over processors of bytes sent */
+    uint64_t max_in_bytes;    /* max over processors of bytes received */
+    uint64_t stalls;          /* sends that waited for buffer space or a rendezvous */
+    double   wall_s;          /* from release of the threads to the last one finishing */
+    char     report[4096];    /* why a run failed or deadlocked: one line per processor involved */
+} hr_run_result;
+
+/* Create a machine; threads are started and parked. Returns HR_OK, HR_EINVAL (bad config; a
+ * reason goes to why, if not NULL), HR_ENOMEM or HR_ESYS. Machine thread only. */
+int  hr_machine_create(const hr_machine_config *cfg, hr_machine **out, const char **why);
+/* Run fn(proc, arg) on every processor and wait for all. Memory that procs took with hr_malloc in
+ * the previous run is freed first; this run's stays readable until the next run or destroy.
+ * Returns HR_OK or HR_ESYS; the run's own outcome is res->status. Machine thread only. */
+int  hr_machine_run(hr_machine *m, void (*fn)(hr_proc *, void *), void *arg, hr_run_result *res);
+void hr_machine_destroy(hr_machine *m);
+int  hr_machine_procs(const hr_machine *m);
+
+/* The i-th discipline / topology name and summary (i from 0); NULL past the end. */
+const char *hr_discipline_name(int i, const char **summary);
+const char *hr_topology_name(int i, const char **summary);
+
+#endif /* HREMU_MACHINE_H */

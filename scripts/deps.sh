@@ -1,0 +1,15 @@
+#!/bin/sh
+# Install what a fresh Debian 12 lacks to build and test hremu; quiet and quick when all is there.
+# Extra package names may be passed (e.g. `scripts/deps.sh gnuplot` for plotting).
+set -e
+need="pkg-config liburcu-dev check libinih-dev $*"
+missing=""
+for pkg in $need; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing="$missing $pkg"
+done
+[ -z "$missing" ] && exit 0
+echo "scripts/deps.sh: installing$missing"
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO=sudo
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing

@@ -1,0 +1,46 @@
+/* registry.c: every algorithm, one row each, sorted by name (a test checks the order). */
+#include <hremu/algorithm.h>
+
+#include <string.h>
+
+#include "alg/hrel.h"
+
+static const hr_algorithm algorithms[] = {
+    { .name = "hrel.direct",
+      .summary = "sort by destination, then one alltoallv (seed 000 sec. 3, the MPI_Alltoallv baseline)",
+      .kind = HR_KIND_HRELATION,
+      .run = hr_alg_hrel_direct },
+    { .name = NULL },
+};
+
+const hr_algorithm *hr_algorithm_at(int i)
+{
+    if (i < 0 || (size_t)i >= sizeof algorithms / sizeof algorithms[0] - 1)
+        return NULL;
+    return &algorithms[i];
+}
+
+const hr_algorithm *hr_algorithm_find(const char *name)
+{
+    for (const hr_algorithm *a = algorithms; a->name != NULL; a++)
+        if (strcmp(a->name, name) == 0)
+            return a;
+    return NULL;
+}
+
+int hr_algorithm_allows(const hr_algorithm *alg, const char *discipline)
+{
+    if (alg->disciplines == NULL)
+        return 1;
+    size_t len = strlen(discipline);
+    for (const char *s = alg->disciplines; *s != '\0';) {
+        const char *end = strchr(s, ',');
+        size_t n = end ? (size_t)(end - s) : strlen(s);
+        if (n == len && strncmp(s, discipline, len) == 0)
+            return 1;
+        if (end == NULL)
+            break;
+        s = end + 1;
+    }
+    return 0;
+}

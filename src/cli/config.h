@@ -1,0 +1,109 @@
+/* config.h: a run configuration (an INI file read with libinih, plus --set overrides) and the
+ * sweep it describes.
+ *
+ * Sections and keys (defaults in parentheses; docs/config.md has the full list):
+ *   [machine]  procs (16), topology (complete), discipline (async), buffer (unlimited), cost (cm5),
+ *              tau, sigma, overhead, hop, compute_unit (from the preset), compute (units), seed (1)
+ *   [workload] kind (hrelation), n (2^20), h (0: the distribution's own), distribution (uniform)
+ *   [run]      algorithms (no default: required), repeat (1), verify (true)
+ *   [ALGORITHM] one key per entry of that algorithm's hr_param_spec list (its .def by default)
+ * Every value may be a comma list: the sweep is the cross product of all lists. Rows run in the
+ * order machine point, workload point, run point, algorithm (as listed), algorithm parameters;
+ * within each level the first key of the lists above varies slowest.
+ *
+ * The cost column names the preset; it gets a '*' ("cm5*") when tau, sigma, overhead, hop or
+ * compute_unit is set, since the figures then no longer are the preset's.
+ *
+ * Errors come back as one line "WHERE: what is wrong", WHERE being "FILE:LINE", "FILE", or
+ * "--set SECTION.KEY"; the caller adds the "hremu: " prefix. No function here prints or exits.
+ * A config belongs to one thread at a time: libinih's settings are process-wide globals, so
+ * hr__config_load and hr__config_parse must not run concurrently.
+ */
+#ifndef HREMU_CLI_CONFIG_H
+#define HREMU_CLI_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <hremu/algorithm.h>
+#include <hremu/machine.h>
+#include <hremu/workload.h>
+
+#define HR_CONFIG_MAX_ROWS   100000      /* rows one sweep may have */
+#define HR_CONFIG_MAX_PARAMS 16          /* parameters one algorithm may have */
+#define HR_CONFIG_MAX_LINE   65536       /* bytes in one line of a config file */
+#define HR_CONFIG_MAX_FILE   (16 << 20)  /* bytes in a config file */
+#define HR_CONFIG_MAX_REPEAT 1000000
+
+typedef struct hr_config hr_config;
+
+typedef struct hr_config_error {
+    char msg[512];               /* "WHERE: what is wrong", without the "hremu: " prefix */
+} hr_config_error;
+
+/* One point of the sweep: what one row needs. Strings point into the config or into static
+ * defaults and live as long as the config. */
+typedef struct hr_point {
+    hr_machine_config   machine;
+    char                cost[64];      /* the cost column */
+    int                 cost_changed;  /* nonzero when a key overrode the preset */
+    const hr_workload  *workload;
+    hr_workload_spec    work;          /* seed is the machine's */
+    unsigned            repeat;
+    int                 verify;
+    const hr_algorithm *alg;
+    double              params[HR_CONFIG_MAX_PARAMS];  /* in the order of alg->params */
+    int                 nparams;
+} hr_point;
+
+/* Write "where: message" into e (where NULL: just the message; e NULL: nothing) and return code,
+ * so that callers can `return hr__config_fail(...)`. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+int hr__config_fail(hr_config_error *e, int code, const char *where, const char *fmt, ...);
+
+/* ---- building -------------------------------------------------------------------------------- */
+/* Read and parse the file at path (at most HR_CONFIG_MAX_FILE bytes). Returns HR_OK with a new
+ * config in *out, or HR_EINVAL / HR_ENOMEM / HR_ESYS with e filled and *out untouched. Checks the
+ * syntax, the section and key names and duplicates; values are checked by hr__config_check. */
+int  hr__config_load(const char *path, hr_config **out, hr_config_error *e);
+/* As hr__config_load, from len bytes of text; name is what error messages call the file. */
+int  hr__config_parse(const char *name, const char *text, size_t len, hr_config **out,
+                      hr_config_error *e);
+/* Apply one "SECTION.KEY=VALUE" override (the key is split from the section at the last dot). A
+ * later override of the same key wins over an earlier one and over the file. On error returns
+ * HR_EINVAL or HR_ENOMEM and leaves c unchanged. */
+int  hr__config_set(hr_config *c, const char *assignment, hr_config_error *e);
+/* Check everything that can be checked without building a machine: [run] algorithms is set and
+ * names known algorithms, every algorithm section belongs to one of them, the sweep has at most
+ * HR_CONFIG_MAX_ROWS rows, and every value of every point is well formed and in range, with each
+ * algorithm taking the workload's kind and the machine's discipline.
+ * HR_OK, or HR_EINVAL (or another negative code) with e filled. */
+int  hr__config_check(const hr_config *c, hr_config_error *e);
+void hr__config_free(hr_config *c);     /* NULL is fine */
+
+/* ---- enquiry --------------------------------------------------------------------------------- */
+const char *hr__config_name(const hr_config *c);
+/* Write "FILE:LINE" for the header of section (or "FILE" if the file has none) into buf. */
+void   hr__config_locate(const hr_config *c, const char *section, char *buf, size_t len);
+
+/* ---- the sweep ------------------------------------------------------------------------------- */
+/* Counts of points at each level (saturating above HR_CONFIG_MAX_ROWS); alg from 0 to
+ * hr__config_algorithms() - 1, in the order of [run] algorithms. */
+size_t hr__config_machines(const hr_config *c);
+size_t hr__config_workloads(const hr_config *c);
+size_t hr__config_runs(const hr_config *c);
+size_t hr__config_algorithms(const hr_config *c);
+size_t hr__config_params(const hr_config *c, size_t alg);
+size_t hr__config_rows(const hr_config *c);
+
+/* Fill the parts of pt for point i of a level; later levels read what earlier ones filled, so call
+ * them in the order machine, workload, run, algorithm. HR_OK or HR_EINVAL with e filled. */
+int hr__config_machine(const hr_config *c, size_t i, hr_point *pt, hr_config_error *e);
+int hr__config_workload(const hr_config *c, size_t i, hr_point *pt, hr_config_error *e);
+int hr__config_run(const hr_config *c, size_t i, hr_point *pt, hr_config_error *e);
+int hr__config_algorithm(const hr_config *c, size_t alg, size_t i, hr_point *pt,
+                         hr_config_error *e);
+
+#endif /* HREMU_CLI_CONFIG_H */

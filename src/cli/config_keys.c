@@ -1,0 +1,562 @@
+/* config_keys.c: the keys of the fixed sections, how each value is read and checked, and the
+ * resolution of one sweep point at each level (machine, workload, run, algorithm). */
+#include "cli/config_int.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/expr.h"
+
+#define MAX_KEYS 16       /* keys in one fixed section's table */
+#define DAY      86400.0  /* the longest latency the machine accepts, s */
+
+/* ---- small readers ------------------------------------------------------------------------ */
+
+/* A decimal floating-point number and nothing else (no hex floats, no inf or nan). */
+static int read_double(const char *s, double *out)
+{
+    if (*s == '\0' || strspn(s, "0123456789.eE+-") != strlen(s))
+        return HR_EINVAL;
+    errno = 0;
+    char *end;
+    double d = strtod(s, &end);
+    if (*end != '\0' || errno == ERANGE || !isfinite(d))
+        return HR_EINVAL;
+    *out = d;
+    return HR_OK;
+}
+
+/* Seconds, within the bounds the machine accepts (net/cost.c): above lo (or at it, if closed)
+ * and at most hi. */
+static int read_seconds(const char *s, double *out, double lo, int closed, double hi, char *why,
+                        size_t len)
+{
+    double d;
+    if (read_double(s, &d) < 0) {
+        snprintf(why, len, "expected a number of seconds, like 88e-6");
+        return HR_EINVAL;
+    }
+    if (!(closed ? d >= lo : d > lo) || !(d <= hi)) {
+        snprintf(why, len, "must be %s %g and at most %g", closed ? ">=" : ">", lo, hi);
+        return HR_ERANGE;
+    }
+    *out = d;
+    return HR_OK;
+}
+
+static int range_u64(uint64_t v, uint64_t lo, uint64_t hi, char *why, size_t len)
+{
+    if (v >= lo && v <= hi)
+        return HR_OK;
+    snprintf(why, len, "must be %llu .. %llu (it is %llu)", (unsigned long long)lo,
+             (unsigned long long)hi, (unsigned long long)v);
+    return HR_ERANGE;
+}
+
+/* "name1, name2, ..." from one of the registries that share this signature, for messages. */
+static void list_names(char *buf, size_t len, const char *(*at)(int, const char **))
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; at(i, NULL) != NULL && used < len; i++) {
+        int k = snprintf(buf + used, len - used, "%s%s", i ? ", " : "", at(i, NULL));
+        used += k > 0 ? (size_t)k : 0;
+    }
+}
+
+static size_t word_len(const char *s)
+{
+    size_t k = 0;
+    while (s[k] && !isspace((unsigned char)s[k]))
+        k++;
+    return k;
+}
+
+/* ---- [machine] --------------------------------------------------------------------------- */
+
+static int set_procs(hr_point *pt, const char *s, char *why, size_t len)
+{
+    uint64_t v;
+    int err = hr__expr_eval(s, NULL, &v, why, len);
+    if (err == HR_OK && (err = range_u64(v, 1, HR_MAX_PROCS, why, len)) == HR_OK)
+        pt->machine.procs = (int)v;
+    return err;
+}
+
+/* A topology is a registered name, possibly followed by its shape ("mesh 4x4"); the machine
+ * checks the shape against p when it is built. */
+static int set_topology(hr_point *pt, const char *s, char *why, size_t len)
+{
+    size_t k = word_len(s);
+    for (int i = 0; hr_topology_name(i, NULL) != NULL; i++) {
+        const char *name = hr_topology_name(i, NULL);
+        if (word_len(name) == k && strncmp(name, s, k) == 0) {
+            pt->machine.topology = s;
+            return HR_OK;
+        }
+    }
+    char names[256];
+    list_names(names, sizeof names, hr_topology_name);
+    snprintf(why, len, "unknown topology (topologies: %s)", names);
+    return HR_ENOENT;
+}
+
+static int set_discipline(hr_point *pt, const char *s, char *why, size_t len)
+{
+    for (int i = 0; hr_discipline_name(i, NULL) != NULL; i++) {
+        if (strcmp(hr_discipline_name(i, NULL), s) == 0) {
+            pt->machine.discipline = s;
+            return HR_OK;
+        }
+    }
+    char names[256];
+    list_names(names, sizeof names, hr_discipline_name);
+    snprintf(why, len, "unknown discipline (disciplines: %s)", names);
+    return HR_ENOENT;
+}
+
+/* "unlimited", or a byte count with an optional K, M or G suffix (powers of 1024). */
+static int set_buffer(hr_point *pt, const char *s, char *why, size_t len)
+{
+    if (strcmp(s, "unlimited") == 0) {
+        pt->machine.buffer = 0;
+        return HR_OK;
+    }
+    size_t n = strlen(s);
+    uint64_t scale = 1;
+    switch (n > 0 ? toupper((unsigned char)s[n - 1]) : 0) {
+    case 'K': scale = 1ull << 10; n--; break;
+    case 'M': scale = 1ull << 20; n--; break;
+    case 'G': scale = 1ull << 30; n--; break;
+    }
+    char *text = strndup(s, n);
+    if (text == NULL) {
+        snprintf(why, len, "out of memory");
+        return HR_ENOMEM;
+    }
+    uint64_t v;
+    int err = hr__expr_eval(text, NULL, &v, why, len);
+    free(text);
+    if (err < 0)
+        return err;
+    if (v == 0 || v > UINT64_MAX / scale) {
+        snprintf(why, len, v == 0 ? "must be > 0 bytes, or unlimited" : "too large");
+        return HR_ERANGE;
+    }
+    pt->machine.buffer = v * scale;
+    return HR_OK;
+}
+
+static int set_cost(hr_point *pt, const char *s, char *why, size_t len)
+{
+    if (hr_cost_preset(s, &pt->machine.cost) == HR_OK) {
+        snprintf(pt->cost, sizeof pt->cost, "%s", s);
+        return HR_OK;
+    }
+    char names[256];
+    list_names(names, sizeof names, hr_cost_preset_name);
+    snprintf(why, len, "unknown cost preset (presets: %s)", names);
+    return HR_ENOENT;
+}
+
+static int set_tau(hr_point *pt, const char *s, char *why, size_t len)
+{
+    pt->cost_changed = 1;
+    return read_seconds(s, &pt->machine.cost.tau, 0, 0, DAY, why, len);
+}
+
+static int set_sigma(hr_point *pt, const char *s, char *why, size_t len)
+{
+    pt->cost_changed = 1;
+    return read_seconds(s, &pt->machine.cost.sigma, 0, 1, 1.0, why, len);
+}
+
+static int set_overhead(hr_point *pt, const char *s, char *why, size_t len)
+{
+    pt->cost_changed = 1;
+    return read_seconds(s, &pt->machine.cost.overhead, 0, 1, DAY, why, len);
+}
+
+static int set_hop(hr_point *pt, const char *s, char *why, size_t len)
+{
+    pt->cost_changed = 1;
+    return read_seconds(s, &pt->machine.cost.hop, 0, 1, DAY, why, len);
+}
+
+static int set_compute_unit(hr_point *pt, const char *s, char *why, size_t len)
+{
+    pt->cost_changed = 1;
+    return read_seconds(s, &pt->machine.cost.compute_unit, 0, 1, 1.0, why, len);
+}
+
+static int set_compute(hr_point *pt, const char *s, char *why, size_t len)
+{
+    if (strcmp(s, "units") == 0 || strcmp(s, "measured") == 0) {
+        pt->machine.cost.measured = strcmp(s, "measured") == 0;
+        return HR_OK;
+    }
+    snprintf(why, len, "expected units or measured");
+    return HR_EINVAL;
+}
+
+static int set_seed(hr_point *pt, const char *s, char *why, size_t len)
+{
+    return hr__expr_eval(s, NULL, &pt->machine.seed, why, len);
+}
+
+/* ---- [workload] -------------------------------------------------------------------------- */
+
+static void list_kinds(char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; hr_workload_at(i) != NULL && used < len; i++) {
+        int k = snprintf(buf + used, len - used, "%s%s", i ? ", " : "", hr_workload_at(i)->name);
+        used += k > 0 ? (size_t)k : 0;
+    }
+}
+
+static int set_kind(hr_point *pt, const char *s, char *why, size_t len)
+{
+    const hr_workload *w = hr_workload_find(s);
+    if (w != NULL) {
+        pt->workload = w;
+        pt->work.kind = s;
+        return HR_OK;
+    }
+    char names[256];
+    list_kinds(names, sizeof names);
+    snprintf(why, len, "unknown workload kind (kinds: %s)", names);
+    return HR_ENOENT;
+}
+
+static int set_n(hr_point *pt, const char *s, char *why, size_t len)
+{
+    hr_expr_vars v = { .p = (uint64_t)pt->machine.procs, .has_p = 1 };
+    return hr__expr_eval(s, &v, &pt->work.n, why, len);
+}
+
+static int set_h(hr_point *pt, const char *s, char *why, size_t len)
+{
+    hr_expr_vars v = { .n = pt->work.n, .p = (uint64_t)pt->machine.procs, .has_n = 1, .has_p = 1 };
+    return hr__expr_eval(s, &v, &pt->work.h, why, len);
+}
+
+/* One entry of a distribution list matches s: "skewed" exactly, or "file:PATH" by its prefix
+ * "file:" followed by a non-empty path. */
+static int distribution_matches(const char *entry, size_t n, const char *s)
+{
+    const char *colon = memchr(entry, ':', n);
+    if (colon != NULL) {
+        size_t k = (size_t)(colon - entry) + 1;
+        return strncmp(entry, s, k) == 0 && s[k] != '\0';
+    }
+    return strlen(s) == n && strncmp(entry, s, n) == 0;
+}
+
+static int set_distribution(hr_point *pt, const char *s, char *why, size_t len)
+{
+    const char *list = pt->workload && pt->workload->distributions ? pt->workload->distributions
+                                                                     : "";
+    for (const char *at = list; *at != '\0';) {
+        at += strspn(at, " ,");
+        size_t n = strcspn(at, ",");
+        while (n > 0 && isspace((unsigned char)at[n - 1]))
+            n--;
+        if (n > 0 && distribution_matches(at, n, s)) {
+            pt->work.distribution = s;
+            return HR_OK;
+        }
+        at += strcspn(at, ",");
+    }
+    snprintf(why, len, "unknown distribution for this kind (distributions: %s)", list);
+    return HR_ENOENT;
+}
+
+/* ---- [run] -------------------------------------------------------------------------------- */
+
+static int set_repeat(hr_point *pt, const char *s, char *why, size_t len)
+{
+    uint64_t v;
+    int err = hr__expr_eval(s, NULL, &v, why, len);
+    if (err == HR_OK && (err = range_u64(v, 1, HR_CONFIG_MAX_REPEAT, why, len)) == HR_OK)
+        pt->repeat = (unsigned)v;
+    return err;
+}
+
+static int set_verify(hr_point *pt, const char *s, char *why, size_t len)
+{
+    if (strcmp(s, "true") == 0 || strcmp(s, "false") == 0) {
+        pt->verify = strcmp(s, "true") == 0;
+        return HR_OK;
+    }
+    snprintf(why, len, "expected true or false");
+    return HR_EINVAL;
+}
+
+/* ---- the tables ------------------------------------------------------------------------------
+ * Order matters: setters run top to bottom, so cost comes before the keys that override it, procs
+ * before n (which may use p), n before h, kind before distribution. */
+
+static const hr_config_key machine_keys[] = {
+    { .name = "procs",        .def = "16",        .set = set_procs },
+    { .name = "topology",     .def = "complete",  .set = set_topology },
+    { .name = "discipline",   .def = "async",     .set = set_discipline },
+    { .name = "buffer",       .def = "unlimited", .set = set_buffer },
+    { .name = "cost",         .def = "cm5",       .set = set_cost },
+    { .name = "tau",          .def = NULL,        .set = set_tau },
+    { .name = "sigma",        .def = NULL,        .set = set_sigma },
+    { .name = "overhead",     .def = NULL,        .set = set_overhead },
+    { .name = "hop",          .def = NULL,        .set = set_hop },
+    { .name = "compute_unit", .def = NULL,        .set = set_compute_unit },
+    { .name = "compute",      .def = "units",     .set = set_compute },
+    { .name = "seed",         .def = "1",         .set = set_seed },
+    { .name = NULL }
+};
+
+static const hr_config_key workload_keys[] = {
+    { .name = "kind",         .def = "hrelation", .set = set_kind },
+    { .name = "n",            .def = "2^20",      .set = set_n },
+    { .name = "h",            .def = "0",         .set = set_h },
+    { .name = "distribution", .def = "uniform",   .set = set_distribution },
+    { .name = NULL }
+};
+
+static const hr_config_key run_keys[] = {
+    { .name = "algorithms",   .def = NULL,        .set = NULL },
+    { .name = "repeat",       .def = "1",         .set = set_repeat },
+    { .name = "verify",       .def = "true",      .set = set_verify },
+    { .name = NULL }
+};
+
+const hr_config_key *hr__config_keys(const char *section)
+{
+    if (strcmp(section, "machine") == 0)
+        return machine_keys;
+    if (strcmp(section, "workload") == 0)
+        return workload_keys;
+    if (strcmp(section, "run") == 0)
+        return run_keys;
+    return NULL;
+}
+
+/* ---- counting and resolving points -------------------------------------------------------- */
+
+/* Multiplication that sticks just above the row limit, so no count can overflow. */
+static size_t sat_mul(size_t a, size_t b)
+{
+    const size_t cap = (size_t)HR_CONFIG_MAX_ROWS + 1;
+    if (a == 0 || b == 0)
+        return 0;
+    return a > cap / b ? cap : (a * b > cap ? cap : a * b);
+}
+
+static size_t item_count(const hr_config *c, const char *section, const char *key)
+{
+    const hr_config_entry *en = hr__config_find(c, section, key);
+    return en ? en->nitems : 1;
+}
+
+static size_t level_count(const hr_config *c, const char *section)
+{
+    size_t n = 1;
+    for (const hr_config_key *k = hr__config_keys(section); k->name; k++)
+        if (k->set != NULL)
+            n = sat_mul(n, item_count(c, section, k->name));
+    return n;
+}
+
+size_t hr__config_machines(const hr_config *c)  { return level_count(c, "machine"); }
+size_t hr__config_workloads(const hr_config *c) { return level_count(c, "workload"); }
+size_t hr__config_runs(const hr_config *c)      { return level_count(c, "run"); }
+
+size_t hr__config_algorithms(const hr_config *c)
+{
+    const hr_config_entry *en = hr__config_find(c, "run", "algorithms");
+    return en ? en->nitems : 0;
+}
+
+static const hr_algorithm *algorithm_at(const hr_config *c, size_t a)
+{
+    const hr_config_entry *en = hr__config_find(c, "run", "algorithms");
+    return en && a < en->nitems ? hr_algorithm_find(en->items[a]) : NULL;
+}
+
+size_t hr__config_params(const hr_config *c, size_t a)
+{
+    const hr_algorithm *alg = algorithm_at(c, a);
+    size_t n = 1;
+    for (const hr_param_spec *s = alg ? alg->params : NULL; s && s->name; s++)
+        n = sat_mul(n, item_count(c, alg->name, s->name));
+    return n;
+}
+
+size_t hr__config_rows(const hr_config *c)
+{
+    size_t per = 0;
+    for (size_t a = 0; a < hr__config_algorithms(c); a++) {
+        per += hr__config_params(c, a);
+        if (per > HR_CONFIG_MAX_ROWS)
+            per = (size_t)HR_CONFIG_MAX_ROWS + 1;
+    }
+    size_t n = sat_mul(hr__config_machines(c), hr__config_workloads(c));
+    return sat_mul(sat_mul(n, hr__config_runs(c)), per);
+}
+
+/* Report a bad value: "WHERE: key = item: why", naming the default when no entry set it. */
+static int bad_value(const hr_config *c, const hr_config_entry *en, const char *section,
+                     const char *key, const char *item, int code, const char *why,
+                     hr_config_error *e)
+{
+    if (en != NULL)
+        return hr__config_fail(e, code, en->where, "%s = %.200s: %s", key, item, why);
+    return hr__config_fail(e, code, c->name, "[%s] %s = %s (the default): %s", section, key, item,
+                           why);
+}
+
+/* Split point i of a level into one item index per key, the last key varying fastest, then run
+ * the setters in table order. */
+static int resolve_level(const hr_config *c, const char *section, size_t i, hr_point *pt,
+                         hr_config_error *e)
+{
+    const hr_config_key *keys = hr__config_keys(section);
+    size_t nkeys = 0, pick[MAX_KEYS];
+    while (keys[nkeys].name != NULL)
+        nkeys++;
+    for (size_t k = nkeys; k-- > 0;) {
+        size_t n = keys[k].set ? item_count(c, section, keys[k].name) : 1;
+        pick[k] = i % n;
+        i /= n;
+    }
+    for (size_t k = 0; k < nkeys; k++) {
+        const hr_config_entry *en = hr__config_find(c, section, keys[k].name);
+        const char *item = en ? en->items[pick[k]] : keys[k].def;
+        if (keys[k].set == NULL || item == NULL)
+            continue;
+        char why[256];
+        int err = keys[k].set(pt, item, why, sizeof why);
+        if (err < 0)
+            return bad_value(c, en, section, keys[k].name, item, err, why, e);
+    }
+    return HR_OK;
+}
+
+int hr__config_machine(const hr_config *c, size_t i, hr_point *pt, hr_config_error *e)
+{
+    memset(&pt->machine, 0, sizeof pt->machine);
+    pt->machine.jitter = -1;
+    pt->cost_changed = 0;
+    int err = resolve_level(c, "machine", i, pt, e);
+    const hr_config_entry *buf = hr__config_find(c, "machine", "buffer");
+    if (err == HR_OK && pt->machine.buffer != 0 && strcmp(pt->machine.discipline, "async") != 0)
+        return hr__config_fail(e, HR_EINVAL, buf->where, "a receive buffer applies to discipline "
+                               "async only, not %s (set buffer = unlimited)",
+                               pt->machine.discipline);
+    if (err == HR_OK && pt->cost_changed && strlen(pt->cost) + 1 < sizeof pt->cost)
+        strcat(pt->cost, "*");
+    return err;
+}
+
+int hr__config_workload(const hr_config *c, size_t i, hr_point *pt, hr_config_error *e)
+{
+    memset(&pt->work, 0, sizeof pt->work);
+    pt->workload = NULL;
+    pt->work.seed = pt->machine.seed;
+    return resolve_level(c, "workload", i, pt, e);
+}
+
+int hr__config_run(const hr_config *c, size_t i, hr_point *pt, hr_config_error *e)
+{
+    return resolve_level(c, "run", i, pt, e);
+}
+
+static const char *kind_name(hr_kind kind)
+{
+    for (int i = 0; hr_workload_at(i) != NULL; i++)
+        if (hr_workload_at(i)->kind == kind)
+            return hr_workload_at(i)->name;
+    return "(unregistered)";
+}
+
+/* A parameter's value: a number ("1.5"), or an integer expression in n and p ("n/p"). */
+static int read_param(const hr_point *pt, const hr_param_spec *s, const char *item, double *out,
+                      char *why, size_t len)
+{
+    double d;
+    if (read_double(item, &d) < 0) {
+        hr_expr_vars v = { .n = pt->work.n, .p = (uint64_t)pt->machine.procs,
+                           .has_n = 1, .has_p = 1 };
+        uint64_t u;
+        int err = hr__expr_eval(item, &v, &u, why, len);
+        if (err < 0)
+            return err;
+        d = (double)u;
+    }
+    if (s->integer && d != floor(d)) {
+        snprintf(why, len, "must be a whole number");
+        return HR_EINVAL;
+    }
+    if (!(d >= s->min && d <= s->max)) {
+        snprintf(why, len, "must be %g .. %g", s->min, s->max);
+        return HR_ERANGE;
+    }
+    *out = d;
+    return HR_OK;
+}
+
+/* The algorithm must take the workload's kind and the machine's discipline. */
+static int check_fit(const hr_point *pt, const hr_config_entry *list, hr_config_error *e)
+{
+    const hr_algorithm *alg = pt->alg;
+    if (pt->workload != NULL && alg->kind != pt->workload->kind)
+        return hr__config_fail(e, HR_EKIND, list->where, "%s takes workload kind %s, not %s",
+                               alg->name, kind_name(alg->kind), pt->workload->name);
+    if (!hr_algorithm_allows(alg, pt->machine.discipline))
+        return hr__config_fail(e, HR_EKIND, list->where,
+                               "%s is not defined for discipline %s (it takes: %s)", alg->name,
+                               pt->machine.discipline,
+                               alg->disciplines ? alg->disciplines : "any");
+    return HR_OK;
+}
+
+int hr__config_algorithm(const hr_config *c, size_t a, size_t i, hr_point *pt,
+                         hr_config_error *e)
+{
+    const hr_config_entry *list = hr__config_find(c, "run", "algorithms");
+    pt->alg = algorithm_at(c, a);
+    pt->nparams = 0;
+    if (pt->alg == NULL)
+        return hr__config_fail(e, HR_ENOENT, list ? list->where : c->name, "no algorithm %zu", a);
+    int err = check_fit(pt, list, e);
+    if (err < 0)
+        return err;
+    const hr_param_spec *specs = pt->alg->params;
+    size_t np = 0, pick[HR_CONFIG_MAX_PARAMS];
+    while (specs && specs[np].name && np < HR_CONFIG_MAX_PARAMS)
+        np++;
+    if (specs && specs[np].name)
+        return hr__config_fail(e, HR_ERANGE, list->where, "%s has more than %d parameters",
+                               pt->alg->name, HR_CONFIG_MAX_PARAMS);
+    for (size_t k = np; k-- > 0;) {
+        size_t n = item_count(c, pt->alg->name, specs[k].name);
+        pick[k] = i % n;
+        i /= n;
+    }
+    for (size_t k = 0; k < np; k++) {
+        const hr_config_entry *en = hr__config_find(c, pt->alg->name, specs[k].name);
+        pt->params[k] = specs[k].def;
+        if (en == NULL)
+            continue;
+        char why[256];
+        if ((err = read_param(pt, &specs[k], en->items[pick[k]], &pt->params[k], why,
+                              sizeof why)) < 0)
+            return bad_value(c, en, pt->alg->name, specs[k].name, en->items[pick[k]], err, why,
+                             e);
+    }
+    pt->nparams = (int)np;
+    return HR_OK;
+}

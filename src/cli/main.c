@@ -1,0 +1,239 @@
+/* main.c: the hremu command. Reads the options, loads and checks the config (every sweep point,
+ * then every machine and workload instance) before anything runs, runs the sweep and turns the
+ * outcome into an exit status: 0 every row verified, 1 a row failed, 2 usage or config error. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <hremu/algorithm.h>
+#include <hremu/machine.h>
+#include <hremu/workload.h>
+
+#include "cli/config.h"
+#include "cli/report.h"
+#include "cli/sweep.h"
+
+#define HREMU_VERSION   "0.1.0"
+#define DEFAULT_CONFIG  "configs/default.ini"
+
+enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2 };
+
+static const char usage_text[] =
+    "usage: hremu [CONFIG.ini] [--set SECTION.KEY=VALUE]... [--format table|csv|json]\n"
+    "             [--out FILE]\n"
+    "       hremu --list | --help | --version\n";
+
+static const char help_text[] =
+    "\n"
+    "Runs the algorithms of CONFIG.ini (default " DEFAULT_CONFIG ") on an emulated\n"
+    "distributed-memory machine and prints one row per run, timed in model seconds and in\n"
+    "wall-clock seconds.\n"
+    "\n"
+    "  --set SECTION.KEY=VALUE  override a config value, e.g. --set machine.procs=64 or\n"
+    "                           --set hrel.fifo_staged.K=1.5; a comma list is a sweep\n"
+    "  --format FORMAT          table (default), csv, or json (one object per line)\n"
+    "  --out FILE               write the rows to FILE instead of standard output\n"
+    "  --list                   algorithms, workloads, disciplines, topologies, cost presets\n"
+    "  --help                   this text\n"
+    "  --version                the version\n"
+    "\n"
+    "Exit status: 0 every run verified, 1 a run failed verification, failed or deadlocked,\n"
+    "2 a usage or configuration error. docs/config.md describes the config file.\n";
+
+typedef struct options {
+    const char  *config;
+    const char **sets;
+    int          nsets;
+    const char  *format;
+    const char  *out;
+    int          list, help, version;
+} options;
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fputs("hremu: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs(" (hremu --help shows the usage)\n", stderr);
+    return EXIT_USAGE;
+}
+
+/* Match "--name VALUE" or "--name=VALUE" at argv[*i]; 1 if matched (value set or an error). */
+static int option_value(int argc, char **argv, int *i, const char *name, const char **value,
+                        int *err)
+{
+    size_t n = strlen(name);
+    if (strncmp(argv[*i], name, n) != 0)
+        return 0;
+    if (argv[*i][n] == '=') {
+        *value = argv[*i] + n + 1;
+        return 1;
+    }
+    if (argv[*i][n] != '\0')
+        return 0;
+    if (*i + 1 >= argc) {
+        *err = usage_error("option %s needs a value", name);
+        return 1;
+    }
+    *value = argv[++*i];
+    return 1;
+}
+
+static int flag(const char *arg, const char *name, int *set)
+{
+    if (strcmp(arg, name) != 0)
+        return 0;
+    *set = 1;
+    return 1;
+}
+
+static int parse_args(int argc, char **argv, options *o)
+{
+    int err = EXIT_OK, only_files = 0;
+    for (int i = 1; i < argc && err == EXIT_OK; i++) {
+        const char *a = argv[i], *v = NULL;
+        if (only_files || a[0] != '-' || a[1] == '\0') {
+            if (o->config != NULL)
+                return usage_error("more than one config file given ('%s')", a);
+            o->config = a;
+        } else if (strcmp(a, "--") == 0) {
+            only_files = 1;
+        } else if (option_value(argc, argv, &i, "--set", &v, &err)) {
+            if (v != NULL)
+                o->sets[o->nsets++] = v;
+        } else if (option_value(argc, argv, &i, "--format", &v, &err)) {
+            o->format = v;
+        } else if (option_value(argc, argv, &i, "--out", &v, &err)) {
+            o->out = v;
+        } else if (!flag(a, "--list", &o->list) && !flag(a, "--help", &o->help) &&
+                   !flag(a, "-h", &o->help) && !flag(a, "--version", &o->version)) {
+            return usage_error("unknown option '%s'", a);
+        }
+    }
+    return err;
+}
+
+/* ---- --list --------------------------------------------------------------------------------- */
+
+static void list_registry(const char *title, const char *(*at)(int, const char **))
+{
+    printf("%s:\n", title);
+    const char *summary = NULL;
+    for (int i = 0; at(i, &summary) != NULL; i++)
+        printf("  %-18s %s\n", at(i, NULL), summary ? summary : "");
+}
+
+static void list_all(void)
+{
+    printf("algorithms:\n");
+    for (int i = 0; hr_algorithm_at(i) != NULL; i++) {
+        const hr_algorithm *a = hr_algorithm_at(i);
+        printf("  %-18s %s\n", a->name, a->summary);
+        for (const hr_param_spec *s = a->params; s && s->name; s++)
+            printf("  %-18s   %s = %g (%g .. %g%s): %s\n", "", s->name, s->def, s->min, s->max,
+                   s->integer ? ", whole" : "", s->summary);
+    }
+    printf("workloads:\n");
+    for (int i = 0; hr_workload_at(i) != NULL; i++) {
+        const hr_workload *w = hr_workload_at(i);
+        printf("  %-18s %s (distributions: %s)\n", w->name, w->summary, w->distributions);
+    }
+    list_registry("disciplines", hr_discipline_name);
+    list_registry("topologies", hr_topology_name);
+    list_registry("cost presets", hr_cost_preset_name);
+}
+
+/* ---- running -------------------------------------------------------------------------------- */
+
+/* A failed row: its message, every line prefixed, on stderr. */
+static void note_failure(void *arg, const char *algorithm, const char *msg)
+{
+    (void)arg;
+    do {
+        size_t n = strcspn(msg, "\n");
+        if (n > 0)
+            fprintf(stderr, "hremu: %s: %.*s\n", algorithm, (int)n, msg);
+        msg += n + (msg[n] == '\n');
+    } while (*msg != '\0');
+}
+
+static int config_error(const hr_config_error *e)
+{
+    fprintf(stderr, "hremu: %s\n", e->msg);
+    return EXIT_USAGE;
+}
+
+/* Load, override and check: everything that can go wrong before a row runs. */
+static int prepare(const options *o, hr_config **out)
+{
+    hr_config_error e;
+    hr_config *c = NULL;
+    if (hr__config_load(o->config ? o->config : DEFAULT_CONFIG, &c, &e) < 0)
+        return config_error(&e);
+    int err = HR_OK;
+    for (int i = 0; i < o->nsets && err == HR_OK; i++)
+        err = hr__config_set(c, o->sets[i], &e);
+    if (err == HR_OK)
+        err = hr__config_check(c, &e);
+    if (err == HR_OK)
+        err = hr__sweep_check(c, &e);
+    if (err < 0) {
+        hr__config_free(c);
+        return config_error(&e);
+    }
+    *out = c;
+    return EXIT_OK;
+}
+
+static int run(const options *o, const hr_config *c, hr_format format)
+{
+    FILE *out = stdout;
+    if (o->out != NULL && (out = fopen(o->out, "w")) == NULL) {
+        fprintf(stderr, "hremu: %s: cannot open: %s\n", o->out, strerror(errno));
+        return EXIT_USAGE;
+    }
+    hr_report rep;
+    hr_sweep_stats st;
+    hr_config_error e;
+    hr__report_begin(&rep, out, format);
+    int err = hr__sweep_run(c, &rep, note_failure, NULL, &st, &e);
+    int werr = hr__report_end(&rep);
+    if (out != stdout && fclose(out) != 0)
+        werr = HR_ESYS;
+    if (err < 0)
+        return config_error(&e);
+    if (werr < 0) {
+        fprintf(stderr, "hremu: %s: write error\n", o->out ? o->out : "standard output");
+        return EXIT_USAGE;
+    }
+    return st.failed ? EXIT_FAILED : EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+    options o = { .sets = calloc((size_t)argc, sizeof(char *)) };
+    if (o.sets == NULL) {
+        fputs("hremu: out of memory\n", stderr);
+        return EXIT_USAGE;
+    }
+    int rc = parse_args(argc, argv, &o);
+    hr_format format = HR_FORMAT_TABLE;
+    if (rc == EXIT_OK && o.help)
+        printf("%s%s", usage_text, help_text);
+    else if (rc == EXIT_OK && o.version)
+        printf("hremu " HREMU_VERSION "\n");
+    else if (rc == EXIT_OK && o.list)
+        list_all();
+    else if (rc == EXIT_OK && o.format && hr__report_format(o.format, &format) < 0)
+        rc = usage_error("unknown format '%s': table, csv or json", o.format);
+    else if (rc == EXIT_OK) {
+        hr_config *c = NULL;
+        if ((rc = prepare(&o, &c)) == EXIT_OK)
+            rc = run(&o, c, format);
+        hr__config_free(c);
+    }
+    free(o.sets);
+    if (fflush(stdout) != 0 && rc == EXIT_OK)
+        rc = EXIT_USAGE;
+    return rc;
+}

@@ -1,0 +1,238 @@
+/* report.c: one table of columns drives all three formats, so their columns cannot drift apart. */
+#include "cli/report.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <hremu/error.h>
+
+typedef enum col_type { COL_STR, COL_NUM, COL_BOOL } col_type;
+
+typedef struct column {
+    const char *name;
+    col_type    type;
+    int         width;     /* in the table; numbers align right, text left */
+} column;
+
+static const column columns[] = {
+    { "algorithm",     COL_STR,  18 },
+    { "procs",         COL_NUM,   5 },
+    { "n",             COL_NUM,  10 },
+    { "h",             COL_NUM,   9 },
+    { "discipline",    COL_STR,  10 },
+    { "topology",      COL_STR,   8 },
+    { "cost",          COL_STR,   5 },
+    { "seed",          COL_NUM,   4 },
+    { "model_time_s",  COL_NUM,  12 },
+    { "rounds",        COL_NUM,   6 },
+    { "messages",      COL_NUM,   9 },
+    { "bytes",         COL_NUM,  11 },
+    { "max_out_bytes", COL_NUM,  13 },
+    { "max_in_bytes",  COL_NUM,  12 },
+    { "wall_s",        COL_NUM,  10 },
+    { "verified",      COL_BOOL,  8 },
+    { "stalls",        COL_NUM,   6 },
+    { "status",        COL_STR,  16 },
+    { "params",        COL_STR,   0 },
+};
+#define NCOL ((int)(sizeof columns / sizeof columns[0]))
+
+/* A row's fields as text: strings point into the row, numbers into buf. */
+typedef struct field {
+    const char *s;
+    char        buf[40];
+} field;
+
+int hr__report_format(const char *name, hr_format *out)
+{
+    static const char *const names[] = { "table", "csv", "json" };
+    for (int i = 0; i < 3; i++)
+        if (strcmp(name, names[i]) == 0) {
+            *out = (hr_format)i;
+            return HR_OK;
+        }
+    return HR_EINVAL;
+}
+
+void hr__report_double(char *buf, size_t len, double d)
+{
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(buf, len, "%.*g", prec, d);
+        if (strtod(buf, NULL) == d)
+            return;
+    }
+}
+
+static const char *num(field *f, uint64_t v)
+{
+    snprintf(f->buf, sizeof f->buf, "%" PRIu64, v);
+    return f->buf;
+}
+
+static const char *real(field *f, double d, hr_format fmt)
+{
+    if (fmt == HR_FORMAT_TABLE)
+        snprintf(f->buf, sizeof f->buf, "%.6g", d);
+    else if (!isfinite(d))   /* JSON has no such number */
+        snprintf(f->buf, sizeof f->buf, fmt == HR_FORMAT_JSON ? "null" : "%g", d);
+    else
+        hr__report_double(f->buf, sizeof f->buf, d);
+    return f->buf;
+}
+
+static const char *text(const char *s)
+{
+    return s ? s : "";
+}
+
+static void fill(field f[NCOL], const hr_row *r, hr_format fmt)
+{
+    f[0].s = text(r->algorithm);
+    f[1].s = num(&f[1], (uint64_t)(r->procs > 0 ? r->procs : 0));
+    f[2].s = num(&f[2], r->n);
+    f[3].s = num(&f[3], r->h);
+    f[4].s = text(r->discipline);
+    f[5].s = text(r->topology);
+    f[6].s = text(r->cost);
+    f[7].s = num(&f[7], r->seed);
+    f[8].s = real(&f[8], r->model_time_s, fmt);
+    f[9].s = num(&f[9], r->rounds);
+    f[10].s = num(&f[10], r->messages);
+    f[11].s = num(&f[11], r->bytes);
+    f[12].s = num(&f[12], r->max_out_bytes);
+    f[13].s = num(&f[13], r->max_in_bytes);
+    f[14].s = real(&f[14], r->wall_s, fmt);
+    f[15].s = r->verified ? "true" : "false";
+    f[16].s = num(&f[16], r->stalls);
+    f[17].s = text(r->status);
+    f[18].s = text(r->params);
+}
+
+/* ---- CSV (RFC 4180 quoting) ----------------------------------------------------------------- */
+
+static void csv_field(FILE *out, const char *s)
+{
+    size_t n = strlen(s);
+    if (strpbrk(s, ",\"\r\n") == NULL && (n == 0 || (s[0] != ' ' && s[n - 1] != ' '))) {
+        fputs(s, out);
+        return;
+    }
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+static void csv_row(FILE *out, const field f[NCOL])
+{
+    for (int i = 0; i < NCOL; i++) {
+        if (i)
+            fputc(',', out);
+        csv_field(out, f[i].s);
+    }
+    fputc('\n', out);
+}
+
+/* ---- JSON lines ----------------------------------------------------------------------------- */
+
+static void json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c == '\n')
+            fputs("\\n", out);
+        else if (c == '\t')
+            fputs("\\t", out);
+        else if (c < 0x20 || c == 0x7f)
+            fprintf(out, "\\u%04x", c);
+        else
+            fputc(c, out);
+    }
+    fputc('"', out);
+}
+
+static void json_row(FILE *out, const field f[NCOL])
+{
+    fputc('{', out);
+    for (int i = 0; i < NCOL; i++) {
+        if (i)
+            fputc(',', out);
+        json_string(out, columns[i].name);
+        fputc(':', out);
+        if (columns[i].type == COL_STR)
+            json_string(out, f[i].s);
+        else
+            fputs(f[i].s, out);
+    }
+    fputs("}\n", out);
+}
+
+/* ---- table ---------------------------------------------------------------------------------- */
+
+/* Columns padded to their width, with no white space after the last non-empty field. */
+static void table_row(FILE *out, const field f[NCOL])
+{
+    int last = NCOL - 1;
+    while (last > 0 && f[last].s[0] == '\0')
+        last--;
+    for (int i = 0; i <= last; i++) {
+        int w = columns[i].width;
+        int name = (int)strlen(columns[i].name);
+        w = w > name ? w : name;
+        if (i == last && columns[i].type != COL_NUM)
+            fputs(f[i].s, out);
+        else
+            fprintf(out, columns[i].type == COL_NUM ? "%*s" : "%-*s", w, f[i].s);
+        if (i < last)
+            fputs("  ", out);
+    }
+    fputc('\n', out);
+}
+
+/* ---- the report ----------------------------------------------------------------------------- */
+
+void hr__report_begin(hr_report *r, FILE *out, hr_format format)
+{
+    r->out = out;
+    r->format = format;
+    r->rows = 0;
+    if (format == HR_FORMAT_JSON)
+        return;
+    field head[NCOL];
+    for (int i = 0; i < NCOL; i++)
+        head[i].s = columns[i].name;
+    if (format == HR_FORMAT_CSV)
+        csv_row(out, head);
+    else
+        table_row(out, head);
+}
+
+void hr__report_row(hr_report *r, const hr_row *row)
+{
+    field f[NCOL];
+    fill(f, row, r->format);
+    if (r->format == HR_FORMAT_CSV)
+        csv_row(r->out, f);
+    else if (r->format == HR_FORMAT_JSON)
+        json_row(r->out, f);
+    else
+        table_row(r->out, f);
+    /* Rows of a long sweep should show as they come, even into a pipe. */
+    fflush(r->out);
+    r->rows++;
+}
+
+int hr__report_end(hr_report *r)
+{
+    if (fflush(r->out) != 0 || ferror(r->out))
+        return HR_ESYS;
+    return HR_OK;
+}

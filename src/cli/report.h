@@ -1,0 +1,58 @@
+/* report.h: writing rows as an aligned table, CSV (a header line, then rows) or JSON lines.
+ *
+ * Columns, in this order (DESIGN.md section 4; the first sixteen are the contract):
+ *   algorithm procs n h discipline topology cost seed model_time_s rounds messages bytes
+ *   max_out_bytes max_in_bytes wall_s verified | stalls status params
+ * status is ok, unchecked (verify = false), wrong (verification failed), failed (hr_fail),
+ * deadlock, nondeterministic (model figures differed between repeats) or error (the machine could
+ * not run); verified is true exactly when status is ok. params lists the algorithm's parameters as
+ * "NAME=VALUE" separated by spaces.
+ * CSV and JSON print model_time_s and wall_s with the fewest digits that read back to the same
+ * double, so equal model figures print equal text; the table rounds to 6 digits for the eye.
+ * A report belongs to the thread that began it.
+ */
+#ifndef HREMU_CLI_REPORT_H
+#define HREMU_CLI_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+typedef enum hr_format {
+    HR_FORMAT_TABLE,
+    HR_FORMAT_CSV,
+    HR_FORMAT_JSON,
+} hr_format;
+
+/* One row; strings are borrowed for the duration of hr__report_row. */
+typedef struct hr_row {
+    const char *algorithm;
+    int         procs;
+    uint64_t    n, h;
+    const char *discipline, *topology, *cost;
+    uint64_t    seed;
+    double      model_time_s;
+    uint64_t    rounds, messages, bytes, max_out_bytes, max_in_bytes;
+    double      wall_s;
+    int         verified;
+    uint64_t    stalls;
+    const char *status;
+    const char *params;
+} hr_row;
+
+typedef struct hr_report {
+    FILE     *out;
+    hr_format format;
+    size_t    rows;       /* written so far */
+} hr_report;
+
+/* "table", "csv" or "json"; HR_OK or HR_EINVAL. */
+int  hr__report_format(const char *name, hr_format *out);
+/* Start a report on out (borrowed, not closed): writes the header of table and CSV. */
+void hr__report_begin(hr_report *r, FILE *out, hr_format format);
+void hr__report_row(hr_report *r, const hr_row *row);
+/* Flush; HR_OK, or HR_ESYS if any write failed. */
+int  hr__report_end(hr_report *r);
+/* The shortest "%g" text of d that reads back as exactly d (at most 24 bytes). Any thread. */
+void hr__report_double(char *buf, size_t len, double d);
+
+#endif /* HREMU_CLI_REPORT_H */

@@ -1,0 +1,265 @@
+/* sweep.c: the loops over machine, workload, run and algorithm points, and one row per run. */
+#include "cli/sweep.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <hremu/machine.h>
+
+/* One sweep in progress. The machine and the instance belong to the current machine and workload
+ * points; dirty says the instance holds a run's outputs and must be reset before the next run. */
+typedef struct sweep {
+    const hr_config *c;
+    int              dry;      /* build and throw away, run nothing (hr__sweep_check) */
+    hr_report       *rep;
+    hr_sweep_note    note;
+    void            *arg;
+    hr_sweep_stats  *st;
+    hr_config_error *e;
+    hr_point         pt;
+    hr_machine      *m;
+    void            *inst;
+    int              dirty;
+} sweep;
+
+/* What the processors run: the algorithm's body on the shared instance. */
+typedef struct body_arg {
+    const hr_algorithm *alg;
+    void               *inst;
+    const double       *params;
+} body_arg;
+
+static void body(hr_proc *p, void *arg)
+{
+    const body_arg *b = arg;
+    b->alg->run(p, b->inst, b->params);
+}
+
+/* ---- one row -------------------------------------------------------------------------------- */
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, size_t n)
+{
+    if (n == 0)
+        return 0;
+    qsort(v, n, sizeof *v, by_value);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Name the first model figure that differs between two runs; 0 if none does. */
+static int model_differs(const hr_run_result *a, const hr_run_result *b, char *why, size_t len)
+{
+#define HR_DIFF_U64(field)                                                                  \
+    if (a->field != b->field) {                                                             \
+        snprintf(why, len, #field " was %llu, then %llu", (unsigned long long)a->field,     \
+                 (unsigned long long)b->field);                                             \
+        return 1;                                                                           \
+    }
+    if (memcmp(&a->model_time_s, &b->model_time_s, sizeof a->model_time_s) != 0) {
+        snprintf(why, len, "model_time_s was %.17g, then %.17g", a->model_time_s,
+                 b->model_time_s);
+        return 1;
+    }
+    HR_DIFF_U64(rounds)
+    HR_DIFF_U64(messages)
+    HR_DIFF_U64(bytes)
+    HR_DIFF_U64(max_out_bytes)
+    HR_DIFF_U64(max_in_bytes)
+#undef HR_DIFF_U64
+    return 0;
+}
+
+static void param_text(const hr_point *pt, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < pt->nparams && used < len; k++) {
+        char num[32];
+        hr__report_double(num, sizeof num, pt->params[k]);
+        int w = snprintf(buf + used, len - used, "%s%s=%s", k ? " " : "", pt->alg->params[k].name,
+                         num);
+        used += w > 0 ? (size_t)w : 0;
+    }
+}
+
+/* The outcome of the repeats of one row. */
+typedef struct outcome {
+    hr_run_result first;       /* the model figures of the row */
+    const char   *status;
+    char          msg[4608];   /* why the row failed */
+    size_t        runs;        /* runs that finished, with a wall time in walls */
+} outcome;
+
+/* One run and its checks; returns 0 when the row should go on to the next repeat. */
+static int run_once(sweep *s, size_t k, hr_run_result *res, outcome *o)
+{
+    const hr_point *pt = &s->pt;
+    body_arg b = { .alg = pt->alg, .inst = s->inst, .params = pt->params };
+    if (s->dirty)
+        pt->workload->reset(s->inst);
+    s->dirty = 1;
+    int err = hr_machine_run(s->m, body, &b, res);
+    if (err != HR_OK) {
+        o->status = "error";
+        snprintf(o->msg, sizeof o->msg, "the machine could not run: %s", hr_strerror(err));
+        return 1;
+    }
+    if (k == 0)
+        o->first = *res;
+    o->runs++;
+    if (res->status != HR_OK) {
+        o->status = res->status == HR_EDEADLK ? "deadlock" : "failed";
+        snprintf(o->msg, sizeof o->msg, "%s", res->report[0] ? res->report
+                                                             : hr_strerror(res->status));
+        return 1;
+    }
+    char why[512] = "";
+    if (pt->verify && (err = pt->workload->verify(s->inst, why, sizeof why)) != HR_OK) {
+        o->status = "wrong";
+        snprintf(o->msg, sizeof o->msg, "verification failed (run %zu): %s", k + 1,
+                 why[0] ? why : hr_strerror(err));
+        return 1;
+    }
+    if (k > 0 && model_differs(&o->first, res, why, sizeof why)) {
+        o->status = "nondeterministic";
+        snprintf(o->msg, sizeof o->msg, "model figures differ between run 1 and run %zu of the "
+                 "same config and seed: %s", k + 1, why);
+        return 1;
+    }
+    return 0;
+}
+
+static void report_row(sweep *s, const outcome *o, double wall)
+{
+    const hr_point *pt = &s->pt;
+    char params[512];
+    param_text(pt, params, sizeof params);
+    hr_row row = {
+        .algorithm = pt->alg->name, .procs = pt->machine.procs, .n = pt->work.n,
+        .h = pt->workload->h(s->inst), .discipline = pt->machine.discipline,
+        .topology = pt->machine.topology, .cost = pt->cost, .seed = pt->machine.seed,
+        .model_time_s = o->first.model_time_s, .rounds = o->first.rounds,
+        .messages = o->first.messages, .bytes = o->first.bytes,
+        .max_out_bytes = o->first.max_out_bytes, .max_in_bytes = o->first.max_in_bytes,
+        .wall_s = wall, .verified = strcmp(o->status, "ok") == 0, .stalls = o->first.stalls,
+        .status = o->status, .params = params,
+    };
+    hr__report_row(s->rep, &row);
+    s->st->rows++;
+    if (strcmp(o->status, "ok") != 0 && strcmp(o->status, "unchecked") != 0) {
+        s->st->failed++;
+        if (s->note)
+            s->note(s->arg, pt->alg->name, o->msg);
+    }
+}
+
+static int run_row(sweep *s)
+{
+    double *walls = malloc(sizeof *walls * s->pt.repeat);
+    outcome *o = calloc(1, sizeof *o);
+    hr_run_result *res = malloc(sizeof *res);
+    int err = walls && o && res ? HR_OK : HR_ENOMEM;
+    if (err == HR_OK) {
+        o->status = s->pt.verify ? "ok" : "unchecked";
+        for (size_t k = 0; k < s->pt.repeat; k++) {
+            int stop = run_once(s, k, res, o);
+            if (o->runs > k)
+                walls[k] = res->wall_s;
+            if (stop)
+                break;
+        }
+        report_row(s, o, median(walls, o->runs));
+    } else {
+        hr__config_fail(s->e, err, NULL, "%s: out of memory", s->pt.alg->name);
+    }
+    free(walls);
+    free(o);
+    free(res);
+    return err;
+}
+
+/* ---- the levels ----------------------------------------------------------------------------- */
+
+static int algorithm_level(sweep *s)
+{
+    const hr_config *c = s->c;
+    int err = HR_OK;
+    for (size_t r = 0; r < hr__config_runs(c) && err == HR_OK; r++) {
+        err = hr__config_run(c, r, &s->pt, s->e);
+        for (size_t a = 0; a < hr__config_algorithms(c) && err == HR_OK; a++)
+            for (size_t q = 0; q < hr__config_params(c, a) && err == HR_OK; q++)
+                if ((err = hr__config_algorithm(c, a, q, &s->pt, s->e)) == HR_OK)
+                    err = run_row(s);
+    }
+    return err;
+}
+
+static int workload_level(sweep *s)
+{
+    const hr_config *c = s->c;
+    int err = HR_OK;
+    for (size_t w = 0; w < hr__config_workloads(c) && err == HR_OK; w++) {
+        if ((err = hr__config_workload(c, w, &s->pt, s->e)) < 0)
+            break;
+        char why[512] = "", where[320];
+        err = s->pt.workload->make(&s->pt.work, s->pt.machine.procs, &s->inst, why, sizeof why);
+        if (err < 0) {
+            hr__config_locate(c, "workload", where, sizeof where);
+            return hr__config_fail(s->e, err, where, "workload %s, n = %llu, h = %llu, "
+                                   "distribution %s, procs = %d: %s", s->pt.work.kind,
+                                   (unsigned long long)s->pt.work.n,
+                                   (unsigned long long)s->pt.work.h, s->pt.work.distribution,
+                                   s->pt.machine.procs, why[0] ? why : hr_strerror(err));
+        }
+        s->dirty = 0;
+        if (!s->dry)
+            err = algorithm_level(s);
+        s->pt.workload->destroy(s->inst);
+        s->inst = NULL;
+    }
+    return err;
+}
+
+static int machine_level(sweep *s)
+{
+    const hr_config *c = s->c;
+    int err = HR_OK;
+    for (size_t m = 0; m < hr__config_machines(c) && err == HR_OK; m++) {
+        if ((err = hr__config_machine(c, m, &s->pt, s->e)) < 0)
+            break;
+        const char *why = NULL;
+        char where[320];
+        if ((err = hr_machine_create(&s->pt.machine, &s->m, &why)) < 0) {
+            hr__config_locate(c, "machine", where, sizeof where);
+            return hr__config_fail(s->e, err, where, "machine of procs = %d, topology %s, "
+                                   "discipline %s: %s", s->pt.machine.procs,
+                                   s->pt.machine.topology, s->pt.machine.discipline,
+                                   why ? why : hr_strerror(err));
+        }
+        err = workload_level(s);
+        hr_machine_destroy(s->m);
+        s->m = NULL;
+    }
+    return err;
+}
+
+int hr__sweep_check(const hr_config *c, hr_config_error *e)
+{
+    hr_sweep_stats st = { 0 };
+    sweep s = { .c = c, .dry = 1, .st = &st, .e = e };
+    return machine_level(&s);
+}
+
+int hr__sweep_run(const hr_config *c, hr_report *rep, hr_sweep_note note, void *arg,
+                  hr_sweep_stats *st, hr_config_error *e)
+{
+    *st = (hr_sweep_stats){ 0 };
+    sweep s = { .c = c, .rep = rep, .note = note, .arg = arg, .st = st, .e = e };
+    return machine_level(&s);
+}

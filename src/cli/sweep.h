@@ -1,0 +1,39 @@
+/* sweep.h: running every point of a config's sweep and reporting one row per algorithm run.
+ *
+ * For each machine point the machine is built once; for each workload point the instance is made
+ * once; each algorithm then runs `repeat` times on it (the instance reset between runs). A row's
+ * model columns come from the first run and must be the same on every repeat (they are
+ * deterministic: a difference is reported as a failed row, status nondeterministic); wall_s is
+ * the median over the repeats. Machine thread only (the thread that calls these functions builds
+ * and runs the machines).
+ */
+#ifndef HREMU_CLI_SWEEP_H
+#define HREMU_CLI_SWEEP_H
+
+#include <stddef.h>
+
+#include "cli/config.h"
+#include "cli/report.h"
+
+/* Told about every failed row: the algorithm's name and what went wrong (one or more lines, the
+ * run's report for a failure or deadlock). */
+typedef void (*hr_sweep_note)(void *arg, const char *algorithm, const char *msg);
+
+typedef struct hr_sweep_stats {
+    size_t rows;      /* rows reported */
+    size_t failed;    /* rows whose status is neither ok nor unchecked */
+} hr_sweep_stats;
+
+/* Build every machine and make every workload instance of a checked config (hr__config_check),
+ * then throw them away, running nothing: what only the machine or the workload can reject (a
+ * topology's shape, a distribution's conditions on n, h and p) is then reported before any row
+ * runs. HR_OK, or an error code with e filled ("FILE:LINE: ..." at the section's header). */
+int hr__sweep_check(const hr_config *c, hr_config_error *e);
+
+/* Run the sweep of a checked config, writing rows to rep and telling note (may be NULL) about
+ * failed rows. Returns HR_OK when every row was run (failed rows included: see st), or an error
+ * code with e filled when a machine or instance could not be built. */
+int hr__sweep_run(const hr_config *c, hr_report *rep, hr_sweep_note note, void *arg,
+                  hr_sweep_stats *st, hr_config_error *e);
+
+#endif /* HREMU_CLI_SWEEP_H */

@@ -1,0 +1,194 @@
+/* core.h: the machine's internal structures, shared by the core modules only.
+ *
+ * Threads and ownership. Each processor is one thread. Fields marked (owner) are touched only by
+ * the processor's own thread while a run is on, and by the machine thread between runs. Fields
+ * marked (shared) are atomics that other processors read or write; the table below says who.
+ *
+ *   field            written by                    read by
+ *   pub_clock        owner (release)               ANY-receivers' safety test (acquire)
+ *   state            owner (BLOCKED), wakers and   owner's futex wait, the resolver
+ *                    the resolver (RUNNING)
+ *   event, wait      owner, before it blocks       the resolver, while every live proc is blocked
+ *   granted          the resolver                  owner, after it wakes
+ *   outstanding      owner (+), receivers (-)      owner
+ */
+#ifndef HREMU_CORE_CORE_H
+#define HREMU_CORE_CORE_H
+
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <hremu/machine.h>
+
+#include "core/mailbox.h"
+#include "net/cost.h"
+#include "net/discipline.h"
+#include "net/topology.h"
+#include "util/alloc.h"
+#include "util/rng.h"
+
+#define HR__TAG_COLL (-2)          /* collectives' messages; user tags are >= 0 */
+
+enum { HR_MSG_COPY, HR_MSG_REF, HR_MSG_SYNC };
+enum { HR_PROC_RUNNING = 0, HR_PROC_BLOCKED = 1, HR_PROC_DONE = 2 };
+
+/* What a blocked processor waits for, for the resolver and the deadlock report. */
+typedef enum hr_wait_kind {
+    HR_WAIT_RECV,        /* a message from peer (or any) with tag */
+    HR_WAIT_SYNC_SEND,   /* peer to take its rendezvous message */
+    HR_WAIT_REFS,        /* its collective messages to be taken */
+    HR_WAIT_BARRIER,     /* the others to reach the barrier */
+    HR_WAIT_BUFFER,      /* room in peer's receive buffer */
+} hr_wait_kind;
+
+typedef struct hr_wait_desc {
+    hr_wait_kind kind;
+    int          peer;   /* HR_ANY for any */
+    int          tag;
+    size_t       bytes;
+    const char  *call;   /* the API call, for the report */
+} hr_wait_desc;
+
+/* A message. It is in exactly one place at a time: being built by its sender, in the receiver's
+ * shared queue, in the receiver's private per-source list, or taken. COPY messages carry their
+ * payload and are freed by the receiver; REF (collective) and SYNC (rendezvous) messages point at
+ * the sender's buffer and belong to the sender, who waits until they are taken. */
+typedef struct hr_msg {
+    hr__mbox_link   link;       /* shared queue link (mailbox.c) */
+    struct hr_msg  *next;       /* receiver's private list */
+    struct hr_msg  *own;        /* REF: the sender's list of posted messages */
+    int32_t         src;
+    int32_t         tag;
+    uint64_t        seq;        /* per sender, from 0 */
+    hr_time         sent;       /* injection start; for SYNC the time the send was issued */
+    hr_time         arrive;     /* head arrival at the receiver (COPY, REF) */
+    size_t          len;
+    const void     *data;
+    uint8_t         kind;
+    _Atomic uint32_t taken;     /* REF, SYNC: set by the receiver once data is copied */
+    hr_time         done;       /* SYNC, REF: when the sender learns the receive is done */
+    unsigned char   payload[];  /* COPY */
+} hr_msg;
+
+/* A put or get waiting for the end of the superstep. */
+typedef struct hr_rma {
+    struct hr_rma *next;
+    int            peer, slot, is_get;
+    size_t         off, len;
+    hr_time        sent;        /* injection start */
+    void          *dst;         /* get: where the data goes */
+    unsigned char  payload[];   /* put: the data */
+} hr_rma;
+
+typedef struct hr_region {
+    void  *base;
+    size_t bytes;
+} hr_region;
+
+struct hr_proc {
+    /* (owner) */
+    int              id;
+    struct hr_machine *m;
+    hr_time          clock;       /* model clock */
+    hr_time          out_free;    /* injection port free from */
+    hr_time          in_free;     /* absorption port free from */
+    uint64_t         seq;         /* next message sequence number */
+    hr_rng           rng;
+    uint64_t         jitter;      /* jitter PRNG state; 0 = no jitter */
+    hr_time          cpu_mark;    /* compute = measured: thread CPU time at the last charge */
+    hr_alloc         mem;
+    hr__mbox         box;
+    jmp_buf          exit;
+    uint64_t         msgs_out, bytes_out, bytes_in, stalls, rounds;
+    hr_region       *regions;
+    int              nregions, capregions;
+    hr_rma          *rma_head, *rma_tail;
+    hr_msg          *refs;        /* REF messages posted since the last hr__coll_complete */
+    const char      *rma_error;   /* set by hr_sync's serial part: this proc's bad put or get */
+    char             rma_why[160];
+    uint32_t         bar_gen;     /* barrier generation this proc waits to see pass */
+    hr_time          bar_in;      /* clock entering the barrier */
+
+    /* (shared) */
+    _Alignas(64) _Atomic hr_time pub_clock;
+    _Atomic uint32_t state;
+    _Atomic hr_time  event;
+    _Atomic int      granted;
+    _Atomic int64_t  outstanding;
+    hr_wait_desc     wait;
+    _Alignas(64) char pad;
+};
+
+typedef struct hr_machine {
+    int                  p;
+    hr_machine_config    cfg;
+    hr_costps            cost;
+    const hr_discipline *disc;
+    const hr_topology   *topo;
+    hr_proc             *procs;
+    pthread_t           *threads;
+    int                  started;       /* threads created */
+
+    /* run control (machine thread writes between runs; procs read after gen changes) */
+    void               (*fn)(hr_proc *, void *);
+    void                *arg;
+    _Atomic uint32_t     gen;           /* bumped to release the procs for a run, or to quit */
+    _Atomic int          quit;
+    _Atomic uint32_t     ndone;         /* procs finished this run; the machine thread waits on it */
+
+    /* quiescence and deadlock */
+    _Alignas(64) _Atomic int live;      /* procs not yet finished */
+    _Alignas(64) _Atomic int blocked;   /* procs settled in a blocking wait */
+    _Atomic uint64_t     wakes;         /* successful wakes: the resolver's snapshot check */
+    pthread_mutex_t      resolve_lock;
+    _Atomic int          abort;         /* 0, HR_EDEADLK or HR_EFAIL: blocked procs leave */
+    _Atomic int          failed;        /* some proc called hr_fail */
+    pthread_mutex_t      report_lock;
+    char                 report[4096];
+    size_t               report_len;
+
+    /* barrier */
+    _Alignas(64) _Atomic int bar_arrived;
+    _Atomic uint32_t     bar_gen;
+    hr_time             *bar_time;      /* [2p] scratch of the barrier's serial part */
+} hr_machine;
+
+/* machine.c / wait.c */
+typedef int (*hr_ready_fn)(hr_proc *p, void *ctx);
+/* Block the owner until ready(p, ctx) returns nonzero; ready is called again on every wake and
+ * must publish p->event (the model time of its pending event, or HR_TIME_INF) when it returns 0.
+ * Leaves through hr__proc_exit if the run is aborted. Owner only. */
+void hr__wait(hr_proc *p, const hr_wait_desc *d, hr_ready_fn ready, void *ctx);
+/* Wake q if it is blocked (it re-checks its condition). Any proc. */
+void hr__wake(hr_proc *q);
+/* Leave the SPMD function at once (failure or abort). Owner only. */
+__attribute__((noreturn)) void hr__proc_exit(hr_proc *p);
+void hr__report(hr_machine *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* proc.c */
+void hr__proc_publish(hr_proc *p);             /* pub_clock = clock (release) */
+void hr__proc_comm_point(hr_proc *p);          /* jitter and measured compute; every comm call */
+/* Between runs, machine thread: first hr__p2p_reset on every proc (mailboxes may hold other
+ * procs' messages), then hr__proc_reset on every proc (frees its memory and messages). */
+void hr__proc_reset(hr_proc *p);
+
+/* p2p.c: the point-to-point engine, also used by the collectives. */
+/* Post a REF message of the collectives: costed as an async send, data borrowed from buf until it
+ * is taken; the sender must hr__coll_complete before buf changes. */
+void   hr__coll_post(hr_proc *p, int dest, const void *buf, size_t len);
+/* Take the next collective message from src into buf (exactly len bytes expected). */
+void   hr__coll_take(hr_proc *p, int src, void *buf, size_t len);
+void   hr__coll_complete(hr_proc *p);
+void   hr__coll_begin(hr_proc *p);             /* counts a collective step */
+void   hr__p2p_reset(hr_proc *p);               /* drop undelivered messages, between runs */
+
+/* superstep.c */
+/* The barrier hr_barrier and hr_sync use. serial(m, ctx), if not NULL, runs on the last arriving
+ * proc while every other proc waits, before the model clocks are synchronised: it may raise any
+ * proc's bar_in (the time it is ready to leave the superstep). */
+void hr__barrier(hr_proc *p, void (*serial)(hr_machine *m, void *ctx), void *ctx);
+
+static inline hr_time hr__max(hr_time a, hr_time b) { return a > b ? a : b; }
+
+#endif

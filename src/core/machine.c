@@ -1,0 +1,403 @@
+/* machine.c: processor threads, their lifecycle over runs, blocking waits, and the resolver that
+ * keeps receives from ANY deterministic and turns a stuck machine into a deadlock report.
+ *
+ * Blocking and quiescence. A processor that must wait publishes what it waits for and the model
+ * time of its pending event (hr_wait_desc, p->event), marks itself BLOCKED, re-checks its
+ * condition, and only then counts itself in m->blocked. Whoever makes a condition true (a sender,
+ * the barrier's last arriver) flips the waiter back to RUNNING and wakes it; the waiter uncounts
+ * itself when it runs again. So m->blocked == m->live means every live processor has settled
+ * into a wait; if moreover every one of them is still BLOCKED, nothing runs that could send, and
+ * the machine is quiescent. The processor whose wait (or finish) made it so runs the resolver:
+ * it grants the pending event with the least model time (ties by processor id), which is safe
+ * because anything sent later is sent at a later model time plus the latency tau; if no
+ * processor has a pending event, the machine is deadlocked (or stuck behind a failed processor)
+ * and every waiter leaves with a report. No watchdog, no timeout: detection is immediate.
+ */
+#include "core/core.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "util/sync.h"
+
+#define PROC_STACK (1u << 20)
+
+static double wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void hr__report(hr_machine *m, const char *fmt, ...)
+{
+    hr__mutex_lock(&m->report_lock);
+    size_t cap = sizeof m->report;
+    if (m->report_len < cap - 1) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(m->report + m->report_len, cap - m->report_len, fmt, ap);
+        va_end(ap);
+        if (n > 0)
+            m->report_len += (size_t)n < cap - m->report_len ? (size_t)n : cap - 1 - m->report_len;
+    }
+    hr__mutex_unlock(&m->report_lock);
+}
+
+void hr__wake(hr_proc *q)
+{
+    uint32_t expect = HR_PROC_BLOCKED;
+    if (atomic_load(&q->state) == HR_PROC_BLOCKED &&
+        atomic_compare_exchange_strong(&q->state, &expect, HR_PROC_RUNNING)) {
+        atomic_fetch_add(&q->m->wakes, 1);
+        hr__futex_wake(&q->state, 1);
+    }
+}
+
+static void describe(hr_machine *m, const hr_proc *q)
+{
+    const hr_wait_desc *w = &q->wait;
+    double t = hr__time_to_s(q->clock);
+    switch (w->kind) {
+    case HR_WAIT_RECV:
+        if (w->peer == HR_ANY)
+            hr__report(m, "P%d waits in %s from any processor (tag %d) at model time %.9g s\n",
+                       q->id, w->call, w->tag, t);
+        else
+            hr__report(m, "P%d waits in %s from P%d (tag %d) at model time %.9g s\n", q->id,
+                       w->call, w->peer, w->tag, t);
+        break;
+    case HR_WAIT_SYNC_SEND:
+        hr__report(m, "P%d waits in %s to P%d (tag %d, %zu bytes): P%d has not received it\n",
+                   q->id, w->call, w->peer, w->tag, w->bytes, w->peer);
+        break;
+    case HR_WAIT_REFS:
+        hr__report(m, "P%d waits in %s for the others to take its messages\n", q->id, w->call);
+        break;
+    case HR_WAIT_BARRIER:
+        hr__report(m, "P%d waits in %s for the other processors\n", q->id, w->call);
+        break;
+    case HR_WAIT_BUFFER:
+        hr__report(m, "P%d waits in %s to P%d (%zu bytes): P%d's receive buffer is full\n", q->id,
+                   w->call, w->peer, w->bytes, w->peer);
+        break;
+    }
+}
+
+static void abort_run(hr_machine *m, int why)
+{
+    atomic_store(&m->abort, why);
+    if (why == HR_EDEADLK) {
+        int shown = 0, live = 0;
+        for (int i = 0; i < m->p; i++) {
+            hr_proc *q = &m->procs[i];
+            if (atomic_load(&q->state) != HR_PROC_BLOCKED)
+                continue;
+            live++;
+            if (shown < 32) {
+                describe(m, q);
+                shown++;
+            }
+        }
+        if (live > shown)
+            hr__report(m, "... and %d more processors waiting\n", live - shown);
+
+    }
+    for (int i = 0; i < m->p; i++)
+        hr__wake(&m->procs[i]);
+}
+
+/* Runs with every live processor settled in a wait (see the file comment). The scan reads one
+ * processor at a time, so it is a true snapshot only if nobody was woken while it ran: a woken
+ * processor could send, wake one already scanned, and block again before the scan reaches it.
+ * Every wake bumps m->wakes; an unchanged count after the scan proves the snapshot. */
+static void resolve(hr_machine *m)
+{
+    hr__mutex_lock(&m->resolve_lock);
+    uint64_t wakes = atomic_load(&m->wakes);
+    int live = atomic_load(&m->live);
+    /* A resolver called late may find that everyone has since been woken and finished. */
+    if (live == 0 || atomic_load(&m->abort) != 0 || atomic_load(&m->blocked) != live)
+        goto out;
+    hr_proc *best = NULL;
+    hr_time best_ev = HR_TIME_INF;
+    int seen = 0;
+    for (int i = 0; i < m->p; i++) {
+        hr_proc *q = &m->procs[i];
+        uint32_t st = atomic_load(&q->state);
+        if (st == HR_PROC_DONE)
+            continue;
+        if (st != HR_PROC_BLOCKED)
+            goto out;   /* woken but not yet running: it will block or finish and resolve again */
+        seen++;
+        hr_time ev = atomic_load(&q->event);
+        if (ev < best_ev) {
+            best_ev = ev;
+            best = q;
+        }
+    }
+    /* Procs woken before the scan began may have run and finished during it: the snapshot holds
+     * only if the procs seen blocked are all the live ones and nobody was woken since. */
+    if (seen == 0 || atomic_load(&m->wakes) != wakes || atomic_load(&m->live) != seen ||
+        atomic_load(&m->blocked) != seen)
+        goto out;
+    if (best != NULL) {
+        atomic_store(&best->granted, 1);
+        hr__wake(best);
+    } else {
+        abort_run(m, atomic_load(&m->failed) ? HR_EFAIL : HR_EDEADLK);
+    }
+out:
+    hr__mutex_unlock(&m->resolve_lock);
+}
+
+void hr__wait(hr_proc *p, const hr_wait_desc *d, hr_ready_fn ready, void *ctx)
+{
+    hr_machine *m = p->m;
+    p->wait = *d;
+    for (;;) {
+        if (ready(p, ctx))
+            return;
+        atomic_store(&p->state, HR_PROC_BLOCKED);
+        if (ready(p, ctx)) {
+            /* Satisfied after all; whoever else flipped us to RUNNING meanwhile did no harm. */
+            uint32_t expect = HR_PROC_BLOCKED;
+            atomic_compare_exchange_strong(&p->state, &expect, HR_PROC_RUNNING);
+            return;
+        }
+        int settled = atomic_fetch_add(&m->blocked, 1) + 1;
+        if (settled == atomic_load(&m->live))
+            resolve(m);
+        while (atomic_load(&p->state) == HR_PROC_BLOCKED)
+            hr__futex_wait(&p->state, HR_PROC_BLOCKED);
+        atomic_fetch_sub(&m->blocked, 1);
+        if (atomic_load(&m->abort) != 0)
+            hr__proc_exit(p);
+    }
+}
+
+void hr__proc_exit(hr_proc *p)
+{
+    longjmp(p->exit, 1);
+}
+
+static void finish(hr_proc *p)
+{
+    hr_machine *m = p->m;
+    atomic_store(&p->pub_clock, HR_TIME_INF);   /* sends nothing more: no bound on ANY receives */
+    atomic_store(&p->state, HR_PROC_DONE);
+    int live = atomic_fetch_sub(&m->live, 1) - 1;
+    if (live > 0 && atomic_load(&m->blocked) == live)
+        resolve(m);
+    if (atomic_fetch_add(&m->ndone, 1) + 1 == (uint32_t)m->p)
+        hr__futex_wake(&m->ndone, 1);
+}
+
+/* The setjmp lives in a frame of its own so that longjmp clobbers no loop state. */
+static void run_body(hr_proc *p)
+{
+    if (setjmp(p->exit) == 0) {
+        hr__proc_publish(p);
+        p->m->fn(p, p->m->arg);
+    }
+}
+
+static void *proc_main(void *arg)
+{
+    hr_proc *p = arg;
+    hr_machine *m = p->m;
+    uint32_t seen = 0;
+    for (;;) {
+        uint32_t g;
+        while ((g = atomic_load(&m->gen)) == seen)
+            hr__futex_wait(&m->gen, seen);
+        seen = g;
+        if (atomic_load(&m->quit))
+            return NULL;
+        run_body(p);
+        finish(p);
+    }
+}
+
+static const char *check_config(const hr_machine_config *cfg, hr_machine *m)
+{
+    const char *why = NULL;
+    if (cfg->procs < 1 || cfg->procs > HR_MAX_PROCS)
+        return "procs must be between 1 and 4096";
+    m->disc = hr__discipline_find(cfg->discipline ? cfg->discipline : "async");
+    if (m->disc == NULL)
+        return "unknown discipline";
+    m->topo = hr__topology_find(cfg->topology ? cfg->topology : "complete");
+    if (m->topo == NULL)
+        return "unknown topology";
+    if ((why = m->topo->check(cfg->procs)) != NULL)
+        return why;
+    if (hr__cost_convert(&cfg->cost, &m->cost, &why) != HR_OK)
+        return why;
+    if (cfg->buffer != 0 && m->disc->engine != HR_DISC_P2P_ASYNC)
+        return "a receive buffer capacity applies to discipline async only";
+    return NULL;
+}
+
+static int jitter_wanted(const hr_machine_config *cfg)
+{
+    if (cfg->jitter >= 0)
+        return cfg->jitter;
+    const char *e = getenv("HREMU_JITTER");
+    return e != NULL && *e != '\0' && strcmp(e, "0") != 0;
+}
+
+/* Two passes: a mailbox may hold messages that live in another processor's memory. */
+static void reset_procs(hr_machine *m, int n)
+{
+    for (int i = 0; i < n; i++)
+        hr__p2p_reset(&m->procs[i]);
+    for (int i = 0; i < n; i++)
+        hr__proc_reset(&m->procs[i]);
+}
+
+static void destroy_procs(hr_machine *m, int n)
+{
+    reset_procs(m, n);
+    for (int i = 0; i < n; i++)
+        hr__mbox_destroy(&m->procs[i].box);
+    free(m->bar_time);
+    free(m->procs);
+}
+
+int hr_machine_create(const hr_machine_config *cfg, hr_machine **out, const char **why)
+{
+    int err = HR_ENOMEM;
+    const char *bad;
+    hr_machine *m = calloc(1, sizeof *m);
+    if (m == NULL)
+        goto fail_m;
+    if ((bad = check_config(cfg, m)) != NULL) {
+        if (why != NULL)
+            *why = bad;
+        err = HR_EINVAL;
+        goto fail_cfg;
+    }
+    m->p = cfg->procs;
+    m->cfg = *cfg;
+    m->cfg.discipline = m->disc->name;
+    m->cfg.topology = m->topo->name;
+    m->cfg.jitter = jitter_wanted(cfg);
+    hr__mutex_init(&m->resolve_lock);
+    hr__mutex_init(&m->report_lock);
+    if ((m->procs = aligned_alloc(64, sizeof(hr_proc) * (size_t)m->p)) == NULL)
+        goto fail_procs;
+    memset(m->procs, 0, sizeof(hr_proc) * (size_t)m->p);
+    int made = 0;
+    for (; made < m->p; made++) {
+        hr_proc *p = &m->procs[made];
+        p->id = made;
+        p->m = m;
+        if (hr__mbox_init(&p->box, m->p) != HR_OK)
+            goto fail_boxes;
+    }
+    if ((m->threads = malloc(sizeof(pthread_t) * (size_t)m->p)) == NULL)
+        goto fail_boxes;
+    if ((m->bar_time = malloc(2 * sizeof(hr_time) * (size_t)m->p)) == NULL) {
+        free(m->threads);
+        goto fail_boxes;
+    }
+    pthread_attr_t attr;
+    HR_ASSERT(pthread_attr_init(&attr) == 0);
+    HR_ASSERT(pthread_attr_setstacksize(&attr, PROC_STACK) == 0);
+    for (; m->started < m->p; m->started++)
+        if (pthread_create(&m->threads[m->started], &attr, proc_main, &m->procs[m->started]) != 0)
+            break;
+    HR_ASSERT(pthread_attr_destroy(&attr) == 0);
+    if (m->started < m->p) {
+        err = HR_ESYS;
+        if (why != NULL)
+            *why = "cannot create the processor threads";
+        hr_machine_destroy(m);
+        return err;
+    }
+    *out = m;
+    return HR_OK;
+fail_boxes:
+    destroy_procs(m, made);
+fail_procs:
+    hr__mutex_destroy(&m->report_lock);
+    hr__mutex_destroy(&m->resolve_lock);
+fail_cfg:
+    free(m);
+fail_m:
+    return err;
+}
+
+void hr_machine_destroy(hr_machine *m)
+{
+    if (m == NULL)
+        return;
+    atomic_store(&m->quit, 1);
+    atomic_fetch_add(&m->gen, 1);
+    hr__futex_wake(&m->gen, INT32_MAX);
+    for (int i = 0; i < m->started; i++)
+        HR_ASSERT(pthread_join(m->threads[i], NULL) == 0);
+    free(m->threads);
+    destroy_procs(m, m->p);
+    hr__mutex_destroy(&m->report_lock);
+    hr__mutex_destroy(&m->resolve_lock);
+    free(m);
+}
+
+int hr_machine_procs(const hr_machine *m)
+{
+    return m->p;
+}
+
+static void collect(hr_machine *m, hr_run_result *res)
+{
+    hr_time end = 0;
+    for (int i = 0; i < m->p; i++) {
+        const hr_proc *p = &m->procs[i];
+        end = hr__max(end, hr__max(p->clock, p->out_free));
+        res->messages += p->msgs_out;
+        res->bytes += p->bytes_out;
+        res->stalls += p->stalls;
+        if (p->bytes_out > res->max_out_bytes)
+            res->max_out_bytes = p->bytes_out;
+        if (p->bytes_in > res->max_in_bytes)
+            res->max_in_bytes = p->bytes_in;
+        if (p->rounds > res->rounds)
+            res->rounds = p->rounds;
+    }
+    res->model_time_s = hr__time_to_s(end);
+}
+
+int hr_machine_run(hr_machine *m, void (*fn)(hr_proc *, void *), void *arg, hr_run_result *res)
+{
+    memset(res, 0, sizeof *res);
+    reset_procs(m, m->p);
+    m->fn = fn;
+    m->arg = arg;
+    m->report_len = 0;
+    m->report[0] = '\0';
+    atomic_store(&m->abort, 0);
+    atomic_store(&m->failed, 0);
+    atomic_store(&m->live, m->p);
+    atomic_store(&m->blocked, 0);
+    atomic_store(&m->ndone, 0);
+    atomic_store(&m->bar_arrived, 0);
+
+    double t0 = wall_now();
+    atomic_fetch_add(&m->gen, 1);
+    hr__futex_wake(&m->gen, INT32_MAX);
+    uint32_t n;
+    while ((n = atomic_load(&m->ndone)) != (uint32_t)m->p)
+        hr__futex_wait(&m->ndone, n);
+    res->wall_s = wall_now() - t0;
+
+    collect(m, res);
+    res->status = atomic_load(&m->failed) ? HR_EFAIL : atomic_load(&m->abort);
+    memcpy(res->report, m->report, sizeof res->report);
+    return HR_OK;
+}

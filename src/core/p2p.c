@@ -1,0 +1,359 @@
+/* p2p.c: the point-to-point engine: hr_send, hr_recv, hr_probe, and the borrowed-buffer
+ * messages the collectives are built from. The formulas are those of docs/model.md:
+ *
+ *   send of m bytes at clock t to d:  s = max(t, out_free); out_free = s + sigma*m;
+ *                                     a = s + tau + hops(me, d)*hop; clock = t + overhead
+ *   receive of that message:          r = max(a, in_free) + sigma*m;  in_free = r;
+ *                                     clock = max(clock, r) + overhead
+ *   rendezvous (sync): the transfer starts at s = max(issue time, receive post time), and the
+ *   sender's clock becomes max(its clock, r) + overhead.
+ *   a message to oneself crosses no network: a = s, no port time.
+ *
+ * Receives from a named source take that source's messages in sending order, so they need no
+ * knowledge of other processors. Receives from ANY return the message with the least
+ * (arrival, source, sequence); one is safe to return once every other processor's published clock
+ * plus tau exceeds its arrival (no message sent later can arrive earlier). If that never becomes
+ * true by itself, the resolver of machine.c grants it at quiescence.
+ */
+#include "core/core.h"
+
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/sync.h"
+
+static hr_time latency(const hr_proc *p, int peer)
+{
+    const hr_machine *m = p->m;
+    if (peer == p->id)
+        return 0;
+    return m->cost.tau + (hr_time)m->topo->hops(m->p, p->id, peer) * m->cost.hop;
+}
+
+static void check_peer(hr_proc *p, int peer, const char *call, int any_ok)
+{
+    if (any_ok && peer == HR_ANY)
+        return;
+    if (peer < 0 || peer >= p->m->p)
+        hr_fail(p, "%s: processor %d does not exist (p = %d)", call, peer, p->m->p);
+}
+
+/* Stamp msg as sent now by p to dest with async costs: the injection port serialises. */
+static void stamp_async(hr_proc *p, hr_msg *msg, int dest)
+{
+    hr_time s = p->clock;
+    if (dest != p->id) {
+        s = hr__max(p->clock, p->out_free);
+        p->out_free = s + hr__cost_bytes(&p->m->cost, msg->len);
+        p->msgs_out++;
+        p->bytes_out += msg->len;
+    }
+    msg->sent = s;
+    msg->arrive = s + latency(p, dest);
+}
+
+static void deliver(hr_proc *p, int dest, hr_msg *msg)
+{
+    hr_proc *q = &p->m->procs[dest];
+    msg->src = p->id;
+    msg->seq = p->seq++;
+    hr__mbox_put(&q->box, msg);
+    hr__wake(q);
+}
+
+/* ---- sending ------------------------------------------------------------------------------ */
+
+static int taken_ready(hr_proc *p, void *ctx)
+{
+    (void)p;
+    hr_msg *msg = ctx;
+    atomic_store(&p->event, HR_TIME_INF);
+    return atomic_load_explicit(&msg->taken, memory_order_acquire) != 0;
+}
+
+static void send_sync(hr_proc *p, int dest, int tag, const void *buf, size_t len)
+{
+    hr_msg *msg = hr__alloc(&p->mem, sizeof *msg);
+    if (msg == NULL)
+        hr_fail(p, "out of memory in hr_send");
+    memset(msg, 0, sizeof *msg);
+    msg->kind = HR_MSG_SYNC;
+    msg->tag = tag;
+    msg->len = len;
+    msg->data = buf;
+    msg->sent = hr__max(p->clock, p->out_free);
+    if (dest != p->id) {
+        p->msgs_out++;
+        p->bytes_out += len;
+    }
+    deliver(p, dest, msg);
+    hr_wait_desc d = { HR_WAIT_SYNC_SEND, dest, tag, len, "hr_send (sync)" };
+    hr__wait(p, &d, taken_ready, msg);
+    p->clock = hr__max(p->clock, msg->done) + p->m->cost.overhead;
+    hr__alloc_free(&p->mem, msg);
+    hr__proc_publish(p);
+}
+
+void hr_send(hr_proc *p, int dest, int tag, const void *buf, size_t len)
+{
+    check_peer(p, dest, "hr_send", 0);
+    if (tag < 0)
+        hr_fail(p, "hr_send: tag %d is negative (tags >= 0 are the user's)", tag);
+    if (buf == NULL && len > 0)
+        hr_fail(p, "hr_send: NULL buffer of %zu bytes", len);
+    hr__proc_comm_point(p);
+    if (p->m->disc->engine == HR_DISC_P2P_SYNC) {
+        send_sync(p, dest, tag, buf, len);
+        return;
+    }
+    hr_msg *msg = malloc(sizeof *msg + len);
+    if (msg == NULL)
+        hr_fail(p, "out of memory sending %zu bytes", len);
+    msg->kind = HR_MSG_COPY;
+    msg->tag = tag;
+    msg->len = len;
+    atomic_init(&msg->taken, 0);
+    if (len > 0)
+        memcpy(msg->payload, buf, len);
+    msg->data = msg->payload;
+    stamp_async(p, msg, dest);
+    p->clock += p->m->cost.overhead;
+    deliver(p, dest, msg);
+    hr__proc_publish(p);
+}
+
+/* ---- receiving ---------------------------------------------------------------------------- */
+
+typedef struct recv_ctx {
+    int     src, tag;
+    hr_time post;          /* clock when the receive was posted */
+    hr_msg *msg, *prev;    /* the message found */
+} recv_ctx;
+
+/* The arrival time that orders msg among receives from ANY. */
+static hr_time arrival_of(const hr_proc *p, const hr_msg *msg, hr_time post)
+{
+    if (msg->kind == HR_MSG_SYNC)
+        return hr__max(msg->sent, post) + latency(p, msg->src);
+    return msg->arrive;
+}
+
+static int key_less(hr_time a1, const hr_msg *m1, hr_time a2, const hr_msg *m2)
+{
+    if (a1 != a2)
+        return a1 < a2;
+    if (m1->src != m2->src)
+        return m1->src < m2->src;
+    return m1->seq < m2->seq;
+}
+
+/* The least-keyed matching message from any source, or NULL. */
+static hr_msg *least_any(hr_proc *p, recv_ctx *c, hr_time *at)
+{
+    hr_msg *best = NULL, *bprev = NULL;
+    hr_time ba = 0;
+    for (int i = 0; i < p->box.nactive; i++) {
+        hr_msg *prev;
+        hr_msg *msg = hr__mbox_find(&p->box, p->box.active[i], c->tag, &prev);
+        if (msg == NULL)
+            continue;
+        hr_time a = arrival_of(p, msg, c->post);
+        if (best == NULL || key_less(a, msg, ba, best)) {
+            best = msg;
+            bprev = prev;
+            ba = a;
+        }
+    }
+    c->prev = bprev;
+    *at = ba;
+    return best;
+}
+
+/* Can no message still be sent that would arrive before (a, src)? */
+static int any_safe(hr_proc *p, hr_time a, int src)
+{
+    const hr_machine *m = p->m;
+    for (int q = 0; q < m->p; q++) {
+        if (q == p->id)
+            continue;
+        hr_time lb = atomic_load_explicit(&m->procs[q].pub_clock, memory_order_acquire);
+        if (lb == HR_TIME_INF)
+            continue;
+        lb += m->cost.tau;
+        if (lb > a || (lb == a && q > src))
+            continue;
+        return 0;
+    }
+    return 1;
+}
+
+static int recv_ready(hr_proc *p, void *ctx)
+{
+    recv_ctx *c = ctx;
+    hr__mbox_drain(&p->box);
+    if (c->src != HR_ANY) {
+        c->msg = hr__mbox_find(&p->box, c->src, c->tag, &c->prev);
+        atomic_store(&p->event, HR_TIME_INF);
+        return c->msg != NULL;
+    }
+    for (;;) {
+        hr_time a;
+        c->msg = least_any(p, c, &a);
+        if (c->msg == NULL) {
+            atomic_store(&p->event, HR_TIME_INF);
+            return 0;
+        }
+        if (atomic_exchange(&p->granted, 0))
+            return 1;
+        if (!any_safe(p, a, c->msg->src)) {
+            atomic_store(&p->event, a);
+            return 0;
+        }
+        /* Everything sent before those clocks were published is in the queue now. If a drain
+         * sees the whole queue and brings no earlier message, the candidate stands; a drain
+         * stopped by a half-finished enqueue proves nothing, so look again. */
+        hr_msg *head = c->msg;
+        if (!hr__mbox_drain(&p->box)) {
+            sched_yield();
+            continue;
+        }
+        if (least_any(p, c, &a) == head)
+            return 1;
+    }
+}
+
+static void find_message(hr_proc *p, recv_ctx *c, const char *call)
+{
+    check_peer(p, c->src, call, 1);
+    if (c->tag < 0 && c->tag != HR_ANY_TAG)
+        hr_fail(p, "%s: tag %d is negative (use HR_ANY_TAG for any)", call, c->tag);
+    hr__proc_comm_point(p);
+    c->post = p->clock;
+    hr_wait_desc d = { HR_WAIT_RECV, c->src, c->tag, 0, call };
+    hr__wait(p, &d, recv_ready, c);
+}
+
+/* Take msg (found by c) into buf: advance the clocks, copy, and release it to its sender. */
+static void take(hr_proc *p, const recv_ctx *c, void *buf)
+{
+    hr_msg *msg = c->msg;
+    hr__mbox_remove(&p->box, msg->src, c->prev, msg);
+    hr_time a = arrival_of(p, msg, c->post);
+    hr_time r = a;
+    if (msg->src != p->id) {
+        r = hr__max(a, p->in_free) + hr__cost_bytes(&p->m->cost, msg->len);
+        p->in_free = r;
+        p->bytes_in += msg->len;
+    }
+    if (msg->len > 0)
+        memcpy(buf, msg->data, msg->len);
+    p->clock = hr__max(p->clock, r) + p->m->cost.overhead;
+    hr_proc *sender = &p->m->procs[msg->src];
+    switch (msg->kind) {
+    case HR_MSG_COPY:
+        free(msg);
+        break;
+    case HR_MSG_SYNC:
+        msg->done = r;
+        atomic_store_explicit(&msg->taken, 1, memory_order_release);
+        hr__wake(sender);        /* msg may be gone from here on */
+        break;
+    case HR_MSG_REF:
+        /* The sender learns the message is taken no earlier than the receive is posted. */
+        msg->done = hr__max(c->post, r);
+        if (atomic_fetch_sub_explicit(&sender->outstanding, 1, memory_order_acq_rel) == 1)
+            hr__wake(sender);
+        break;
+    }
+    hr__proc_publish(p);
+}
+
+size_t hr_recv(hr_proc *p, int src, int tag, void *buf, size_t cap, hr_status *st)
+{
+    recv_ctx c = { .src = src, .tag = tag };
+    find_message(p, &c, "hr_recv");
+    size_t len = c.msg->len;
+    if (len > cap)
+        hr_fail(p, "hr_recv: a %zu-byte message from P%d (tag %d) does not fit in %zu bytes",
+                len, c.msg->src, c.msg->tag, cap);
+    if (st != NULL)
+        *st = (hr_status){ c.msg->src, c.msg->tag, len };
+    take(p, &c, buf);
+    return len;
+}
+
+void hr_probe(hr_proc *p, int src, int tag, hr_status *st)
+{
+    recv_ctx c = { .src = src, .tag = tag };
+    find_message(p, &c, "hr_probe");
+    if (st != NULL)
+        *st = (hr_status){ c.msg->src, c.msg->tag, c.msg->len };
+}
+
+/* ---- collectives' messages ---------------------------------------------------------------- */
+
+void hr__coll_begin(hr_proc *p)
+{
+    hr__proc_comm_point(p);
+    p->rounds++;
+}
+
+void hr__coll_post(hr_proc *p, int dest, const void *buf, size_t len)
+{
+    hr_msg *msg = hr__alloc(&p->mem, sizeof *msg);
+    if (msg == NULL)
+        hr_fail(p, "out of memory in a collective");
+    memset(msg, 0, sizeof *msg);
+    msg->kind = HR_MSG_REF;
+    msg->tag = HR__TAG_COLL;
+    msg->len = len;
+    msg->data = buf;
+    stamp_async(p, msg, dest);
+    p->clock += p->m->cost.overhead;
+    atomic_fetch_add_explicit(&p->outstanding, 1, memory_order_relaxed);
+    msg->own = p->refs;
+    p->refs = msg;
+    deliver(p, dest, msg);
+    hr__proc_publish(p);
+}
+
+void hr__coll_take(hr_proc *p, int src, void *buf, size_t len)
+{
+    recv_ctx c = { .src = src, .tag = HR__TAG_COLL, .post = p->clock };
+    hr_wait_desc d = { HR_WAIT_RECV, src, HR__TAG_COLL, len, "a collective" };
+    hr__wait(p, &d, recv_ready, &c);
+    if (c.msg->len != len)
+        hr_fail(p, "collective: P%d sent %zu bytes where %zu were expected (mismatched calls?)",
+                src, c.msg->len, len);
+    take(p, &c, buf);
+}
+
+static int refs_ready(hr_proc *p, void *ctx)
+{
+    (void)ctx;
+    atomic_store(&p->event, HR_TIME_INF);
+    return atomic_load_explicit(&p->outstanding, memory_order_acquire) == 0;
+}
+
+void hr__coll_complete(hr_proc *p)
+{
+    /* A collective returns on a processor once its messages are received: until then their data
+     * is still read from its buffers. The model clock waits as the thread does, to the time each
+     * receiver posted its receive (or absorbed the data, if later). That keeps every real-time
+     * wait a model-time wait, which the resolver's safety argument needs (machine.c). */
+    hr_wait_desc d = { HR_WAIT_REFS, HR_ANY, HR__TAG_COLL, 0, "a collective" };
+    hr__wait(p, &d, refs_ready, NULL);
+    while (p->refs != NULL) {
+        hr_msg *next = p->refs->own;
+        p->clock = hr__max(p->clock, p->refs->done);
+        hr__alloc_free(&p->mem, p->refs);
+        p->refs = next;
+    }
+    hr__proc_publish(p);
+}
+
+void hr__p2p_reset(hr_proc *p)
+{
+    hr__mbox_clear(&p->box);
+}

@@ -1,0 +1,126 @@
+/* proc.c: a processor's own state: enquiry, random stream, memory, failure, computation. */
+#include "core/core.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "util/sync.h"
+
+int hr_pid(const hr_proc *p)     { return p->id; }
+int hr_nprocs(const hr_proc *p)  { return p->m->p; }
+double hr_now(const hr_proc *p)  { return hr__time_to_s(p->clock); }
+uint64_t hr_seed(const hr_proc *p) { return p->m->cfg.seed; }
+
+uint64_t hr_rand(hr_proc *p)     { return hr__rng_next(&p->rng); }
+double hr_rand_unit(hr_proc *p)  { return hr__rng_unit(&p->rng); }
+
+uint64_t hr_rand_below(hr_proc *p, uint64_t bound)
+{
+    if (bound == 0)
+        hr_fail(p, "hr_rand_below: bound must be > 0");
+    return hr__rng_below(&p->rng, bound);
+}
+
+void *hr_malloc(hr_proc *p, size_t bytes)
+{
+    void *ptr = hr__alloc(&p->mem, bytes);
+    if (ptr == NULL)
+        hr_fail(p, "out of memory allocating %zu bytes", bytes);
+    return ptr;
+}
+
+void *hr_calloc(hr_proc *p, size_t n, size_t size)
+{
+    if (size != 0 && n > SIZE_MAX / size)
+        hr_fail(p, "hr_calloc: %zu x %zu bytes overflows", n, size);
+    void *ptr = hr_malloc(p, n * size);
+    memset(ptr, 0, n * size);
+    return ptr;
+}
+
+void hr_free(hr_proc *p, void *ptr)
+{
+    hr__alloc_free(&p->mem, ptr);
+}
+
+void hr_fail(hr_proc *p, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    hr__report(p->m, "P%d: %s\n", p->id, msg);
+    atomic_store(&p->m->failed, 1);
+    hr__proc_exit(p);
+}
+
+void hr__proc_publish(hr_proc *p)
+{
+    atomic_store_explicit(&p->pub_clock, p->clock, memory_order_release);
+}
+
+static hr_time thread_cpu(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (hr_time)ts.tv_sec * 1000000000000LL + (hr_time)ts.tv_nsec * 1000;
+}
+
+void hr__proc_comm_point(hr_proc *p)
+{
+    if (p->m->cost.measured) {
+        /* compute = measured: the CPU time since the last communication is charged now. This
+         * makes model time depend on this box, so it is not deterministic (docs/model.md). */
+        hr_time now = thread_cpu();
+        if (p->cpu_mark != 0)
+            p->clock += now - p->cpu_mark;
+        p->cpu_mark = now;
+    }
+    if (p->jitter != 0)
+        hr__jitter(&p->jitter);
+}
+
+void hr_compute(hr_proc *p, double units)
+{
+    if (!(units >= 0))
+        hr_fail(p, "hr_compute: units must be >= 0");
+    if (!p->m->cost.measured) {
+        p->clock += (hr_time)(units * p->m->cost.unit + 0.5);
+        hr__proc_publish(p);
+    }
+}
+
+void hr__proc_reset(hr_proc *p)
+{
+    hr_machine *m = p->m;
+    hr__alloc_free_all(&p->mem);
+    p->refs = NULL;
+    while (p->rma_head != NULL) {
+        hr_rma *next = p->rma_head->next;
+        free(p->rma_head);
+        p->rma_head = next;
+    }
+    p->rma_tail = NULL;
+    p->rma_error = NULL;
+    p->clock = p->out_free = p->in_free = 0;
+    p->seq = 0;
+    hr__rng_seed(&p->rng, m->cfg.seed, (uint64_t)p->id);
+    p->jitter = m->cfg.jitter ? 0x9e3779b97f4a7c15ULL * (uint64_t)(p->id + 1) ^ (uint64_t)time(NULL) : 0;
+    if (p->jitter == 0 && m->cfg.jitter)
+        p->jitter = 1;
+    p->cpu_mark = 0;
+    p->msgs_out = p->bytes_out = p->bytes_in = p->stalls = p->rounds = 0;
+    free(p->regions);
+    p->regions = NULL;
+    p->nregions = p->capregions = 0;
+    p->bar_gen = 0;
+    atomic_store(&p->pub_clock, 0);
+    atomic_store(&p->state, HR_PROC_RUNNING);
+    atomic_store(&p->event, HR_TIME_INF);
+    atomic_store(&p->granted, 0);
+    atomic_store(&p->outstanding, 0);
+}

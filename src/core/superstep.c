@@ -1,0 +1,248 @@
+/* superstep.c: the barrier, hr_sync, and one-sided puts and gets on registered memory.
+ *
+ * One real-time barrier serves both. Its model cost is that of a dissemination barrier built from
+ * zero-byte messages (Hensgen, Finkel, Manber 1988): in round k = 0 .. ceil(lg p)-1 processor i
+ * sends to i + 2^k and receives from i - 2^k (mod p). Rather than pass those messages through the
+ * mailboxes, the last processor to arrive computes every processor's clock exactly as those
+ * messages would have set it (docs/model.md), in O(p lg p), while the others wait.
+ *
+ * Puts and gets wait in their issuer's list until hr_sync, whose serial part applies them in a
+ * canonical order: all gets first (they read the values of the superstep's end), then all puts
+ * by (source, issue order), so a later put to the same bytes wins, whatever the thread schedule.
+ */
+#include "core/core.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/sync.h"
+
+static hr_time link_latency(const hr_machine *m, int src, int dst)
+{
+    return m->cost.tau + (hr_time)m->topo->hops(m->p, src, dst) * m->cost.hop;
+}
+
+/* Every proc's clock after a dissemination barrier entered at bar_in. */
+static void dissemination(hr_machine *m)
+{
+    int p = m->p;
+    hr_time o = m->cost.overhead;
+    hr_time *t = m->bar_time, *nt = m->bar_time + p;
+    for (int i = 0; i < p; i++)
+        t[i] = m->procs[i].bar_in;
+    for (int d = 1; d < p; d <<= 1) {
+        for (int i = 0; i < p; i++) {
+            int from = (i - d + p) % p;
+            hr_time sent = t[i] + o;
+            hr_time heard = t[from] + o + link_latency(m, from, i);
+            nt[i] = hr__max(sent, heard) + o;
+            m->procs[i].msgs_out++;
+        }
+        hr_time *swap = t;
+        t = nt;
+        nt = swap;
+    }
+    for (int i = 0; i < p; i++)
+        m->procs[i].clock = t[i];
+}
+
+static int bar_ready(hr_proc *p, void *ctx)
+{
+    (void)ctx;
+    atomic_store(&p->event, HR_TIME_INF);
+    return atomic_load(&p->m->bar_gen) != p->bar_gen;
+}
+
+void hr__barrier(hr_proc *p, void (*serial)(hr_machine *m, void *ctx), void *ctx)
+{
+    hr_machine *m = p->m;
+    hr__proc_comm_point(p);
+    p->rounds++;
+    p->bar_in = hr__max(p->clock, p->out_free);
+    p->bar_gen = atomic_load(&m->bar_gen);
+    if (atomic_fetch_add(&m->bar_arrived, 1) + 1 == m->p) {
+        /* Every other proc has arrived and waits: their fields are ours until the release. */
+        if (serial != NULL)
+            serial(m, ctx);
+        dissemination(m);
+        atomic_store(&m->bar_arrived, 0);
+        atomic_fetch_add(&m->bar_gen, 1);
+        for (int i = 0; i < m->p; i++)
+            if (i != p->id)
+                hr__wake(&m->procs[i]);
+    } else {
+        hr_wait_desc d = { HR_WAIT_BARRIER, HR_ANY, 0, 0, serial ? "hr_sync" : "hr_barrier" };
+        hr__wait(p, &d, bar_ready, NULL);
+    }
+    hr__proc_publish(p);
+}
+
+void hr_barrier(hr_proc *p)
+{
+    hr__barrier(p, NULL, NULL);
+}
+
+/* ---- registered memory -------------------------------------------------------------------- */
+
+int hr_register(hr_proc *p, void *base, size_t bytes)
+{
+    if (base == NULL && bytes > 0)
+        hr_fail(p, "hr_register: NULL region of %zu bytes", bytes);
+    if (p->nregions == p->capregions) {
+        int cap = p->capregions ? 2 * p->capregions : 8;
+        hr_region *r = realloc(p->regions, (size_t)cap * sizeof *r);
+        if (r == NULL)
+            hr_fail(p, "out of memory in hr_register");
+        p->regions = r;
+        p->capregions = cap;
+    }
+    p->regions[p->nregions] = (hr_region){ base, bytes };
+    return p->nregions++;
+}
+
+static hr_rma *rma_new(hr_proc *p, int peer, int slot, size_t off, size_t len, size_t payload,
+                       const char *call)
+{
+    if (peer < 0 || peer >= p->m->p)
+        hr_fail(p, "%s: processor %d does not exist (p = %d)", call, peer, p->m->p);
+    hr__proc_comm_point(p);
+    hr_rma *r = malloc(sizeof *r + payload);
+    if (r == NULL)
+        hr_fail(p, "out of memory in %s", call);
+    *r = (hr_rma){ .peer = peer, .slot = slot, .off = off, .len = len };
+    /* The request (a put's data, a get's zero-byte request) leaves through the injection port. */
+    r->sent = hr__max(p->clock, p->out_free);
+    if (peer != p->id) {
+        p->out_free = r->sent + hr__cost_bytes(&p->m->cost, payload);
+        p->msgs_out++;
+        p->bytes_out += payload;
+    }
+    p->clock += p->m->cost.overhead;
+    if (p->rma_tail != NULL)
+        p->rma_tail->next = r;
+    else
+        p->rma_head = r;
+    p->rma_tail = r;
+    hr__proc_publish(p);
+    return r;
+}
+
+void hr_put(hr_proc *p, int dest, int slot, size_t off, const void *src, size_t len)
+{
+    if (src == NULL && len > 0)
+        hr_fail(p, "hr_put: NULL source of %zu bytes", len);
+    hr_rma *r = rma_new(p, dest, slot, off, len, len, "hr_put");
+    if (len > 0)
+        memcpy(r->payload, src, len);
+}
+
+void hr_get(hr_proc *p, int src, int slot, size_t off, void *dst, size_t len)
+{
+    if (dst == NULL && len > 0)
+        hr_fail(p, "hr_get: NULL destination of %zu bytes", len);
+    hr_rma *r = rma_new(p, src, slot, off, len, 0, "hr_get");
+    r->is_get = 1;
+    r->dst = dst;
+}
+
+/* One transfer into a processor's absorption port during hr_sync. */
+typedef struct inflow {
+    hr_time arrive;
+    int     dst, src;
+    size_t  seq, len;
+} inflow;
+
+static int inflow_cmp(const void *a, const void *b)
+{
+    const inflow *x = a, *y = b;
+    if (x->dst != y->dst)
+        return x->dst < y->dst ? -1 : 1;
+    if (x->arrive != y->arrive)
+        return x->arrive < y->arrive ? -1 : 1;
+    if (x->src != y->src)
+        return x->src < y->src ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The region r addresses, or NULL with the issuer's rma_error set. */
+static unsigned char *rma_target(hr_machine *m, hr_proc *issuer, const hr_rma *r)
+{
+    const hr_proc *owner = &m->procs[r->peer];
+    const char *call = r->is_get ? "hr_get" : "hr_put";
+    if (r->slot < 0 || r->slot >= owner->nregions) {
+        snprintf(issuer->rma_why, sizeof issuer->rma_why,
+                 "%s: P%d has no registered slot %d", call, r->peer, r->slot);
+    } else if (r->off > owner->regions[r->slot].bytes ||
+               r->len > owner->regions[r->slot].bytes - r->off) {
+        snprintf(issuer->rma_why, sizeof issuer->rma_why,
+                 "%s: bytes %zu..%zu are outside P%d's slot %d (%zu bytes)", call, r->off,
+                 r->off + r->len, r->peer, r->slot, owner->regions[r->slot].bytes);
+    } else {
+        return (unsigned char *)owner->regions[r->slot].base + r->off;
+    }
+    issuer->rma_error = issuer->rma_why;
+    return NULL;
+}
+
+static void sync_serial(hr_machine *m, void *ctx)
+{
+    (void)ctx;
+    size_t n = 0, k = 0;
+    for (int i = 0; i < m->p; i++)
+        for (hr_rma *r = m->procs[i].rma_head; r != NULL; r = r->next)
+            n += r->peer != i;
+    inflow *in = n ? malloc(n * sizeof *in) : NULL;
+    HR_ASSERT(n == 0 || in != NULL);
+    /* Gets first, so they read the superstep's final values; then puts in (source, issue) order. */
+    for (int pass = 1; pass >= 0; pass--)
+        for (int i = 0; i < m->p; i++) {
+            hr_proc *q = &m->procs[i];
+            size_t seq = 0;
+            for (hr_rma *r = q->rma_head; r != NULL; r = r->next, seq++) {
+                if (r->is_get != pass)
+                    continue;
+                unsigned char *at = rma_target(m, q, r);
+                if (at != NULL && r->len > 0)
+                    memcpy(r->is_get ? r->dst : at, r->is_get ? at : r->payload, r->len);
+                if (r->peer == i)
+                    continue;
+                hr_time lat = link_latency(m, i, r->peer);
+                /* A get is a request there and the data back: twice the latency, then the data
+                 * leaves the owner's port. */
+                hr_time a = r->is_get ? r->sent + 2 * lat + hr__cost_bytes(&m->cost, r->len)
+                                      : r->sent + lat;
+                int dst = r->is_get ? i : r->peer;
+                in[k++] = (inflow){ a, dst, r->is_get ? r->peer : i, seq, r->len };
+                if (r->is_get) {
+                    m->procs[r->peer].msgs_out++;
+                    m->procs[r->peer].bytes_out += r->len;
+                }
+            }
+        }
+    qsort(in, k, sizeof *in, inflow_cmp);
+    for (size_t j = 0; j < k; j++) {
+        hr_proc *d = &m->procs[in[j].dst];
+        hr_time r = hr__max(in[j].arrive, d->in_free) + hr__cost_bytes(&m->cost, in[j].len);
+        d->in_free = r;
+        d->bytes_in += in[j].len;
+        d->bar_in = hr__max(d->bar_in, r);
+    }
+    free(in);
+    for (int i = 0; i < m->p; i++) {
+        hr_proc *q = &m->procs[i];
+        while (q->rma_head != NULL) {
+            hr_rma *next = q->rma_head->next;
+            free(q->rma_head);
+            q->rma_head = next;
+        }
+        q->rma_tail = NULL;
+    }
+}
+
+void hr_sync(hr_proc *p)
+{
+    hr__barrier(p, sync_serial, NULL);
+    if (p->rma_error != NULL)
+        hr_fail(p, "%s", p->rma_error);
+}

@@ -1,0 +1,34 @@
+/* discipline.c: the table of disciplines, sorted by name. */
+#include "net/discipline.h"
+
+#include <stddef.h>
+#include <string.h>
+#include <hremu/machine.h>
+
+static const hr_discipline disciplines[] = {
+    { .name = "async",
+      .summary = "non-blocking sends into receive buffers; buffer = bytes makes full buffers block "
+                 "senders (seed 002 AC)",
+      .engine = HR_DISC_P2P_ASYNC },
+    { .name = "sync",
+      .summary = "rendezvous: a send completes when the receiver takes it (CM-5 CMMD, seed 001)",
+      .engine = HR_DISC_P2P_SYNC },
+};
+#define NDISC (sizeof disciplines / sizeof disciplines[0])
+
+const hr_discipline *hr__discipline_find(const char *name)
+{
+    for (size_t i = 0; i < NDISC; i++)
+        if (strcmp(disciplines[i].name, name) == 0)
+            return &disciplines[i];
+    return NULL;
+}
+
+const char *hr_discipline_name(int i, const char **summary)
+{
+    if (i < 0 || (size_t)i >= NDISC)
+        return NULL;
+    if (summary != NULL)
+        *summary = disciplines[i].summary;
+    return disciplines[i].name;
+}

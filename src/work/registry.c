@@ -1,0 +1,36 @@
+/* registry.c: the table of workload kinds, found by name (include/hremu/workload.h). */
+#include <hremu/workload.h>
+
+#include <string.h>
+
+#include "work/hrel.h"
+
+/* Rows sorted by name, ended by a row with name NULL; tests/check_workload.c checks the order. */
+static const hr_workload workloads[] = {
+    { .name = "hrelation",
+      .summary = "route every element to its destination (seed 000 section 3)",
+      .kind = HR_KIND_HRELATION,
+      .distributions = "skewed, transpose, uniform",
+      .make = hr__hrel_make,          /* generate one instance, cyclic layout */
+      .reset = hr__hrel_reset,        /* forget outputs before the next run */
+      .verify = hr__hrel_verify,      /* exactly-once delivery, O(n) bitmap */
+      .h = hr__hrel_h,                /* max elements any processor receives */
+      .destroy = hr__hrel_destroy },
+    { .name = NULL }  /* sentinel */
+};
+
+const hr_workload *hr_workload_find(const char *name)
+{
+    if (name == NULL)
+        return NULL;
+    for (const hr_workload *w = workloads; w->name != NULL; w++)
+        if (strcmp(w->name, name) == 0)
+            return w;
+    return NULL;
+}
+
+const hr_workload *hr_workload_at(int i)
+{
+    int rows = (int)(sizeof workloads / sizeof workloads[0]) - 1;
+    return i >= 0 && i < rows ? &workloads[i] : NULL;
+}

@@ -1,0 +1,133 @@
+/* check_deadlock.c: a stuck machine ends at once with a report of who waits for whom. */
+#include "hr_test.h"
+
+#include <string.h>
+
+/* Two processors that both do a sync send to each other first. */
+static void body_sync_cross(hr_proc *p, void *arg)
+{
+    (void)arg;
+    int v = 1, other = 1 - hr_pid(p);
+    hr_send(p, other, 0, &v, sizeof v);
+    hr_recv(p, other, 0, &v, sizeof v, NULL);
+}
+
+START_TEST(test_deadlock_sync_cross_send)
+{
+    hr_machine_config cfg = hr_test_config(2, "sync");
+    hr_run_result res;
+    hr_test_run(&cfg, body_sync_cross, NULL, &res);
+    ck_assert_int_eq(res.status, HR_EDEADLK);
+    ck_assert_msg(strstr(res.report, "P0 waits in hr_send (sync) to P1") != NULL, "%s", res.report);
+    ck_assert_msg(strstr(res.report, "P1 waits in hr_send (sync) to P0") != NULL, "%s", res.report);
+    /* the same program is fine with buffered sends */
+    cfg = hr_test_config(2, "async");
+    hr_test_run(&cfg, body_sync_cross, NULL, &res);
+    ck_assert_int_eq(res.status, HR_OK);
+}
+END_TEST
+
+/* A ring of receives: each waits for its left neighbour, nobody sends. */
+static void body_ring(hr_proc *p, void *arg)
+{
+    (void)arg;
+    int v, n = hr_nprocs(p);
+    hr_recv(p, (hr_pid(p) + n - 1) % n, 5, &v, sizeof v, NULL);
+}
+
+START_TEST(test_deadlock_ring_of_receives)
+{
+    hr_machine_config cfg = hr_test_config(5, NULL);
+    hr_run_result res;
+    hr_test_run(&cfg, body_ring, NULL, &res);
+    ck_assert_int_eq(res.status, HR_EDEADLK);
+    ck_assert_msg(strstr(res.report, "P3 waits in hr_recv from P2 (tag 5)") != NULL, "%s",
+                  res.report);
+    ck_assert_msg(strstr(res.report, "P0 waits in hr_recv from P4 (tag 5)") != NULL, "%s",
+                  res.report);
+}
+END_TEST
+
+/* Some finish, one waits for a message nobody sends; others wait in a barrier it never reaches. */
+static void body_partial(hr_proc *p, void *arg)
+{
+    (void)arg;
+    int v;
+    if (hr_pid(p) == 0)
+        hr_recv(p, HR_ANY, HR_ANY_TAG, &v, sizeof v, NULL);
+    else if (hr_pid(p) == 1)
+        return;
+    else
+        hr_barrier(p);
+}
+
+START_TEST(test_deadlock_mixed_waits)
+{
+    hr_machine_config cfg = hr_test_config(4, NULL);
+    hr_run_result res;
+    hr_test_run(&cfg, body_partial, NULL, &res);
+    ck_assert_int_eq(res.status, HR_EDEADLK);
+    ck_assert_msg(strstr(res.report, "P0 waits in hr_recv from any processor") != NULL, "%s",
+                  res.report);
+    ck_assert_msg(strstr(res.report, "P2 waits in hr_barrier") != NULL, "%s", res.report);
+    ck_assert(strstr(res.report, "P1 ") == NULL);
+}
+END_TEST
+
+/* A processor that fails while others wait for it ends the run as failed, not deadlocked. */
+static void body_fail(hr_proc *p, void *arg)
+{
+    (void)arg;
+    int v = 0;
+    if (hr_pid(p) == 2)
+        hr_fail(p, "bad input %d", 42);
+    hr_recv(p, 2, 0, &v, sizeof v, NULL);
+}
+
+START_TEST(test_deadlock_failure_is_not_deadlock)
+{
+    hr_machine_config cfg = hr_test_config(3, NULL);
+    hr_run_result res;
+    hr_test_run(&cfg, body_fail, NULL, &res);
+    ck_assert_int_eq(res.status, HR_EFAIL);
+    ck_assert_msg(strstr(res.report, "P2: bad input 42") != NULL, "%s", res.report);
+}
+END_TEST
+
+static void body_ring_ok(hr_proc *p, void *arg)
+{
+    (void)arg;
+    int v = hr_pid(p), n = hr_nprocs(p);
+    hr_send(p, (hr_pid(p) + 1) % n, 5, &v, sizeof v);
+    hr_recv(p, (hr_pid(p) + n - 1) % n, 5, &v, sizeof v, NULL);
+}
+
+/* A machine survives a deadlocked run: the next run on it is clean. */
+START_TEST(test_deadlock_machine_reusable)
+{
+    hr_machine_config cfg = hr_test_config(64, NULL);
+    hr_machine *m;
+    ck_assert_int_eq(hr_machine_create(&cfg, &m, NULL), HR_OK);
+    hr_run_result res;
+    ck_assert_int_eq(hr_machine_run(m, body_ring, NULL, &res), HR_OK);
+    ck_assert_int_eq(res.status, HR_EDEADLK);
+    ck_assert(strstr(res.report, "more processors waiting") != NULL);
+    ck_assert_int_eq(hr_machine_run(m, body_ring_ok, NULL, &res), HR_OK);
+    ck_assert_int_eq(res.status, HR_OK);
+    hr_machine_destroy(m);
+}
+END_TEST
+
+Suite *hr_deadlock_suite(void)
+{
+    Suite *s = suite_create("deadlock");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, test_deadlock_sync_cross_send);
+    tcase_add_test(tc, test_deadlock_ring_of_receives);
+    tcase_add_test(tc, test_deadlock_mixed_waits);
+    tcase_add_test(tc, test_deadlock_failure_is_not_deadlock);
+    tcase_add_test(tc, test_deadlock_machine_reusable);
+    suite_add_tcase(s, tc);
+    return s;
+}

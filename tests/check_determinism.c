@@ -1,0 +1,97 @@
+/* check_determinism.c: model figures do not depend on the thread schedule. Each program runs
+ * several times with HREMU_JITTER's random yields and sleeps and must give bit-identical model
+ * figures (and per-processor clocks) to a quiet run. */
+#include "hr_test.h"
+
+#include <string.h>
+#include <hremu/algorithm.h>
+#include <hremu/workload.h>
+
+typedef struct det_job {
+    void   *inst;
+    double  clocks[64];
+} det_job;
+
+/* A busy mix: hrel.direct, then random point-to-point traffic received from ANY, a scan and a
+ * superstep with puts, all with random local work. */
+static void body_mix(hr_proc *p, void *arg)
+{
+    det_job *j = arg;
+    int n = hr_nprocs(p), me = hr_pid(p);
+    hr_algorithm_find("hrel.direct")->run(p, j->inst, NULL);
+    int sends = (int)hr_rand_below(p, 5);
+    int counts[64] = { 0 }, in[64];
+    for (int k = 0; k < sends; k++) {
+        int d = (int)hr_rand_below(p, (uint64_t)n);
+        counts[d]++;
+        hr_compute(p, (double)hr_rand_below(p, 5000));
+        hr_send(p, d, 1, &me, sizeof me);
+    }
+    hr_alltoallv(p, counts, (size_t[64]){ 0 }, (size_t[64]){ 0 }, in, (size_t[64]){ 0 },
+                 (size_t[64]){ 0 }, sizeof(int));   /* an empty exchange: no messages */
+    hr_transpose(p, counts, in, sizeof(int));
+    int expect = 0;
+    for (int s = 0; s < n; s++)
+        expect += in[s];
+    for (int k = 0; k < expect; k++) {
+        int v;
+        hr_recv(p, HR_ANY, 1, &v, sizeof v, NULL);
+        hr_compute(p, (double)(v % 7) * 100);
+    }
+    int64_t x = me, y;
+    hr_scan(p, &x, &y, 1, HR_INT64, HR_SUM);
+    static int slots[64][64];
+    int slot = hr_register(p, slots[me], sizeof slots[me]);
+    hr_put(p, (me + 3) % n, slot, sizeof(int) * (size_t)me, &me, sizeof me);
+    hr_sync(p);
+    j->clocks[me] = hr_now(p);
+}
+
+static void run_mix(int p, int jitter, hr_run_result *res, det_job *j)
+{
+    const hr_workload *w = hr_workload_find("hrelation");
+    hr_workload_spec spec = { "hrelation", (uint64_t)p * 512, 4 * 512, "skewed", 9 };
+    char why[200];
+    ck_assert_msg(w->make(&spec, p, &j->inst, why, sizeof why) == HR_OK, "%s", why);
+    hr_machine_config cfg = hr_test_config(p, NULL);
+    cfg.jitter = jitter;
+    hr_test_run(&cfg, body_mix, j, res);
+    w->destroy(j->inst);
+    ck_assert_msg(res->status == HR_OK, "status %d: %s", res->status, res->report);
+}
+
+START_TEST(test_determinism_under_jitter)
+{
+    static const int sizes[] = { 4, 16, 64 };
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        int p = sizes[s];
+        det_job quiet, loud;
+        hr_run_result a, b;
+        memset(&quiet, 0, sizeof quiet);
+        run_mix(p, 0, &a, &quiet);
+        for (int rep = 0; rep < 3; rep++) {
+            memset(&loud, 0, sizeof loud);
+            run_mix(p, 1, &b, &loud);
+            ck_assert(a.model_time_s == b.model_time_s);
+            ck_assert_uint_eq(a.messages, b.messages);
+            ck_assert_uint_eq(a.bytes, b.bytes);
+            ck_assert_uint_eq(a.max_in_bytes, b.max_in_bytes);
+            ck_assert_uint_eq(a.max_out_bytes, b.max_out_bytes);
+            ck_assert_uint_eq(a.rounds, b.rounds);
+            for (int i = 0; i < p; i++)
+                ck_assert_msg(quiet.clocks[i] == loud.clocks[i], "P%d: %.12g vs %.12g", i,
+                              quiet.clocks[i], loud.clocks[i]);
+        }
+    }
+}
+END_TEST
+
+Suite *hr_determinism_suite(void)
+{
+    Suite *s = suite_create("determinism");
+    TCase *tc = tcase_create("jitter");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_determinism_under_jitter);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,290 @@
+/* check_p2p.c: point-to-point semantics and cost: FIFO per source, tags, virtual-arrival order of
+ * receives from ANY whatever the real-time order, blocking exchange steps, rendezvous costs. */
+#include "hr_test.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct p2p_out {
+    int    order[64];
+    int    norder;
+    int    bad;
+    double t[64];
+} p2p_out;
+
+/* P1..P3 compute (model time) before sending to P0; the one that computed least must come first
+ * from ANY, even though it is made to send last in real time. */
+static void body_any_order(hr_proc *p, void *arg)
+{
+    p2p_out *o = arg;
+    int me = hr_pid(p);
+    static const double work[] = { 0, 3000, 1000, 2000, 1000 };   /* units of 1 ns */
+    if (me == 0) {
+        for (int k = 1; k < hr_nprocs(p); k++) {
+            int v;
+            hr_status st;
+            hr_recv(p, HR_ANY, HR_ANY_TAG, &v, sizeof v, &st);
+            if (v != st.source || st.bytes != sizeof v)
+                o->bad = 1;
+            o->order[o->norder++] = v;
+        }
+        return;
+    }
+    hr_compute(p, work[me]);
+    if (me == 2) {     /* the earliest in model time is the latest in real time */
+        struct timespec ts = { 0, 20 * 1000 * 1000 };
+        nanosleep(&ts, NULL);
+    }
+    hr_send(p, 0, 0, &me, sizeof me);
+}
+
+START_TEST(test_p2p_any_is_virtual_arrival_order)
+{
+    p2p_out o = { 0 };
+    hr_machine_config cfg = hr_test_config(5, NULL);
+    hr_run_result res;
+    hr_test_run(&cfg, body_any_order, &o, &res);
+    ck_assert_int_eq(res.status, HR_OK);
+    ck_assert_int_eq(o.bad, 0);
+    /* arrivals: P2 and P4 at 1 us + tau (tie: lower id first), P3 at 2 us, P1 at 3 us */
+    ck_assert_int_eq(o.order[0], 2);
+    ck_assert_int_eq(o.order[1], 4);
+    ck_assert_int_eq(o.order[2], 3);
+    ck_assert_int_eq(o.order[3], 1);
+}
+END_TEST
+
+/* Messages from one source keep their order; a tag picks past others. */
+static void body_fifo_tags(hr_proc *p, void *arg)
+{
+    p2p_out *o = arg;
+    if (hr_pid(p) == 1) {
+        for (int k = 0; k < 10; k++)
+            hr_send(p, 0, k % 2, &k, sizeof k);
+        return;
+    }
+    int v;
+    for (int k = 1; k < 10; k += 2) {          /* all tag-1 messages first, in order */
+        hr_recv(p, 1, 1, &v, sizeof v, NULL);
+        o->order[o->norder++] = v;
+    }
+    hr_status st;
+    hr_probe(p, 1, HR_ANY_TAG, &st);
+    if (st.tag != 0 || st.bytes != sizeof v)
+        o->bad = 1;
+    for (int k = 0; k < 10; k += 2) {
+        hr_recv(p, 1, HR_ANY_TAG, &v, sizeof v, NULL);
+        o->order[o->norder++] = v;
+    }
+}
+
+START_TEST(test_p2p_fifo_per_source_and_tags)
+{
+    p2p_out o = { 0 };
+    hr_machine_config cfg = hr_test_config(2, NULL);
+    hr_run_result res;
+    hr_test_run(&cfg, body_fifo_tags, &o, &res);
+    ck_assert_int_eq(res.status, HR_OK);
+    ck_assert_int_eq(o.bad, 0);
+    static const int want[] = { 1, 3, 5, 7, 9, 0, 2, 4, 6, 8 };
+    ck_assert_int_eq(o.norder, 10);
+    for (int k = 0; k < 10; k++)
+        ck_assert_int_eq(o.order[k], want[k]);
+}
+END_TEST
+
+/* p-1 blocking exchange steps with partner me XOR i (p a power of two). */
+static void body_exchange(hr_proc *p, void *arg)
+{
+    size_t m = *(size_t *)arg;
+    char *buf = hr_calloc(p, 1, m), *in = hr_malloc(p, m);
+    for (int i = 1; i < hr_nprocs(p); i++) {
+        int partner = hr_pid(p) ^ i;
+        hr_send(p, partner, 0, buf, m);
+        hr_recv(p, partner, 0, in, m, NULL);
+    }
+}
+
+START_TEST(test_p2p_blocking_steps_pay_latency_each)
+{
+    /* 7 steps of tau + sigma*m: 7 * (88 + 0.05 * 400) us = 7 * 108 us = 756 us */
+    size_t m = 400;
+    hr_machine_config cfg = hr_test_config(8, NULL);
+    hr_run_result res;
+    hr_test_run(&cfg, body_exchange, &m, &res);
+    ck_assert_int_eq(res.status, HR_OK);
+    ck_assert_double_eq_tol(res.model_time_s, 756e-6, 1e-12);
+    ck_assert_uint_eq(res.messages, 8 * 7);
+    ck_assert_uint_eq(res.max_out_bytes, 7 * 400);
+}
+END_TEST
+
+/* Non-blocking sends pipeline: P0 sends k messages of m bytes to P1..Pk, each receiver finishes
+ * at its message's injection end + tau: the last at k sigma m + tau. */
+static void body_pipeline(hr_proc *p, void *arg)
+{
+    (void)arg;
+    char buf[1000] = { 0 };
+    if (hr_pid(p) == 0)
+        for (int d = 1; d < hr_nprocs(p); d++)
+            hr_send(p, d, 0, buf, sizeof buf);
+    else
+        hr_recv(p, 0, 0, buf, sizeof buf, NULL);
+}
+
+START_TEST(test_p2p_sends_pipeline)
+{
+    hr_machine_config cfg = hr_test_config(6, NULL);
+    hr_run_result res;
+    hr_test_run(&cfg, body_pipeline, NULL, &res);
+    /* 5 sends of 1000 bytes: 5 * 50 us + 88 us = 338 us, not 5 taus */
+    ck_assert_double_eq_tol(res.model_time_s, 338e-6, 1e-12);
+}
+END_TEST
+
+/* Node contention: 4 senders to one receiver at once serialise at its port. */
+static void body_contention(hr_proc *p, void *arg)
+{
+    (void)arg;
+    char buf[1000] = { 0 };
+    if (hr_pid(p) != 0) {
+        hr_send(p, 0, 0, buf, sizeof buf);
+        return;
+    }
+    for (int k = 1; k < hr_nprocs(p); k++)
+        hr_recv(p, HR_ANY, 0, buf, sizeof buf, NULL);
+}
+
+START_TEST(test_p2p_receiver_serialises)
+{
+    hr_machine_config cfg = hr_test_config(5, NULL);
+    hr_run_result res;
+    hr_test_run(&cfg, body_contention, NULL, &res);
+    /* all arrive at tau; absorbed one after another: tau + 4 * 50 us = 288 us */
+    ck_assert_double_eq_tol(res.model_time_s, 288e-6, 1e-12);
+    ck_assert_uint_eq(res.max_in_bytes, 4000);
+}
+END_TEST
+
+/* Rendezvous: the transfer starts when the receive is posted. */
+static void body_sync(hr_proc *p, void *arg)
+{
+    p2p_out *o = arg;
+    char buf[1000] = { 0 };
+    if (hr_pid(p) == 0) {
+        hr_send(p, 1, 0, buf, sizeof buf);    /* at 0 */
+        o->t[0] = hr_now(p);
+    } else {
+        hr_compute(p, 500000);                /* 500 us */
+        hr_recv(p, 0, 0, buf, sizeof buf, NULL);
+        o->t[1] = hr_now(p);
+    }
+}
+
+START_TEST(test_p2p_sync_is_rendezvous)
+{
+    p2p_out o = { 0 };
+    hr_machine_config cfg = hr_test_config(2, "sync");
+    hr_run_result res;
+    hr_test_run(&cfg, body_sync, &o, &res);
+    ck_assert_int_eq(res.status, HR_OK);
+    /* starts at 500 us, + tau + sigma*m = 500 + 88 + 50 = 638 us, for both */
+    ck_assert_double_eq_tol(o.t[0], 638e-6, 1e-12);
+    ck_assert_double_eq_tol(o.t[1], 638e-6, 1e-12);
+    /* the same program under async: P0 is done at once; the message is absorbed in the background
+     * from tau = 88 us to 138 us while P1 computes, so P1 is done at 500 us */
+    memset(&o, 0, sizeof o);
+    cfg = hr_test_config(2, "async");
+    hr_test_run(&cfg, body_sync, &o, &res);
+    ck_assert_double_eq_tol(o.t[0], 0, 1e-12);
+    ck_assert_double_eq_tol(o.t[1], 500e-6, 1e-12);
+}
+END_TEST
+
+/* A message too long for the buffer, a bad destination, a negative tag: failures, not crashes. */
+static void body_misuse(hr_proc *p, void *arg)
+{
+    int what = *(int *)arg;
+    char buf[8] = { 0 };
+    if (what == 0) {
+        if (hr_pid(p) == 0)
+            hr_send(p, 1, 0, buf, 8);
+        else
+            hr_recv(p, 0, 0, buf, 4, NULL);
+    } else if (what == 1) {
+        hr_send(p, hr_nprocs(p), 0, buf, 1);
+    } else {
+        hr_send(p, 0, -3, buf, 1);
+    }
+}
+
+START_TEST(test_p2p_misuse_fails_the_run)
+{
+    static const char *want[] = { "does not fit", "does not exist", "negative" };
+    for (int what = 0; what < 3; what++) {
+        hr_machine_config cfg = hr_test_config(2, NULL);
+        hr_run_result res;
+        hr_test_run(&cfg, body_misuse, &what, &res);
+        ck_assert_int_eq(res.status, HR_EFAIL);
+        ck_assert_msg(strstr(res.report, want[what]) != NULL, "report: %s", res.report);
+    }
+}
+END_TEST
+
+/* Many processors, ANY receives, self messages: everyone sends to everyone, receives from ANY. */
+static void body_all_any(hr_proc *p, void *arg)
+{
+    p2p_out *o = arg;
+    int n = hr_nprocs(p), me = hr_pid(p);
+    for (int k = 0; k < n; k++) {
+        int d = (me + k) % n, v = me * 1000 + d;
+        hr_compute(p, (double)(hr_rand_below(p, 100)));
+        hr_send(p, d, 3, &v, sizeof v);
+    }
+    long sum = 0;
+    for (int k = 0; k < n; k++) {
+        int v;
+        hr_status st;
+        hr_recv(p, HR_ANY, 3, &v, sizeof v, &st);
+        if (v != st.source * 1000 + me)
+            o->bad = 1;
+        sum += st.source;
+    }
+    if (sum != (long)n * (n - 1) / 2)
+        o->bad = 1;
+    o->t[me] = hr_now(p);
+}
+
+START_TEST(test_p2p_all_to_all_any_is_deterministic)
+{
+    p2p_out a = { 0 }, b = { 0 };
+    hr_machine_config cfg = hr_test_config(32, NULL);
+    hr_run_result ra, rb;
+    hr_test_run(&cfg, body_all_any, &a, &ra);
+    cfg.jitter = 1;
+    hr_test_run(&cfg, body_all_any, &b, &rb);
+    ck_assert_int_eq(a.bad + b.bad, 0);
+    ck_assert_int_eq(ra.status, HR_OK);
+    ck_assert(ra.model_time_s == rb.model_time_s);
+    for (int i = 0; i < 32; i++)
+        ck_assert(a.t[i] == b.t[i]);
+}
+END_TEST
+
+Suite *hr_p2p_suite(void)
+{
+    Suite *s = suite_create("p2p");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_p2p_any_is_virtual_arrival_order);
+    tcase_add_test(tc, test_p2p_fifo_per_source_and_tags);
+    tcase_add_test(tc, test_p2p_blocking_steps_pay_latency_each);
+    tcase_add_test(tc, test_p2p_sends_pipeline);
+    tcase_add_test(tc, test_p2p_receiver_serialises);
+    tcase_add_test(tc, test_p2p_sync_is_rendezvous);
+    tcase_add_test(tc, test_p2p_misuse_fails_the_run);
+    tcase_add_test(tc, test_p2p_all_to_all_any_is_deterministic);
+    suite_add_tcase(s, tc);
+    return s;
+}

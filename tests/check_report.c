@@ -1,0 +1,186 @@
+/* check_report.c: the CSV, JSON-lines and table formats against hand-written expected text. */
+#include "hr_test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/report.h"
+
+static const char csv_header[] =
+    "algorithm,procs,n,h,discipline,topology,cost,seed,model_time_s,rounds,messages,bytes,"
+    "max_out_bytes,max_in_bytes,wall_s,verified,stalls,status,params\n";
+
+static hr_row sample(void)
+{
+    hr_row r = {
+        .algorithm = "hrel.direct", .procs = 16, .n = 1048576, .h = 262144,
+        .discipline = "async", .topology = "complete", .cost = "cm5", .seed = 1,
+        .model_time_s = 0.1, .rounds = 2, .messages = 347, .bytes = 7866224,
+        .max_out_bytes = 524408, .max_in_bytes = 1966200, .wall_s = 0.25, .verified = 1,
+        .stalls = 0, .status = "ok", .params = "",
+    };
+    return r;
+}
+
+/* Write rows in format into a string (the caller frees it). */
+static char *render(hr_format format, const hr_row *rows, int n)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    ck_assert_ptr_nonnull(f);
+    hr_report r;
+    hr__report_begin(&r, f, format);
+    for (int i = 0; i < n; i++)
+        hr__report_row(&r, &rows[i]);
+    ck_assert_int_eq(hr__report_end(&r), HR_OK);
+    ck_assert_uint_eq(r.rows, (size_t)n);
+    fclose(f);
+    return buf;
+}
+
+START_TEST(test_report_format_names)
+{
+    hr_format f = HR_FORMAT_JSON;
+    ck_assert_int_eq(hr__report_format("table", &f), HR_OK);
+    ck_assert_int_eq(f, HR_FORMAT_TABLE);
+    ck_assert_int_eq(hr__report_format("csv", &f), HR_OK);
+    ck_assert_int_eq(f, HR_FORMAT_CSV);
+    ck_assert_int_eq(hr__report_format("json", &f), HR_OK);
+    ck_assert_int_eq(f, HR_FORMAT_JSON);
+    ck_assert_int_eq(hr__report_format("CSV", &f), HR_EINVAL);
+    ck_assert_int_eq(hr__report_format("", &f), HR_EINVAL);
+}
+END_TEST
+
+START_TEST(test_report_csv)
+{
+    hr_row rows[2] = { sample(), sample() };
+    rows[1].verified = 0;
+    rows[1].status = "wrong";
+    rows[1].model_time_s = 1.0 / 3.0;   /* 16 digits read back exactly, 15 do not */
+    rows[1].params = "K=1.5 r=8";
+    char *out = render(HR_FORMAT_CSV, rows, 2);
+    char want[1024];
+    snprintf(want, sizeof want, "%s"
+             "hrel.direct,16,1048576,262144,async,complete,cm5,1,0.1,2,347,7866224,524408,"
+             "1966200,0.25,true,0,ok,\n"
+             "hrel.direct,16,1048576,262144,async,complete,cm5,1,0.3333333333333333,2,347,"
+             "7866224,524408,1966200,0.25,false,0,wrong,K=1.5 r=8\n", csv_header);
+    ck_assert_str_eq(out, want);
+    free(out);
+}
+END_TEST
+
+/* Fields with commas, quotes or newlines are quoted, inner quotes doubled (RFC 4180). */
+START_TEST(test_report_csv_quoting)
+{
+    hr_row r = sample();
+    r.topology = "mesh 4x4";
+    r.cost = "a,b";
+    r.algorithm = "say \"hi\"";
+    r.params = "x\ny";
+    char *out = render(HR_FORMAT_CSV, &r, 1);
+    const char *row = out + strlen(csv_header);
+    ck_assert_str_eq(row, "\"say \"\"hi\"\"\",16,1048576,262144,async,mesh 4x4,\"a,b\",1,0.1,2,"
+                          "347,7866224,524408,1966200,0.25,true,0,ok,\"x\ny\"\n");
+    free(out);
+}
+END_TEST
+
+START_TEST(test_report_json)
+{
+    hr_row r = sample();
+    r.seed = 18446744073709551615ull;
+    r.model_time_s = 1e-300;
+    char *out = render(HR_FORMAT_JSON, &r, 1);
+    ck_assert_str_eq(out,
+        "{\"algorithm\":\"hrel.direct\",\"procs\":16,\"n\":1048576,\"h\":262144,"
+        "\"discipline\":\"async\",\"topology\":\"complete\",\"cost\":\"cm5\","
+        "\"seed\":18446744073709551615,\"model_time_s\":1e-300,\"rounds\":2,\"messages\":347,"
+        "\"bytes\":7866224,\"max_out_bytes\":524408,\"max_in_bytes\":1966200,\"wall_s\":0.25,"
+        "\"verified\":true,\"stalls\":0,\"status\":\"ok\",\"params\":\"\"}\n");
+    free(out);
+}
+END_TEST
+
+START_TEST(test_report_json_escapes)
+{
+    hr_row r = sample();
+    r.algorithm = "a\"b\\c\nd\te\x01";
+    r.verified = 0;
+    r.wall_s = 1.0 / 0.0;   /* JSON has no infinity */
+    char *out = render(HR_FORMAT_JSON, &r, 1);
+    ck_assert_ptr_nonnull(strstr(out, "{\"algorithm\":\"a\\\"b\\\\c\\nd\\te\\u0001\","));
+    ck_assert_ptr_nonnull(strstr(out, "\"wall_s\":null,\"verified\":false,"));
+    free(out);
+}
+END_TEST
+
+/* Equal doubles print equal text and the text reads back to the same double. */
+START_TEST(test_report_round_trip)
+{
+    static const double values[] = { 0.0986171, 0.098617072, 1.0 / 3.0, 2.0 / 3.0, 1e-9,
+                                      123456.789, 5e-324, 1.7976931348623157e308 };
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+        hr_row r = sample();
+        r.model_time_s = values[i];
+        char *out = render(HR_FORMAT_JSON, &r, 1);
+        const char *at = strstr(out, "\"model_time_s\":");
+        ck_assert_ptr_nonnull(at);
+        double back = strtod(at + strlen("\"model_time_s\":"), NULL);
+        ck_assert_msg(back == values[i], "%.17g printed as %.40s", values[i], at);
+        free(out);
+    }
+}
+END_TEST
+
+START_TEST(test_report_table)
+{
+    hr_row r = sample();
+    char *out = render(HR_FORMAT_TABLE, &r, 1);
+    char *nl = strchr(out, '\n');
+    ck_assert_ptr_nonnull(nl);
+    /* Header and row have the same width up to the last column, and no trailing blanks. */
+    ck_assert_int_eq(strncmp(out, "algorithm           procs", 25), 0);
+    ck_assert_int_eq(strncmp(nl + 1, "hrel.direct            16", 25), 0);
+    ck_assert_ptr_nonnull(strstr(out, "model_time_s"));
+    ck_assert_ptr_nonnull(strstr(nl + 1, "  0.1  "));
+    ck_assert_ptr_nonnull(strstr(nl + 1, "  true  "));
+    for (char *p = out; *p; p++)
+        if (*p == '\n')
+            ck_assert_msg(p == out || p[-1] != ' ', "trailing blank before offset %td", p - out);
+    ck_assert_ptr_nonnull(strstr(out, "status            params\n"));   /* the header */
+    ck_assert(strlen(nl + 1) > 0 && out[strlen(out) - 1] == '\n');
+    free(out);
+}
+END_TEST
+
+/* An empty report still has the CSV header; JSON lines has none. */
+START_TEST(test_report_empty)
+{
+    char *out = render(HR_FORMAT_CSV, NULL, 0);
+    ck_assert_str_eq(out, csv_header);
+    free(out);
+    out = render(HR_FORMAT_JSON, NULL, 0);
+    ck_assert_str_eq(out, "");
+    free(out);
+}
+END_TEST
+
+Suite *hr_report_suite(void)
+{
+    Suite *s = suite_create("report");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, test_report_format_names);
+    tcase_add_test(tc, test_report_csv);
+    tcase_add_test(tc, test_report_csv_quoting);
+    tcase_add_test(tc, test_report_json);
+    tcase_add_test(tc, test_report_json_escapes);
+    tcase_add_test(tc, test_report_round_trip);
+    tcase_add_test(tc, test_report_table);
+    tcase_add_test(tc, test_report_empty);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,151 @@
+/* check_superstep.c: barriers, hr_sync and one-sided puts and gets: values, order, cost. */
+#include "hr_test.h"
+
+#include <string.h>
+
+typedef struct ss_out {
+    int  arr[8][8];
+    int  got[8];
+    int  bad;
+} ss_out;
+
+/* Everyone writes its id into slot `me` of everyone's array, and reads the right neighbour's
+ * element 0 in the same superstep (it must see the old value). */
+static void body_put_get(hr_proc *p, void *arg)
+{
+    ss_out *o = arg;
+    int n = hr_nprocs(p), me = hr_pid(p);
+    int *a = o->arr[me];
+    for (int k = 0; k < n; k++)
+        a[k] = -1;
+    a[0] = 100 + me;
+    int slot = hr_register(p, a, sizeof(int) * (size_t)n);
+    hr_sync(p);                              /* everyone registered and initialised */
+    for (int d = 0; d < n; d++)
+        if (d != me)
+            hr_put(p, d, slot, sizeof(int) * (size_t)me, &me, sizeof me);
+    hr_get(p, (me + 1) % n, slot, 0, &o->got[me], sizeof(int));
+    /* two writers to element 0 of processor 0: the higher source id must win */
+    if (me == 2 || me == 1)
+        hr_put(p, 0, slot, 0, &me, sizeof me);
+    hr_sync(p);
+}
+
+START_TEST(test_superstep_put_get_values_and_order)
+{
+    ss_out o;
+    memset(&o, 0, sizeof o);
+    hr_machine_config cfg = hr_test_config(4, NULL);
+    hr_run_result res;
+    hr_test_run(&cfg, body_put_get, &o, &res);
+    ck_assert_int_eq(res.status, HR_OK);
+    ck_assert_uint_eq(res.rounds, 2);
+    for (int i = 0; i < 4; i++) {
+        ck_assert_int_eq(o.got[i], 100 + (i + 1) % 4);    /* the value before the puts */
+        for (int k = 0; k < 4; k++) {
+            /* element k is written by processor k, except one's own (untouched, -1) and P0's
+             * element 0, written by P1 then P2: P2 wins */
+            int want = k != i ? k : i == 0 ? 2 : -1;
+            ck_assert_msg(o.arr[i][k] == want, "arr[%d][%d] = %d, want %d", i, k, o.arr[i][k],
+                          want);
+        }
+    }
+}
+END_TEST
+
+static void body_sync_only(hr_proc *p, void *arg)
+{
+    (void)arg;
+    hr_sync(p);
+}
+
+static void body_put_cost(hr_proc *p, void *arg)
+{
+    (void)arg;
+    static char mem[2][1000];
+    int slot = hr_register(p, mem[hr_pid(p)], 1000);
+    if (hr_pid(p) == 1)
+        hr_put(p, 0, slot, 0, mem[1], 1000);
+    hr_sync(p);
+}
+
+START_TEST(test_superstep_cost)
+{
+    hr_run_result res;
+    /* a dissemination barrier: ceil(lg p) rounds of tau; p = 8 and p = 5 both take 3 */
+    hr_machine_config cfg = hr_test_config(8, NULL);
+    hr_test_run(&cfg, body_sync_only, NULL, &res);
+    ck_assert_double_eq_tol(res.model_time_s, 3 * 88e-6, 1e-12);
+    ck_assert_uint_eq(res.messages, 8 * 3);
+    cfg = hr_test_config(5, NULL);
+    hr_test_run(&cfg, body_sync_only, NULL, &res);
+    ck_assert_double_eq_tol(res.model_time_s, 3 * 88e-6, 1e-12);
+    cfg = hr_test_config(1, NULL);
+    hr_test_run(&cfg, body_sync_only, NULL, &res);
+    ck_assert_double_eq_tol(res.model_time_s, 0, 1e-12);
+    /* a 1000-byte put P1 -> P0: absorbed at P0 by tau + 50 us; P1 then hears P0's barrier
+     * message tau later: 2 tau + 50 us = 226 us */
+    cfg = hr_test_config(2, NULL);
+    hr_test_run(&cfg, body_put_cost, NULL, &res);
+    ck_assert_int_eq(res.status, HR_OK);
+    ck_assert_double_eq_tol(res.model_time_s, 226e-6, 1e-12);
+}
+END_TEST
+
+static void body_bad_put(hr_proc *p, void *arg)
+{
+    (void)arg;
+    int x = 0;
+    hr_register(p, &x, sizeof x);
+    if (hr_pid(p) == 1)
+        hr_put(p, 0, 0, 2, &x, sizeof x);    /* bytes 2..6 of a 4-byte region */
+    hr_sync(p);
+}
+
+START_TEST(test_superstep_bad_put_fails)
+{
+    hr_machine_config cfg = hr_test_config(2, NULL);
+    hr_run_result res;
+    hr_test_run(&cfg, body_bad_put, NULL, &res);
+    ck_assert_int_eq(res.status, HR_EFAIL);
+    ck_assert_msg(strstr(res.report, "P1: hr_put: bytes 2..6 are outside P0's slot 0") != NULL,
+                  "%s", res.report);
+}
+END_TEST
+
+/* Many barriers in a row with uneven work: clocks stay in step, nobody passes early. */
+static void body_many_barriers(hr_proc *p, void *arg)
+{
+    int *count = arg;
+    for (int k = 0; k < 200; k++) {
+        hr_compute(p, (double)((hr_pid(p) * 7 + k) % 13));
+        hr_barrier(p);
+        count[hr_pid(p)]++;
+    }
+}
+
+START_TEST(test_superstep_many_barriers)
+{
+    int count[64] = { 0 };
+    hr_machine_config cfg = hr_test_config(64, NULL);
+    hr_run_result res;
+    hr_test_run(&cfg, body_many_barriers, count, &res);
+    ck_assert_int_eq(res.status, HR_OK);
+    ck_assert_uint_eq(res.rounds, 200);
+    for (int i = 0; i < 64; i++)
+        ck_assert_int_eq(count[i], 200);
+}
+END_TEST
+
+Suite *hr_superstep_suite(void)
+{
+    Suite *s = suite_create("superstep");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_superstep_put_get_values_and_order);
+    tcase_add_test(tc, test_superstep_cost);
+    tcase_add_test(tc, test_superstep_bad_put_fails);
+    tcase_add_test(tc, test_superstep_many_barriers);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,98 @@
+/* check_util.c: error texts, tracked allocation, machine configuration checks, memory rules. */
+#include "hr_test.h"
+
+#include <string.h>
+
+#include "util/alloc.h"
+
+START_TEST(test_util_strerror_every_code)
+{
+    ck_assert_str_eq(hr_strerror(HR_OK), "success");
+#define CHECK_TEXT(name, val, text) ck_assert_str_eq(hr_strerror(val), text);
+    HR_ERRNO_MAP(CHECK_TEXT)
+#undef CHECK_TEXT
+    ck_assert_str_eq(hr_strerror(12345), "unknown error");
+}
+END_TEST
+
+START_TEST(test_util_alloc_tracks_and_frees)
+{
+    hr_alloc a = { 0 };
+    char *x = hr__alloc(&a, 100), *y = hr__alloc(&a, 50), *z = hr__alloc(&a, 7);
+    ck_assert_ptr_nonnull(x);
+    ck_assert_uint_eq(a.live, 157);
+    memset(x, 1, 100);
+    memset(z, 3, 7);
+    ck_assert_uint_eq((uintptr_t)y % _Alignof(max_align_t), 0);
+    hr__alloc_free(&a, y);
+    ck_assert_uint_eq(a.live, 107);
+    hr__alloc_free(&a, NULL);
+    hr__alloc_free_all(&a);        /* LeakSanitizer would report x and z otherwise */
+    ck_assert_uint_eq(a.live, 0);
+    ck_assert_ptr_null(a.head);
+    ck_assert_ptr_null(hr__alloc(&a, SIZE_MAX - 8));
+}
+END_TEST
+
+START_TEST(test_util_machine_config_checks)
+{
+    hr_machine_config cfg = hr_test_config(4097, NULL);
+    hr_machine *m = NULL;
+    const char *why = NULL;
+    ck_assert_int_eq(hr_machine_create(&cfg, &m, &why), HR_EINVAL);
+    ck_assert(strstr(why, "4096") != NULL);
+    cfg = hr_test_config(0, NULL);
+    ck_assert_int_eq(hr_machine_create(&cfg, &m, &why), HR_EINVAL);
+    cfg = hr_test_config(2, "telepathy");
+    ck_assert_int_eq(hr_machine_create(&cfg, &m, &why), HR_EINVAL);
+    ck_assert_str_eq(why, "unknown discipline");
+    cfg = hr_test_config(2, "sync");
+    cfg.buffer = 1024;
+    ck_assert_int_eq(hr_machine_create(&cfg, &m, &why), HR_EINVAL);
+    cfg = hr_test_config(2, NULL);
+    cfg.topology = "moebius";
+    ck_assert_int_eq(hr_machine_create(&cfg, &m, &why), HR_EINVAL);
+    ck_assert_ptr_null(m);
+    /* the names of --list */
+    ck_assert_str_eq(hr_discipline_name(0, NULL), "async");
+    ck_assert_str_eq(hr_discipline_name(1, NULL), "sync");
+    ck_assert_str_eq(hr_topology_name(0, NULL), "complete");
+    ck_assert_ptr_null(hr_topology_name(99, NULL));
+}
+END_TEST
+
+/* Memory of a failed run is reclaimed (LeakSanitizer checks), and hr_now, hr_seed report. */
+static void body_alloc_then_fail(hr_proc *p, void *arg)
+{
+    (void)arg;
+    void *keep = hr_malloc(p, 1000);
+    (void)keep;
+    hr_compute(p, 1500);
+    if (hr_now(p) != 1.5e-6 || hr_seed(p) != 1)
+        hr_fail(p, "clock or seed wrong");
+    if (hr_pid(p) == 1)
+        hr_fail(p, "on purpose");
+}
+
+START_TEST(test_util_failed_run_reclaims_memory)
+{
+    hr_machine_config cfg = hr_test_config(3, NULL);
+    hr_run_result res;
+    hr_test_run(&cfg, body_alloc_then_fail, NULL, &res);
+    ck_assert_int_eq(res.status, HR_EFAIL);
+    ck_assert_str_eq(res.report, "P1: on purpose\n");
+    ck_assert_double_eq_tol(res.model_time_s, 1.5e-6, 1e-15);
+}
+END_TEST
+
+Suite *hr_util_suite(void)
+{
+    Suite *s = suite_create("util");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, test_util_strerror_every_code);
+    tcase_add_test(tc, test_util_alloc_tracks_and_frees);
+    tcase_add_test(tc, test_util_machine_config_checks);
+    tcase_add_test(tc, test_util_failed_run_reclaims_memory);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,36 @@
+/* hr_test.h: the suites of the one Check runner, and small helpers shared by tests. */
+#ifndef HREMU_TESTS_HR_TEST_H
+#define HREMU_TESTS_HR_TEST_H
+
+#include <check.h>
+#include <hremu/machine.h>
+
+/* One suite per module; tests/main.c runs them all (CK_RUN_SUITE=name runs one). */
+#define HR_TEST_SUITES(X) \
+    X(util)               \
+    X(rng)                \
+    X(cost)               \
+    X(mailbox)            \
+    X(p2p)                \
+    X(deadlock)           \
+    X(superstep)          \
+    X(coll)               \
+    X(expr)               \
+    X(config)             \
+    X(report)             \
+    X(workload)           \
+    X(alg)                \
+    X(determinism)
+
+#define HR_TEST_DECL(name) Suite *hr_##name##_suite(void);
+HR_TEST_SUITES(HR_TEST_DECL)
+#undef HR_TEST_DECL
+
+/* A machine config with the cm5 costs, p processors, discipline disc (NULL: async). */
+hr_machine_config hr_test_config(int p, const char *disc);
+
+/* Run fn on a fresh machine of cfg; asserts the machine could be built and run. */
+void hr_test_run(const hr_machine_config *cfg, void (*fn)(hr_proc *, void *), void *arg,
+                 hr_run_result *res);
+
+#endif

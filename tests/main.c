@@ -1,0 +1,33 @@
+/* The one Check runner: every module's suite. CK_RUN_SUITE / CK_RUN_CASE select as usual. */
+#include "hr_test.h"
+
+#include <stdlib.h>
+
+hr_machine_config hr_test_config(int p, const char *disc)
+{
+    hr_machine_config cfg = { .procs = p, .discipline = disc, .seed = 1, .jitter = -1 };
+    ck_assert_int_eq(hr_cost_preset("cm5", &cfg.cost), HR_OK);
+    return cfg;
+}
+
+void hr_test_run(const hr_machine_config *cfg, void (*fn)(hr_proc *, void *), void *arg,
+                 hr_run_result *res)
+{
+    hr_machine *m = NULL;
+    const char *why = NULL;
+    ck_assert_msg(hr_machine_create(cfg, &m, &why) == HR_OK, "create: %s", why ? why : "?");
+    ck_assert_int_eq(hr_machine_run(m, fn, arg, res), HR_OK);
+    hr_machine_destroy(m);
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(NULL);
+#define HR_TEST_ADD(name) srunner_add_suite(sr, hr_##name##_suite());
+    HR_TEST_SUITES(HR_TEST_ADD)
+#undef HR_TEST_ADD
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
