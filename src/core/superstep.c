@@ -220,7 +220,8 @@ static void sync_serial(hr_machine *m, void *ctx)
                 }
             }
         }
-    qsort(in, k, sizeof *in, inflow_cmp);
+    if (k > 0)
+        qsort(in, k, sizeof *in, inflow_cmp);
     for (size_t j = 0; j < k; j++) {
         hr_proc *d = &m->procs[in[j].dst];
         hr_time r = hr__max(in[j].arrive, d->in_free) + hr__cost_bytes(&m->cost, in[j].len);
