@@ -135,8 +135,9 @@ START_TEST(test_alg_direct_on_1024_processors)
     char why[256];
     hr_run_result res;
     /* 64 elements each: up to 64 messages per processor, 1024 threads on this box's cores */
-    int v = run_alg(hr_algorithm_find("hrel.direct"), 1024, "uniform", 1u << 16, 0, 0, &res, why,
-                    sizeof why);
+    int p = HR_TEST_SCALE_PROCS;
+    int v = run_alg(hr_algorithm_find("hrel.direct"), p, "uniform", 64u * (unsigned)p, 0, 0, &res,
+                    why, sizeof why);
     ck_assert_msg(v == HR_OK, "%s %s", why, res.report);
     ck_assert_uint_eq(res.rounds, 2);
 }

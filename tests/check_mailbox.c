@@ -8,7 +8,7 @@
 
 #include "core/core.h"
 
-enum { PRODUCERS = 8, PER = 20000 };
+enum { PRODUCERS = 8, PER = HR_TEST_TSAN ? 2000 : 20000 };
 
 typedef struct prod_arg {
     hr__mbox   *box;

@@ -26,6 +26,16 @@
 HR_TEST_SUITES(HR_TEST_DECL)
 #undef HR_TEST_DECL
 
+/* ThreadSanitizer's cost per synchronisation grows with the number of threads: tests of scale
+ * use HR_TEST_SCALE_PROCS processors (1024, or 256 under TSan) and HR_TEST_TSAN to shrink loops. */
+#if defined(__SANITIZE_THREAD__)
+#define HR_TEST_TSAN 1
+#define HR_TEST_SCALE_PROCS 256
+#else
+#define HR_TEST_TSAN 0
+#define HR_TEST_SCALE_PROCS 1024
+#endif
+
 /* A machine config with the cm5 costs, p processors, discipline disc (NULL: async). */
 hr_machine_config hr_test_config(int p, const char *disc);
 
