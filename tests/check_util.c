@@ -34,6 +34,28 @@ START_TEST(test_util_alloc_tracks_and_frees)
 }
 END_TEST
 
+START_TEST(test_util_alloc_recycles_large_blocks)
+{
+    hr_alloc a = { 0 };
+    char *big = hr__alloc(&a, 1u << 20), *small = hr__alloc(&a, 100);
+    (void)small;
+    hr__alloc_recycle(&a);                 /* the next "run" */
+    ck_assert_uint_eq(a.live, 0);
+    char *again = hr__alloc(&a, 900000);   /* fits in the 1 MiB block without wasting half */
+    ck_assert_ptr_eq(again, big);
+    char *other = hr__alloc(&a, 1u << 20); /* the cache is empty now: a new block */
+    ck_assert_ptr_ne(other, big);
+    hr__alloc_free(&a, other);
+    hr__alloc_recycle(&a);                 /* `again` is cached; nothing else */
+    char *tiny = hr__alloc(&a, 100000);    /* would waste more than half of `again`: fresh */
+    ck_assert_ptr_ne(tiny, again);
+    hr__alloc_recycle(&a);                 /* the unused cache goes */
+    hr__alloc_free_all(&a);
+    ck_assert_ptr_null(a.head);
+    ck_assert_ptr_null(a.cache);
+}
+END_TEST
+
 START_TEST(test_util_machine_config_checks)
 {
     hr_machine_config cfg = hr_test_config(4097, NULL);
@@ -91,6 +113,7 @@ Suite *hr_util_suite(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_util_strerror_every_code);
     tcase_add_test(tc, test_util_alloc_tracks_and_frees);
+    tcase_add_test(tc, test_util_alloc_recycles_large_blocks);
     tcase_add_test(tc, test_util_machine_config_checks);
     tcase_add_test(tc, test_util_failed_run_reclaims_memory);
     suite_add_tcase(s, tc);

@@ -263,8 +263,10 @@ static void reset_procs(hr_machine *m, int n)
 static void destroy_procs(hr_machine *m, int n)
 {
     reset_procs(m, n);
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
+        hr__alloc_free_all(&m->procs[i].mem);
         hr__mbox_destroy(&m->procs[i].box);
+    }
     free(m->bar_time);
     free(m->procs);
 }

@@ -97,7 +97,7 @@ void hr_compute(hr_proc *p, double units)
 void hr__proc_reset(hr_proc *p)
 {
     hr_machine *m = p->m;
-    hr__alloc_free_all(&p->mem);
+    hr__alloc_recycle(&p->mem);
     p->refs = NULL;
     while (p->rma_head != NULL) {
         hr_rma *next = p->rma_head->next;

@@ -8,16 +8,12 @@
 struct hr_alloc_hdr {
     alignas(max_align_t) hr_alloc_hdr *prev;
     hr_alloc_hdr *next;
-    size_t bytes;
+    size_t bytes;          /* what was asked for */
+    size_t cap;            /* what the block holds */
 };
 
-void *hr__alloc(hr_alloc *a, size_t bytes)
+static void link_live(hr_alloc *a, hr_alloc_hdr *h, size_t bytes)
 {
-    if (bytes > SIZE_MAX - sizeof(hr_alloc_hdr))
-        return NULL;
-    hr_alloc_hdr *h = malloc(sizeof *h + bytes);
-    if (h == NULL)
-        return NULL;
     h->prev = NULL;
     h->next = a->head;
     h->bytes = bytes;
@@ -25,6 +21,33 @@ void *hr__alloc(hr_alloc *a, size_t bytes)
         a->head->prev = h;
     a->head = h;
     a->live += bytes;
+}
+
+/* The smallest cached block that holds bytes without wasting more than half of it. */
+static hr_alloc_hdr *take_cached(hr_alloc *a, size_t bytes)
+{
+    hr_alloc_hdr **best = NULL;
+    for (hr_alloc_hdr **h = &a->cache; *h != NULL; h = &(*h)->next)
+        if ((*h)->cap >= bytes && (*h)->cap / 2 <= bytes && (best == NULL || (*h)->cap < (*best)->cap))
+            best = h;
+    if (best == NULL)
+        return NULL;
+    hr_alloc_hdr *got = *best;
+    *best = got->next;
+    return got;
+}
+
+void *hr__alloc(hr_alloc *a, size_t bytes)
+{
+    if (bytes > SIZE_MAX - sizeof(hr_alloc_hdr))
+        return NULL;
+    hr_alloc_hdr *h = bytes >= HR_ALLOC_CACHE_MIN ? take_cached(a, bytes) : NULL;
+    if (h == NULL) {
+        if ((h = malloc(sizeof *h + bytes)) == NULL)
+            return NULL;
+        h->cap = bytes;
+    }
+    link_live(a, h, bytes);
     return h + 1;
 }
 
@@ -43,14 +66,38 @@ void hr__alloc_free(hr_alloc *a, void *ptr)
     free(h);
 }
 
-void hr__alloc_free_all(hr_alloc *a)
+static void free_list(hr_alloc_hdr *h)
 {
-    hr_alloc_hdr *h = a->head;
     while (h != NULL) {
         hr_alloc_hdr *next = h->next;
         free(h);
         h = next;
     }
+}
+
+void hr__alloc_recycle(hr_alloc *a)
+{
+    free_list(a->cache);
+    a->cache = NULL;
+    hr_alloc_hdr *h = a->head;
+    while (h != NULL) {
+        hr_alloc_hdr *next = h->next;
+        if (h->cap >= HR_ALLOC_CACHE_MIN) {
+            h->next = a->cache;
+            a->cache = h;
+        } else {
+            free(h);
+        }
+        h = next;
+    }
     a->head = NULL;
+    a->live = 0;
+}
+
+void hr__alloc_free_all(hr_alloc *a)
+{
+    free_list(a->head);
+    free_list(a->cache);
+    a->head = a->cache = NULL;
     a->live = 0;
 }

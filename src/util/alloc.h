@@ -1,19 +1,33 @@
 /* alloc.h: tracked allocations, so a processor's memory can be reclaimed in one call even when its
- * run ended early (hr_fail, deadlock). Owner thread only, except hr__alloc_free_all which the
- * machine thread calls while the owner is parked. */
+ * run ended early (hr_fail, deadlock), and large blocks can serve the next run again.
+ *
+ * Why the cache: a run that allocates fresh megabytes pays a page fault per 4 KiB on first touch,
+ * which a preallocated plain-pthreads program does not; repeated runs of the same algorithm reuse
+ * the same sizes. hr__alloc_recycle keeps the blocks of at least HR_ALLOC_CACHE_MIN bytes for the
+ * next run and frees those the previous run did not take again, so the cache never holds more
+ * than one run's worth of large blocks.
+ *
+ * Owner thread only while a run is on; the machine thread between runs.
+ */
 #ifndef HREMU_UTIL_ALLOC_H
 #define HREMU_UTIL_ALLOC_H
 
 #include <stddef.h>
 
+#define HR_ALLOC_CACHE_MIN (64u * 1024)
+
 typedef struct hr_alloc_hdr hr_alloc_hdr;
 typedef struct hr_alloc {
     hr_alloc_hdr *head;     /* doubly linked list of live blocks */
+    hr_alloc_hdr *cache;    /* large blocks of the last run, free for reuse */
     size_t        live;     /* bytes */
 } hr_alloc;
 
 void *hr__alloc(hr_alloc *a, size_t bytes);   /* NULL when memory runs out */
 void  hr__alloc_free(hr_alloc *a, void *ptr); /* NULL is fine */
+/* End of a run: large live blocks go to the cache, the rest (and the unused cache) are freed. */
+void  hr__alloc_recycle(hr_alloc *a);
+/* Free everything, cache included. */
 void  hr__alloc_free_all(hr_alloc *a);
 
 #endif
