@@ -12,6 +12,7 @@
     X(cost)               \
     X(mailbox)            \
     X(p2p)                \
+    X(buffer)             \
     X(deadlock)           \
     X(superstep)          \
     X(coll)               \

@@ -68,6 +68,8 @@ typedef struct hr_msg {
     uint8_t         kind;
     _Atomic uint32_t taken;     /* REF, SYNC: set by the receiver once data is copied */
     hr_time         done;       /* SYNC, REF: when the sender learns the receive is done */
+    uint8_t         stalled;    /* bounded buffer: decided, waits for room */
+    void           *stay;       /* bounded buffer: its stay record, for the take */
     unsigned char   payload[];  /* COPY */
 } hr_msg;
 
@@ -80,6 +82,8 @@ typedef struct hr_rma {
     void          *dst;         /* get: where the data goes */
     unsigned char  payload[];   /* put: the data */
 } hr_rma;
+
+typedef struct hr_rbuf hr_rbuf;    /* a bounded receive buffer (buffer.c) */
 
 typedef struct hr_region {
     void  *base;
@@ -107,6 +111,9 @@ struct hr_proc {
     hr_msg          *refs;        /* REF messages posted since the last hr__coll_complete */
     const char      *rma_error;   /* set by hr_sync's serial part: this proc's bad put or get */
     char             rma_why[160];
+    hr_rbuf         *rbuf;        /* its receive buffer, if bounded (machine lifetime) */
+    hr_time          buf_admit;   /* admission time of its last bounded send (buffer.c) */
+    _Atomic uint32_t buf_admitted; /* that send is admitted (set by whoever admitted it) */
     uint32_t         bar_gen;     /* barrier generation this proc waits to see pass */
     hr_time          bar_in;      /* clock entering the barrier */
 
@@ -182,6 +189,19 @@ void   hr__coll_take(hr_proc *p, int src, void *buf, size_t len);
 void   hr__coll_complete(hr_proc *p);
 void   hr__coll_begin(hr_proc *p);             /* counts a collective step */
 void   hr__p2p_reset(hr_proc *p);               /* drop undelivered messages, between runs */
+
+/* Can no processor other than p and skip still send p a message arriving before (a, src)?
+ * (conservative synchronisation on published clocks; p2p.c) */
+int    hr__p2p_nothing_before(hr_proc *p, hr_time a, int src, int skip);
+
+/* buffer.c: bounded receive buffers */
+int  hr__rbuf_create(hr_rbuf **out, uint64_t cap);
+void hr__rbuf_reset(hr_rbuf *b);               /* between runs, machine thread */
+void hr__rbuf_destroy(hr_rbuf *b);
+/* Send msg (stamped, payload copied) through dest's bounded buffer; returns once admitted. */
+void hr__rbuf_send(hr_proc *p, int dest, hr_msg *msg);
+/* The receiver took msg at model time `when`: its room is free from then on. */
+void hr__rbuf_taken(hr_proc *r, hr_msg *msg, hr_time when);
 
 /* superstep.c */
 /* The barrier hr_barrier and hr_sync use. serial(m, ctx), if not NULL, runs on the last arriving

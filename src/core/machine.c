@@ -254,8 +254,11 @@ static int jitter_wanted(const hr_machine_config *cfg)
 /* Two passes: a mailbox may hold messages that live in another processor's memory. */
 static void reset_procs(hr_machine *m, int n)
 {
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         hr__p2p_reset(&m->procs[i]);
+        if (m->procs[i].rbuf != NULL)
+            hr__rbuf_reset(m->procs[i].rbuf);
+    }
     for (int i = 0; i < n; i++)
         hr__proc_reset(&m->procs[i]);
 }
@@ -266,6 +269,7 @@ static void destroy_procs(hr_machine *m, int n)
     for (int i = 0; i < n; i++) {
         hr__alloc_free_all(&m->procs[i].mem);
         hr__mbox_destroy(&m->procs[i].box);
+        hr__rbuf_destroy(m->procs[i].rbuf);
     }
     free(m->bar_time);
     free(m->procs);
@@ -301,6 +305,10 @@ int hr_machine_create(const hr_machine_config *cfg, hr_machine **out, const char
         p->m = m;
         if (hr__mbox_init(&p->box, m->p) != HR_OK)
             goto fail_boxes;
+        if (cfg->buffer != 0 && hr__rbuf_create(&p->rbuf, cfg->buffer) != HR_OK) {
+            hr__mbox_destroy(&p->box);
+            goto fail_boxes;
+        }
     }
     if ((m->threads = malloc(sizeof(pthread_t) * (size_t)m->p)) == NULL)
         goto fail_boxes;

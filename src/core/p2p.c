@@ -117,8 +117,13 @@ void hr_send(hr_proc *p, int dest, int tag, const void *buf, size_t len)
     if (len > 0)
         memcpy(msg->payload, buf, len);
     msg->data = msg->payload;
+    msg->stay = NULL;
     stamp_async(p, msg, dest);
     p->clock += p->m->cost.overhead;
+    if (p->m->cfg.buffer != 0 && dest != p->id) {
+        hr__rbuf_send(p, dest, msg);
+        return;
+    }
     deliver(p, dest, msg);
     hr__proc_publish(p);
 }
@@ -170,12 +175,11 @@ static hr_msg *least_any(hr_proc *p, recv_ctx *c, hr_time *at)
     return best;
 }
 
-/* Can no message still be sent that would arrive before (a, src)? */
-static int any_safe(hr_proc *p, hr_time a, int src)
+int hr__p2p_nothing_before(hr_proc *p, hr_time a, int src, int skip)
 {
     const hr_machine *m = p->m;
     for (int q = 0; q < m->p; q++) {
-        if (q == p->id)
+        if (q == p->id || q == skip)
             continue;
         hr_time lb = atomic_load_explicit(&m->procs[q].pub_clock, memory_order_acquire);
         if (lb == HR_TIME_INF)
@@ -206,7 +210,8 @@ static int recv_ready(hr_proc *p, void *ctx)
         }
         if (atomic_exchange(&p->granted, 0))
             return 1;
-        if (!any_safe(p, a, c->msg->src)) {
+        /* The candidate's own source is skipped: its later messages come after it anyway. */
+        if (!hr__p2p_nothing_before(p, a, c->msg->src, c->msg->src)) {
             atomic_store(&p->event, a);
             return 0;
         }
@@ -252,6 +257,8 @@ static void take(hr_proc *p, const recv_ctx *c, void *buf)
     hr_proc *sender = &p->m->procs[msg->src];
     switch (msg->kind) {
     case HR_MSG_COPY:
+        if (msg->stay != NULL)   /* it leaves the receive buffer when the program takes it */
+            hr__rbuf_taken(p, msg, hr__max(c->post, r));
         free(msg);
         break;
     case HR_MSG_SYNC:
