@@ -3,6 +3,7 @@
  * figures (and per-processor clocks) to a quiet run. */
 #include "hr_test.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <hremu/algorithm.h>
 #include <hremu/workload.h>
@@ -47,17 +48,24 @@ static void body_mix(hr_proc *p, void *arg)
     j->clocks[me] = hr_now(p);
 }
 
-static void run_mix(int p, int jitter, hr_run_result *res, det_job *j)
+static void run_mix_seed(int p, int jitter, hr_run_result *res, det_job *j, uint64_t seed)
 {
     const hr_workload *w = hr_workload_find("hrelation");
-    hr_workload_spec spec = { "hrelation", (uint64_t)p * 512, 4 * 512, "skewed", 9 };
+    hr_workload_spec spec = { "hrelation", (uint64_t)p * 512, 4 * 512, "skewed", seed };
     char why[200];
     ck_assert_msg(w->make(&spec, p, &j->inst, why, sizeof why) == HR_OK, "%s", why);
     hr_machine_config cfg = hr_test_config(p, NULL);
     cfg.jitter = jitter;
+    cfg.seed = seed;
     hr_test_run(&cfg, body_mix, j, res);
     w->destroy(j->inst);
     ck_assert_msg(res->status == HR_OK, "status %d: %s", res->status, res->report);
+}
+
+/* p even and >= 4: skewed with h = 4 * 512 needs 2n/h = p/2 to be a whole number >= 2. */
+static void run_mix(int p, int jitter, hr_run_result *res, det_job *j)
+{
+    run_mix_seed(p, jitter, res, j, 9);
 }
 
 START_TEST(test_determinism_under_jitter)
@@ -86,6 +94,29 @@ START_TEST(test_determinism_under_jitter)
 }
 END_TEST
 
+/* make stress: many seeds and sizes, each against a quiet run (HREMU_STRESS=1 only). */
+START_TEST(test_determinism_stress_many_seeds)
+{
+    static const int sizes[] = { 4, 6, 10, 16, 24, 36, 54, 64 };
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+    for (uint64_t seed = 1; seed <= 10; seed++) {
+        det_job quiet, loud;
+        hr_run_result a, b;
+        int n = sizes[k];
+        memset(&quiet, 0, sizeof quiet);
+        run_mix_seed(n, 0, &a, &quiet, seed);
+        for (int rep = 0; rep < 3; rep++) {
+            memset(&loud, 0, sizeof loud);
+            run_mix_seed(n, 1, &b, &loud, seed);
+            ck_assert(a.model_time_s == b.model_time_s);
+            ck_assert_uint_eq(a.messages, b.messages);
+            for (int i = 0; i < n; i++)
+                ck_assert(quiet.clocks[i] == loud.clocks[i]);
+        }
+    }
+}
+END_TEST
+
 Suite *hr_determinism_suite(void)
 {
     Suite *s = suite_create("determinism");
@@ -93,5 +124,11 @@ Suite *hr_determinism_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_determinism_under_jitter);
     suite_add_tcase(s, tc);
+    if (getenv("HREMU_STRESS") != NULL) {
+        tc = tcase_create("stress");
+        tcase_set_timeout(tc, 1200);
+        tcase_add_test(tc, test_determinism_stress_many_seeds);
+        suite_add_tcase(s, tc);
+    }
     return s;
 }
