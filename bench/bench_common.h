@@ -1,10 +1,10 @@
 /* bench_common.h: what the plain references in bench/ share, with no hremu code: the uniform
  * h-relation input exactly as src/work/hrel.c makes it, a clock, the median and the result line.
  *
- * Keep the generator in step with src/work/hrel.c (xoshiro256** seeded by splitmix64 from the
- * seed; element g = { g, below(p) } drawn in order of g, placed on processor g mod p at local index
- * g / p): then the references move exactly the elements that `hremu configs/bench/direct.ini`
- * moves. Static inline functions only: each reference is a single translation unit.
+ * Keep the generator in step with src/work/hrel.c, which draws from src/util/rng.c's stream
+ * UINT64_MAX of the seed (element g = { g, below(p) } drawn in order of g, placed on processor
+ * g mod p at local index g / p): then the references move exactly the elements that
+ * `hremu configs/bench/direct.ini` moves. Static inline functions only: each reference is a single translation unit.
  */
 #ifndef HREMU_BENCH_COMMON_H
 #define HREMU_BENCH_COMMON_H
@@ -101,18 +101,29 @@ static inline uint64_t bench_next(uint64_t *s)
     return result;
 }
 
+/* util/rng.c's hr__rng_below: Lemire's multiply-shift with rejection. */
 static inline uint32_t bench_below(uint64_t *s, uint32_t bound)
 {
-    uint64_t m = (uint64_t)(uint32_t)(bench_next(s) >> 32) * bound;
-    uint32_t low = (uint32_t)m;
+    unsigned __int128 m = (unsigned __int128)bench_next(s) * bound;
+    uint64_t low = (uint64_t)m;
     if (low < bound) {
-        uint32_t threshold = (0u - bound) % bound;
-        while (low < threshold) {
-            m = (uint64_t)(uint32_t)(bench_next(s) >> 32) * bound;
-            low = (uint32_t)m;
+        uint64_t floor = -(uint64_t)bound % bound;
+        while (low < floor) {
+            m = (unsigned __int128)bench_next(s) * bound;
+            low = (uint64_t)m;
         }
     }
-    return (uint32_t)(m >> 32);
+    return (uint32_t)(m >> 64);
+}
+
+/* util/rng.c's hr__rng_seed(seed, stream) for the workload's stream UINT64_MAX. */
+static inline void bench_seed(uint64_t *s, uint64_t seed)
+{
+    uint64_t x = seed;
+    uint64_t y = bench_splitmix64(&x) ^ UINT64_MAX;
+    (void)bench_splitmix64(&y);
+    for (int k = 0; k < 4; k++)
+        s[k] = bench_splitmix64(&y);
 }
 
 /* in[i] gets processor i's elements (in_count[i] of them); dest_total[d] counts those for d. */
@@ -125,9 +136,8 @@ static inline void bench_uniform_input(const bench_args *a, elem **in, size_t *i
         in[i] = bench_alloc(in_count[i] * sizeof(elem));
         dest_total[i] = 0;
     }
-    uint64_t s[4], x = a->seed;
-    for (int k = 0; k < 4; k++)
-        s[k] = bench_splitmix64(&x);
+    uint64_t s[4];
+    bench_seed(s, a->seed);
     for (uint64_t g = 0; g < a->n; g++) {
         uint32_t d = bench_below(s, (uint32_t)p);
         in[g % (uint64_t)p][g / (uint64_t)p] = (elem){ .data = (uint32_t)g, .dest = d };

@@ -12,6 +12,8 @@
 #include <hremu/error.h>
 #include <hremu/machine.h>
 
+#include "util/rng.h"
+
 /* An instance. pub comes first, so the pointer handed out as the instance is both an hrel_inst *
  * and an hr_hrel *. The truth the verifier checks against is kept apart from the inputs (which an
  * algorithm could rewrite, against the contract) and is small: for each destination d, want[d] is
@@ -54,58 +56,9 @@ static int fail(char *why, size_t whylen, int code, const char *fmt, ...)
  * recommend. Private to the workload: the processors' own streams live in core and must not be
  * consumed by input generation, and rand() is shared process state. bench/ref_alltoall.c and
  * bench/seq_route.c repeat these lines so that they route exactly the elements hremu routes. */
-typedef struct wrng {
-    uint64_t s[4];
-} wrng;
-
-static uint64_t splitmix64(uint64_t *x)
-{
-    uint64_t z = (*x += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
-
-static void wrng_seed(wrng *r, uint64_t seed)
-{
-    for (int k = 0; k < 4; k++)
-        r->s[k] = splitmix64(&seed);
-}
-
-static uint64_t rotl(uint64_t x, int k)
-{
-    return (x << k) | (x >> (64 - k));
-}
-
-static uint64_t wrng_next(wrng *r)
-{
-    uint64_t *s = r->s;
-    uint64_t result = rotl(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
-}
-
-/* Uniform in [0, bound), bound > 0, without modulo bias: Lemire's multiply-and-reject on the high
- * 32 bits (bound is a processor count, so 32 bits are plenty). */
-static uint32_t wrng_below(wrng *r, uint32_t bound)
-{
-    uint64_t m = (uint64_t)(uint32_t)(wrng_next(r) >> 32) * bound;
-    uint32_t low = (uint32_t)m;
-    if (low < bound) {
-        uint32_t threshold = (0u - bound) % bound;
-        while (low < threshold) {
-            m = (uint64_t)(uint32_t)(wrng_next(r) >> 32) * bound;
-            low = (uint32_t)m;
-        }
-    }
-    return (uint32_t)(m >> 32);
-}
+/* The workload's stream of util/rng: stream number UINT64_MAX, which no processor id takes, so
+ * the input never shares draws with any processor's hr_rand stream. */
+#define WORK_STREAM UINT64_MAX
 
 /* ---- eq. (7) ----------------------------------------------------------------------------- */
 
@@ -190,7 +143,7 @@ static uint64_t mix(uint64_t g)
  * failure path use, so the two cannot disagree. */
 typedef struct dest_stream {
     const hrel_inst *I;
-    wrng             rng;     /* uniform */
+    hr_rng           rng;     /* uniform */
     int              d;       /* counts: current destination and elements left for it */
     uint64_t         left;
 } dest_stream;
@@ -199,13 +152,13 @@ static void stream_start(dest_stream *ds, const hrel_inst *I)
 {
     *ds = (dest_stream){ .I = I, .d = -1, .left = 0 };
     if (I->uniform)
-        wrng_seed(&ds->rng, I->seed);
+        hr__rng_seed(&ds->rng, I->seed, WORK_STREAM);
 }
 
 static uint32_t stream_next(dest_stream *ds)
 {
     if (ds->I->uniform)
-        return wrng_below(&ds->rng, (uint32_t)ds->I->pub.p);
+        return (uint32_t)hr__rng_below(&ds->rng, (uint64_t)ds->I->pub.p);
     while (ds->left == 0)
         ds->left = ds->I->want[++ds->d];
     ds->left--;
