@@ -72,16 +72,23 @@ static int taken_ready(hr_proc *p, void *ctx)
     return atomic_load_explicit(&msg->taken, memory_order_acquire) != 0;
 }
 
-static void send_sync(hr_proc *p, int dest, int tag, const void *buf, size_t len)
+/* A message that borrows buf (SYNC, REF): it lives in p's memory until its sender is done. */
+static hr_msg *borrowed(hr_proc *p, uint8_t kind, int tag, const void *buf, size_t len)
 {
     hr_msg *msg = hr__alloc(&p->mem, sizeof *msg);
     if (msg == NULL)
-        hr_fail(p, "out of memory in hr_send");
+        hr_fail(p, "out of memory for a message");
     memset(msg, 0, sizeof *msg);
-    msg->kind = HR_MSG_SYNC;
+    msg->kind = kind;
     msg->tag = tag;
     msg->len = len;
     msg->data = buf;
+    return msg;
+}
+
+static void send_sync(hr_proc *p, int dest, int tag, const void *buf, size_t len)
+{
+    hr_msg *msg = borrowed(p, HR_MSG_SYNC, tag, buf, len);
     msg->sent = hr__max(p->clock, p->out_free);
     if (dest != p->id) {
         p->msgs_out++;
@@ -308,14 +315,7 @@ void hr__coll_begin(hr_proc *p)
 
 void hr__coll_post(hr_proc *p, int dest, const void *buf, size_t len)
 {
-    hr_msg *msg = hr__alloc(&p->mem, sizeof *msg);
-    if (msg == NULL)
-        hr_fail(p, "out of memory in a collective");
-    memset(msg, 0, sizeof *msg);
-    msg->kind = HR_MSG_REF;
-    msg->tag = HR__TAG_COLL;
-    msg->len = len;
-    msg->data = buf;
+    hr_msg *msg = borrowed(p, HR_MSG_REF, HR__TAG_COLL, buf, len);
     stamp_async(p, msg, dest);
     p->clock += p->m->cost.overhead;
     atomic_fetch_add_explicit(&p->outstanding, 1, memory_order_relaxed);
