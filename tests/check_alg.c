@@ -2,6 +2,7 @@
 #include "hr_test.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <hremu/algorithm.h>
 #include <hremu/workload.h>
@@ -143,6 +144,152 @@ START_TEST(test_alg_direct_on_1024_processors)
 }
 END_TEST
 
+START_TEST(test_alg_two_phase_model_cost)
+{
+    /* transpose distribution, p = 4, n = 4096: h1 = h = 1024, so both bins hold at most
+     * floor(1024/4 + 3/2) = 257 elements, blocks of 258 with the count: 2064 bytes. Each transpose
+     * costs 88 + 3 * 2064 * 0.05 = 397.6 us; local work is 3 * 1024 units of 1 ns. */
+    char why[256];
+    hr_run_result res;
+    int v = run_alg(hr_algorithm_find("hrel.two_phase"), 4, "transpose", 4096, 0, 0, &res, why,
+                    sizeof why);
+    ck_assert_int_eq(v, HR_OK);
+    ck_assert_double_eq_tol(res.model_time_s, 2 * 397.6e-6 + 3.072e-6, 1e-12);
+    ck_assert_uint_eq(res.bytes, 2 * 4 * 3 * 2064);
+}
+END_TEST
+
+/* ---- seed 000's bin bounds, on hand-built instances ------------------------------------------ */
+
+/* Largest bin of Step (1) on processor i for counts n_j, when destination j starts at bin
+ * start(i, j) and goes round robin: a sequential model of the rule, not the algorithm's code. */
+static size_t max_bin(int p, int i, const size_t *nj, int rule)
+{
+    size_t bins[64] = { 0 }, big = 0;
+    for (int j = 0; j < p; j++) {
+        int b = rule == 0 ? (i + j) % p : rule == 1 ? 0 : j;   /* 0: the paper's (i+j) mod p */
+        for (size_t k = 0; k < nj[j]; k++, b = (b + 1) % p)
+            bins[b]++;
+    }
+    for (int b = 0; b < p; b++)
+        big = bins[b] > big ? bins[b] : big;
+    return big;
+}
+
+typedef struct hand {
+    hr_hrel  h;
+    hr_elem *in[64], *out[64];
+    size_t   in_count[64], out_count[64];
+} hand;
+
+/* counts[i][j]: elements processor i holds for destination j. */
+static void hand_make(hand *x, int p, size_t counts[][64])
+{
+    memset(x, 0, sizeof *x);
+    uint32_t id = 0;
+    uint64_t to[64] = { 0 };
+    for (int i = 0; i < p; i++) {
+        size_t c = 0;
+        for (int j = 0; j < p; j++)
+            c += counts[i][j];
+        x->in[i] = malloc(c * sizeof(hr_elem) + 1);
+        for (int j = 0; j < p; j++)
+            for (size_t k = 0; k < counts[i][j]; k++) {
+                x->in[i][x->in_count[i]++] = (hr_elem){ id++, (uint32_t)j };
+                to[j]++;
+            }
+        x->h.h1 = x->in_count[i] > x->h.h1 ? x->in_count[i] : x->h.h1;
+    }
+    for (int j = 0; j < p; j++)
+        x->h.h = to[j] > x->h.h ? to[j] : x->h.h;
+    x->h.p = p;
+    x->h.n = id;
+    x->h.in = x->in;
+    x->h.in_count = x->in_count;
+    x->h.out = x->out;
+    x->h.out_count = x->out_count;
+}
+
+/* Run two_phase on x; every element must arrive once, at its destination. */
+static void hand_run(hand *x, hr_run_result *res)
+{
+    alg_job j = { .alg = hr_algorithm_find("hrel.two_phase"), .inst = &x->h };
+    int p = x->h.p;
+    hr_machine_config cfg = hr_test_config(p, NULL);
+    hr_machine *m;
+    ck_assert_int_eq(hr_machine_create(&cfg, &m, NULL), HR_OK);
+    ck_assert_int_eq(hr_machine_run(m, body_alg, &j, res), HR_OK);
+    ck_assert_msg(res->status == HR_OK, "%s", res->report);
+    uint32_t seen[4096] = { 0 };
+    size_t total = 0;
+    for (int d = 0; d < p; d++)
+        for (size_t k = 0; k < x->out_count[d]; k++) {
+            hr_elem e = x->out[d][k];
+            ck_assert_uint_eq(e.dest, (uint32_t)d);
+            ck_assert_uint_lt(e.data, x->h.n);
+            ck_assert_uint_eq(seen[e.data]++, 0);
+            total++;
+        }
+    ck_assert_uint_eq(total, x->h.n);
+    hr_machine_destroy(m);
+    for (int i = 0; i < p; i++)
+        free(x->in[i]);
+}
+
+START_TEST(test_alg_two_phase_step1_bound_is_reached)
+{
+    /* p = 4, processor 1 holds n_j = 2p + b_j with runs b_j chosen so that one bin gets an extra
+     * element of every destination but one: delta = p - 1, the case of eq. (4). The run of
+     * destination j starts at bin (1 + j) mod 4: runs of lengths b = (0, 3, 2, 1) from bins
+     * 2, 3 and 0 all cover bin 0, which so holds A + 3 = 8 + 3 = 11 = floor(38/4 + 3/2). */
+    static size_t counts[64][64];
+    memset(counts, 0, sizeof counts);
+    int p = 4;
+    size_t b[4] = { 0, 3, 2, 1 };
+    for (int j = 0; j < p; j++)
+        counts[1][j] = 2 * p + b[j];
+    size_t h1 = 0;
+    for (int j = 0; j < p; j++)
+        h1 += counts[1][j];
+    size_t bound = (2 * h1 + (size_t)p * (p - 1)) / (2 * (size_t)p);   /* floor(h1/p + (p-1)/2) */
+    ck_assert_uint_eq(h1, 38);
+    ck_assert_uint_eq(bound, 11);
+    ck_assert_uint_eq(max_bin(p, 1, counts[1], 0), 11);    /* the paper's rule reaches it */
+    hand x;
+    hr_run_result res;
+    hand_make(&x, p, counts);
+    hand_run(&x, &res);
+}
+END_TEST
+
+START_TEST(test_alg_two_phase_wrong_rules_overflow)
+{
+    /* Every processor holds one element for each destination: h1 = h = p = 8, so both bins are
+     * bounded by floor(1 + 7/2) = 4. Starting every destination at bin 0 puts 8 in bin 0 in
+     * step (1); starting destination j at bin j on every processor (forgetting the + i) sends all
+     * p elements for j through processor j's bin j in step (3). The paper's rule keeps both at 1. */
+    static size_t counts[64][64];
+    int p = 8;
+    for (int i = 0; i < p; i++)
+        for (int j = 0; j < p; j++)
+            counts[i][j] = 1;
+    size_t bound = (2 * 8 + (size_t)p * (p - 1)) / (2 * (size_t)p);
+    ck_assert_uint_eq(bound, 4);
+    ck_assert_uint_gt(max_bin(p, 3, counts[3], 1), bound);
+    /* rule 2 in step (3): processor j receives bin j of everyone, all for destination j */
+    size_t step3 = 0;
+    for (int i = 0; i < p; i++)
+        step3 += counts[i][5];                 /* what processor 5 rebins into its bin 5 */
+    ck_assert_uint_gt(step3, bound);
+    for (int i = 0; i < p; i++)
+        ck_assert_uint_le(max_bin(p, i, counts[i], 0), 1);
+    hand x;
+    hr_run_result res;
+    hand_make(&x, p, counts);
+    hand_run(&x, &res);
+}
+END_TEST
+
 Suite *hr_alg_suite(void)
 {
     Suite *s = suite_create("alg");
@@ -155,6 +302,9 @@ Suite *hr_alg_suite(void)
     tcase_add_test(tc, test_alg_every_algorithm_verifies);
     tcase_add_test(tc, test_alg_verifier_catches_corruption);
     tcase_add_test(tc, test_alg_direct_model_cost);
+    tcase_add_test(tc, test_alg_two_phase_model_cost);
+    tcase_add_test(tc, test_alg_two_phase_step1_bound_is_reached);
+    tcase_add_test(tc, test_alg_two_phase_wrong_rules_overflow);
     suite_add_tcase(s, tc);
     tc = tcase_create("limits");
     tcase_set_timeout(tc, 300);

@@ -5,5 +5,7 @@
 #include <hremu/hremu.h>
 
 void hr_alg_hrel_direct(hr_proc *p, void *inst, const double *params);
+void hr_alg_hrel_two_phase(hr_proc *p, void *inst, const double *params);
+void hr_alg_hrel_xor(hr_proc *p, void *inst, const double *params);
 
 #endif

@@ -10,6 +10,15 @@ static const hr_algorithm algorithms[] = {
       .summary = "sort by destination, then one alltoallv (seed 000 sec. 3, the MPI_Alltoallv baseline)",
       .kind = HR_KIND_HRELATION,
       .run = hr_alg_hrel_direct },
+    { .name = "hrel.two_phase",
+      .summary = "two transposes with bins dealt round robin (seed 000 sec. 3, Algorithm 1)",
+      .kind = HR_KIND_HRELATION,
+      .run = hr_alg_hrel_two_phase },
+    { .name = "hrel.xor",
+      .summary = "p-1 blocking exchanges with j XOR s, or j+s for other p (seed 000 sec. 3.2)",
+      .kind = HR_KIND_HRELATION,
+      .disciplines = "async",
+      .run = hr_alg_hrel_xor },
     { .name = NULL },
 };
 
