@@ -65,6 +65,16 @@ static size_t bin_bound(uint64_t x, int p)
     return (size_t)((2 * x + (uint64_t)p * (uint64_t)(p - 1)) / (2 * (uint64_t)p));
 }
 
+/* p blocks of 1 + cap elements with zero counts; the slots are written before they are read. */
+static hr_elem *new_bins(hr_proc *p, size_t cap)
+{
+    int n = hr_nprocs(p);
+    hr_elem *b = hr_malloc(p, (size_t)n * (cap + 1) * sizeof *b);
+    for (int k = 0; k < n; k++)
+        b[(size_t)k * (cap + 1)] = (hr_elem){ 0, 0 };
+    return b;
+}
+
 /* Deal elements into p blocks of 1 + cap slots: slot 0 of a block holds its count (Algorithm 1
  * keeps the count in the block's first word, steps 2.1 and 6.1). Fails the run if a bin would pass
  * its bound, which the paper proves cannot happen: a check on every run. */
@@ -95,7 +105,7 @@ void hr_alg_hrel_two_phase(hr_proc *p, void *inst, const double *params)
     size_t blk1 = cap1 + 1, blk2 = cap2 + 1;
 
     /* Step (1): element k with destination l goes to bin T[l], starting at (i + l) mod p. */
-    hr_elem *c = hr_calloc(p, (size_t)n * blk1, sizeof *c);
+    hr_elem *c = new_bins(p, cap1);
     int *t = hr_malloc(p, (size_t)n * sizeof *t);
     for (int l = 0; l < n; l++)
         t[l] = (me + l) % n;
@@ -114,7 +124,7 @@ void hr_alg_hrel_two_phase(hr_proc *p, void *inst, const double *params)
     hr_free(p, c);
 
     /* Step (3): rebin what arrived by final destination. */
-    hr_elem *e = hr_calloc(p, (size_t)n * blk2, sizeof *e);
+    hr_elem *e = new_bins(p, cap2);
     size_t moved = 0;
     for (int k = 0; k < n; k++) {
         const hr_elem *b = d + (size_t)k * blk1;
