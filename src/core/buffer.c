@@ -130,9 +130,14 @@ static void admit(hr_proc *r, hr_rbuf *b, hr_time t)
     /* The sender learns through its own fields: msg is the receiver's once it is in the mailbox. */
     sender->buf_admit = t;
     atomic_store_explicit(&sender->buf_admitted, 1, memory_order_release);
+    int src = msg->src;
     hr__mbox_put(&r->box, msg);       /* the receiver owns msg from here on */
-    hr__wake(r);
+    hr__wake_for(r, src);
     hr__wake(sender);
+    /* The next message is at the head now: its sender's published event (what the resolver
+     * reads) was computed when it was not, so let it look again. */
+    if (b->pending != NULL)
+        hr__wake(&r->m->procs[b->pending->src]);
 }
 
 /* Decide what can be decided, in key order. grant: the resolver allows deciding the head now. */

@@ -10,6 +10,7 @@
  *                    the resolver (RUNNING)
  *   event, wait      owner, before it blocks       the resolver, while every live proc is blocked
  *   granted          the resolver                  owner, after it wakes
+ *   wake_on          owner, before it blocks       senders deciding whether to wake it
  *   outstanding      owner (+), receivers (-)      owner
  */
 #ifndef HREMU_CORE_CORE_H
@@ -29,6 +30,7 @@
 #include "util/rng.h"
 
 #define HR__TAG_COLL (-2)          /* collectives' messages; user tags are >= 0 */
+#define HR__WAKE_NEVER (-2)        /* wake_on: no arriving message can satisfy this wait */
 
 enum { HR_MSG_COPY, HR_MSG_REF, HR_MSG_SYNC };
 enum { HR_PROC_RUNNING = 0, HR_PROC_BLOCKED = 1, HR_PROC_DONE = 2 };
@@ -123,6 +125,7 @@ struct hr_proc {
     _Atomic hr_time  event;
     _Atomic int      granted;
     _Atomic int64_t  outstanding;
+    _Atomic int      wake_on;     /* a blocked receive's source (HR_ANY: any); else HR__WAKE_NEVER */
     hr_wait_desc     wait;
     _Alignas(64) char pad;
 };
@@ -169,6 +172,9 @@ typedef int (*hr_ready_fn)(hr_proc *p, void *ctx);
 void hr__wait(hr_proc *p, const hr_wait_desc *d, hr_ready_fn ready, void *ctx);
 /* Wake q if it is blocked (it re-checks its condition). Any proc. */
 void hr__wake(hr_proc *q);
+/* A message from src was put in q's mailbox: wake q if it waits for a message from src or ANY.
+ * Waits of other kinds are woken by whoever ends them, so arrivals leave them asleep. */
+void hr__wake_for(hr_proc *q, int src);
 /* Leave the SPMD function at once (failure or abort). Owner only. */
 __attribute__((noreturn)) void hr__proc_exit(hr_proc *p);
 void hr__report(hr_machine *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

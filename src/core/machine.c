@@ -58,6 +58,17 @@ void hr__wake(hr_proc *q)
     }
 }
 
+void hr__wake_for(hr_proc *q, int src)
+{
+    /* The owner stores wake_on before it marks itself BLOCKED (both sequentially consistent),
+     * so a sender that sees BLOCKED sees the wait it belongs to. */
+    if (atomic_load(&q->state) != HR_PROC_BLOCKED)
+        return;
+    int w = atomic_load(&q->wake_on);
+    if (w == HR_ANY || w == src)
+        hr__wake(q);
+}
+
 static void describe(hr_machine *m, const hr_proc *q)
 {
     const hr_wait_desc *w = &q->wait;
@@ -159,6 +170,7 @@ void hr__wait(hr_proc *p, const hr_wait_desc *d, hr_ready_fn ready, void *ctx)
 {
     hr_machine *m = p->m;
     p->wait = *d;
+    atomic_store(&p->wake_on, d->kind == HR_WAIT_RECV ? d->peer : HR__WAKE_NEVER);
     for (;;) {
         if (ready(p, ctx))
             return;

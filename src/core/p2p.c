@@ -59,7 +59,7 @@ static void deliver(hr_proc *p, int dest, hr_msg *msg)
     msg->src = p->id;
     msg->seq = p->seq++;
     hr__mbox_put(&q->box, msg);
-    hr__wake(q);
+    hr__wake_for(q, p->id);
 }
 
 /* ---- sending ------------------------------------------------------------------------------ */
@@ -199,10 +199,19 @@ int hr__p2p_nothing_before(hr_proc *p, hr_time a, int src, int skip)
     return 1;
 }
 
+/* Drain the whole queue. A sender preempted mid-enqueue hides the messages queued behind it, and
+ * its own wake goes only to receivers that wait for it: so never sleep on a partial drain; yield
+ * until that sender has finished (a few instructions once it runs). */
+static void drain_all(hr_proc *p)
+{
+    while (!hr__mbox_drain(&p->box))
+        sched_yield();
+}
+
 static int recv_ready(hr_proc *p, void *ctx)
 {
     recv_ctx *c = ctx;
-    hr__mbox_drain(&p->box);
+    drain_all(p);
     if (c->src != HR_ANY) {
         c->msg = hr__mbox_find(&p->box, c->src, c->tag, &c->prev);
         atomic_store(&p->event, HR_TIME_INF);
@@ -222,14 +231,10 @@ static int recv_ready(hr_proc *p, void *ctx)
             atomic_store(&p->event, a);
             return 0;
         }
-        /* Everything sent before those clocks were published is in the queue now. If a drain
-         * sees the whole queue and brings no earlier message, the candidate stands; a drain
-         * stopped by a half-finished enqueue proves nothing, so look again. */
+        /* Everything sent before those clocks were published is in the queue now. If the
+         * whole queue brings no earlier message, the candidate stands. */
         hr_msg *head = c->msg;
-        if (!hr__mbox_drain(&p->box)) {
-            sched_yield();
-            continue;
-        }
+        drain_all(p);
         if (least_any(p, c, &a) == head)
             return 1;
     }
