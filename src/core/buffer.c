@@ -191,9 +191,12 @@ void hr__rbuf_send(hr_proc *p, int dest, hr_msg *msg)
 {
     hr_proc *r = &p->m->procs[dest];
     hr_rbuf *b = r->rbuf;
-    if (msg->len > b->cap)
+    if (msg->len > b->cap) {
+        size_t len = msg->len;
+        free(msg);
         hr_fail(p, "hr_send: a %zu-byte message can never fit in P%d's %llu-byte receive buffer",
-                msg->len, dest, (unsigned long long)b->cap);
+                len, dest, (unsigned long long)b->cap);
+    }
     hr_time arrival = msg->arrive;
     msg->src = p->id;
     msg->seq = p->seq++;
