@@ -85,6 +85,8 @@ check-tests: $(TESTS) $(EXAMPLE) $(BIN)
 	$(TSAN_ENV) $(ASAN_ENV) HREMU_BIN=$(CURDIR)/$(BIN) $(TESTS)
 	$(TSAN_ENV) $(ASAN_ENV) $(EXAMPLE)
 	$(TSAN_ENV) $(ASAN_ENV) HREMU_BIN=$(CURDIR)/$(BIN) tests/cli/run.sh
+	$(TSAN_ENV) $(ASAN_ENV) SAN="$(SAN)" CC="$(CC)" CFLAGS="$(if $(SAN),-fsanitize=$(SAN) -fno-omit-frame-pointer)" \
+	    LDFLAGS="$(if $(SAN),-fsanitize=$(SAN))" tests/install.sh $(BUILD)
 
 # Long jitter and stress loops: not part of `make check`.
 stress: deps
@@ -102,11 +104,19 @@ $(BUILD)/bench/%: bench/%.c bench/bench_common.h
 fuzz:
 	scripts/fuzz.sh
 
+# Installs the library of this build (SAN=... installs the sanitized one, which then needs the same
+# -fsanitize at link time), the public headers and hremu.pc; builds the library first if needed,
+# with this build's flags. PREFIX must be absolute: hremu.pc records it (DESTDIR does not go there).
 install: $(LIB)
-	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/hremu $(DESTDIR)$(PREFIX)/lib/pkgconfig
-	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libhremu.a
-	install -m 644 include/hremu/*.h $(DESTDIR)$(PREFIX)/include/hremu/
-	sed -e 's|@PREFIX@|$(PREFIX)|' scripts/hremu.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/hremu.pc
+	@case '$(PREFIX)' in /*) ;; *) echo "make install: PREFIX must be an absolute path (it is '$(PREFIX)')" >&2; exit 2;; esac
+	install -d '$(DESTDIR)$(PREFIX)/lib/pkgconfig' '$(DESTDIR)$(PREFIX)/include/hremu'
+	install -m 644 $(LIB) '$(DESTDIR)$(PREFIX)/lib/libhremu.a'
+	install -m 644 include/hremu/*.h '$(DESTDIR)$(PREFIX)/include/hremu/'
+	@v=$$(sed -n 's/^#define HREMU_VERSION *"\(.*\)".*/\1/p' src/cli/main.c); \
+	    [ -n "$$v" ] || { echo "make install: no HREMU_VERSION in src/cli/main.c" >&2; exit 1; }; \
+	    echo "write $(DESTDIR)$(PREFIX)/lib/pkgconfig/hremu.pc (version $$v)"; \
+	    sed -e 's|@PREFIX@|$(PREFIX)|' -e "s|@VERSION@|$$v|" scripts/hremu.pc.in \
+	        >'$(DESTDIR)$(PREFIX)/lib/pkgconfig/hremu.pc'
 
 uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/include/hremu $(DESTDIR)$(PREFIX)/lib/libhremu.a $(DESTDIR)$(PREFIX)/lib/pkgconfig/hremu.pc

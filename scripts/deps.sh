@@ -1,8 +1,9 @@
 #!/bin/sh
-# Install what a fresh Debian 12 lacks to build and test hremu; quiet and quick when all is there.
+# Install what a fresh Debian 12 lacks to build and test hremu (python3 checks the JSON output in
+# tests/cli/run.sh); quiet and quick when all is there.
 # Extra package names may be passed (e.g. `scripts/deps.sh gnuplot` for plotting).
 set -e
-need="pkg-config liburcu-dev check libinih-dev $*"
+need="pkg-config liburcu-dev check libinih-dev python3 $*"
 missing=""
 for pkg in $need; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing="$missing $pkg"

@@ -12,6 +12,14 @@ SECS=${FUZZ_SECONDS:-60}
 OUT=build-fuzz
 BIN=$OUT/fuzz_config
 
+# What the build needs, and clang with its libFuzzer and sanitizer runtimes (libclang-rt-14-dev)
+# unless FUZZ_CC names another compiler: scripts/deps.sh installs whatever is missing.
+if [ -z "${FUZZ_CC:-}" ]; then
+    scripts/deps.sh clang libclang-rt-14-dev
+else
+    scripts/deps.sh
+fi
+
 mkdir -p "$OUT" tests/fuzz/corpus-new
 SRC=$(ls src/*/*.c | grep -v '^src/cli/main\.c$')
 # shellcheck disable=SC2086

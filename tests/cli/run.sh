@@ -90,6 +90,25 @@ expect_rc 0 "json sweep"
 [ "$(wc -l <"$TMP/out")" -eq 2 ] && ok || bad "json sweep: $(wc -l <"$TMP/out") rows, want 2"
 [ "$(grep -c '^{"algorithm":"hrel.direct","procs":[48],"n":1024,' "$TMP/out")" -eq 2 ] && ok ||
     bad "json rows: $(cat "$TMP/out")"
+# Every line is one JSON object, keys first in contract order, each key once.
+if command -v python3 >/dev/null 2>&1 && python3 -c 'import json' 2>/dev/null; then
+    if python3 -c '
+import json, sys
+want = sys.argv[1].split(",")
+def pairs(kv):
+    keys = [k for k, _ in kv]
+    if len(set(keys)) != len(keys):
+        sys.exit("duplicate keys: %s" % keys)
+    if keys[:len(want)] != want:
+        sys.exit("keys %s, want first %s" % (keys, want))
+    return dict(kv)
+rows = [json.loads(l, object_pairs_hook=pairs) for l in sys.stdin]
+if len(rows) != 2 or not all(r["verified"] is True and type(r["model_time_s"]) in (int, float) for r in rows):
+    sys.exit("rows: %s" % rows)
+' "$HEADER" <"$TMP/out" 2>"$TMP/py"; then ok; else bad "json sweep does not parse: $(cat "$TMP/py")"; fi
+else
+    echo "note: no python3 with its json module: JSON parse case skipped"
+fi
 
 run configs/examples/sweep.ini --format csv --set run.repeat=1
 expect_rc 0 "example sweep"
@@ -100,21 +119,70 @@ run --format csv --set run.verify=false --set workload.n=2^12
 expect_rc 0 "verify = false"
 tail -n 1 "$TMP/out" | grep -q ',false,0,unchecked,$' && ok || bad "verify = false: $(tail -n 1 "$TMP/out")"
 
+# discipline sync (rendezvous) runs hrel.direct and verifies.
+run --format csv --set machine.discipline=sync
+expect_rc 0 "discipline sync"
+expect_grep "hrel.direct,16,1048576,262144,sync,complete,cm5,1," "$TMP/out" "discipline sync row"
+cut -d, -f16 "$TMP/out" | tail -n 1 | grep -qx true && ok || bad "discipline sync not verified"
+
+# A bounded receive buffer: fine with async, an error with sync.
+run --format csv --set machine.buffer=4096
+expect_rc 0 "buffer = 4096, async"
+tail -n 1 "$TMP/out" | grep -q '^hrel.direct,16,1048576,262144,async,.*,true,' && ok ||
+    bad "buffer = 4096, async: $(tail -n 1 "$TMP/out")"
+
 run --format csv --out "$TMP/rows.csv" --set workload.n=2^12
 expect_rc 0 "--out"
 expect_empty "$TMP/out" "--out leaves stdout"
 [ "$(head -n 1 "$TMP/rows.csv" | cut -d, -f1-16)" = "$HEADER" ] && ok || bad "--out file header"
 
-# The model columns are deterministic, whatever the thread schedule (jitter on).
-model_cols() { cut -d, -f1-14 "$1"; }
-"$BIN" --format csv --set machine.procs=8 --set workload.n=2^14 >"$TMP/a.csv" 2>/dev/null
-HREMU_JITTER=1 "$BIN" --format csv --set machine.procs=8 --set workload.n=2^14 \
-    >"$TMP/b.csv" 2>/dev/null
-if [ -s "$TMP/a.csv" ] && [ "$(model_cols "$TMP/a.csv")" = "$(model_cols "$TMP/b.csv")" ]; then
-    ok
+# The model columns (every column but wall_s) of the default config are the same whatever the
+# thread schedule: all cores, one core (taskset), or jitter on (HREMU_JITTER=1).
+model_cols() {
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "wall_s") w = i }
+             { s = ""; for (i = 1; i <= NF; i++) if (i != w) s = s "," $i; print substr(s, 2) }' "$1"
+}
+# same_model NAME CMD...: CMD (a prefix to hremu) gives, for the default config, the model columns
+# of the plain run in $TMP/plain.csv.
+same_model() {
+    name=$1
+    shift
+    "$@" "$BIN" configs/default.ini --format csv >"$TMP/m.csv" 2>"$TMP/err"
+    rc=$?
+    expect_rc 0 "default config, $name"
+    if [ "$(wc -l <"$TMP/m.csv")" -eq 2 ] && [ "$(model_cols "$TMP/m.csv")" = "$(model_cols "$TMP/plain.csv")" ]; then
+        ok
+    else
+        bad "model columns differ: plain run and $name"
+        printf '    plain: %s\n    %s: %s\n' "$(model_cols "$TMP/plain.csv" | tail -n 1)" "$name" \
+            "$(model_cols "$TMP/m.csv" | tail -n 1)"
+    fi
+}
+"$BIN" configs/default.ini --format csv >"$TMP/plain.csv" 2>/dev/null
+grep -q ',wall_s,' "$TMP/plain.csv" && ok || bad "no wall_s column in '$(head -n 1 "$TMP/plain.csv")'"
+same_model "a second plain run" env
+if command -v taskset >/dev/null 2>&1 && taskset -c 0 true 2>/dev/null; then
+    same_model "taskset -c 0" taskset -c 0
 else
-    bad "model columns differ between two runs of one config"
+    echo "note: taskset missing (or CPU 0 not allowed): one-core determinism case skipped"
 fi
+same_model "HREMU_JITTER=1" env HREMU_JITTER=1
+
+# 1024 processors (threads) on a few cores: verifies and exits 0, in seconds (a minute at most:
+# `timeout` turns a hang into a failure). TSan makes this take many minutes (here 512 threads:
+# 17 s, 1024: over 10 min), so under TSan p is 256.
+P_BIG=1024
+grep -q __tsan_init "$BIN" 2>/dev/null && P_BIG=256 && echo "note: ThreadSanitizer build: procs = 1024 case runs with procs = 256"
+TIMEOUT=""
+command -v timeout >/dev/null 2>&1 && TIMEOUT="timeout 60"
+$TIMEOUT "$BIN" configs/default.ini --format csv --set machine.procs=$P_BIG --set workload.n=65536 \
+    --set workload.distribution=uniform --set workload.h=0 --set run.repeat=1 >"$TMP/out" 2>"$TMP/err"
+rc=$?
+[ "$rc" -eq 124 ] && [ -n "$TIMEOUT" ] && echo "note: procs = $P_BIG: timed out after 60 s"
+expect_rc 0 "procs = $P_BIG"
+tail -n 1 "$TMP/out" | awk -F, -v p=$P_BIG '$1 == "hrel.direct" && $2 == p && $3 == 65536 && $16 == "true"' |
+    grep -q . && ok ||
+    bad "procs = $P_BIG row: $(tail -n 1 "$TMP/out")"
 
 # ---- usage and config errors: status 2, one line, nothing run -------------------------------
 run "$D/no_such.ini"
@@ -139,6 +207,12 @@ expect_empty "$TMP/out" "p > 4096 stdout"
 run --set machine.procs=2,4,5000 --format csv
 expect_rc 2 "bad sweep point"
 expect_empty "$TMP/out" "bad sweep point stdout"
+
+run --set machine.buffer=4096 --set machine.discipline=sync --format csv
+expect_rc 2 "buffer with sync"
+grep -Eq '^hremu: --set machine\.(buffer|discipline): .*sync' "$TMP/err" && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+    ok || bad "buffer with sync: stderr is '$(cat "$TMP/err")', want one line on --set machine.buffer"
+expect_empty "$TMP/out" "buffer with sync stdout"
 
 run "$D/bad_transpose.ini"
 expect_rc 2 "workload preflight"
