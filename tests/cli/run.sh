@@ -131,6 +131,15 @@ expect_rc 0 "buffer = 4096, async"
 tail -n 1 "$TMP/out" | grep -q '^hrel.direct,16,1048576,262144,async,.*,true,' && ok ||
     bad "buffer = 4096, async: $(tail -n 1 "$TMP/out")"
 
+# A run that fails is exit status 1: hrel.xor's point-to-point messages cannot fit in a 64-byte
+# receive buffer, which fails the run with one line per processor that tried, and a failed row.
+run --format csv --set run.algorithms=hrel.xor --set machine.buffer=64 --set workload.n=2^12
+expect_rc 1 "a failing run"
+expect_grep "hremu: hrel.xor: P" "$TMP/err" "a failing run names the algorithm"
+expect_grep "can never fit in P" "$TMP/err" "a failing run says why"
+tail -n 1 "$TMP/out" | grep -q '^hrel.xor,.*,false,0,failed,' && ok ||
+    bad "a failing run's row: $(tail -n 1 "$TMP/out")"
+
 run --format csv --out "$TMP/rows.csv" --set workload.n=2^12
 expect_rc 0 "--out"
 expect_empty "$TMP/out" "--out leaves stdout"
