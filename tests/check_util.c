@@ -45,6 +45,8 @@ START_TEST(test_util_alloc_recycles_large_blocks)
     ck_assert_ptr_eq(again, big);
     char *other = hr__alloc(&a, 1u << 20); /* the cache is empty now: a new block */
     ck_assert_ptr_ne(other, big);
+    hr__alloc_free(&a, other);             /* large: cached, and handed out again at once */
+    ck_assert_ptr_eq(hr__alloc(&a, 1u << 20), other);
     hr__alloc_free(&a, other);
     hr__alloc_recycle(&a);                 /* `again` is cached; nothing else */
     char *tiny = hr__alloc(&a, 100000);    /* would waste more than half of `again`: fresh */
@@ -53,6 +55,7 @@ START_TEST(test_util_alloc_recycles_large_blocks)
     hr__alloc_free_all(&a);
     ck_assert_ptr_null(a.head);
     ck_assert_ptr_null(a.cache);
+    ck_assert_ptr_null(a.fresh);
 }
 END_TEST
 

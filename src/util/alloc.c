@@ -27,9 +27,12 @@ static void link_live(hr_alloc *a, hr_alloc_hdr *h, size_t bytes)
 static hr_alloc_hdr *take_cached(hr_alloc *a, size_t bytes)
 {
     hr_alloc_hdr **best = NULL;
-    for (hr_alloc_hdr **h = &a->cache; *h != NULL; h = &(*h)->next)
-        if ((*h)->cap >= bytes && (*h)->cap / 2 <= bytes && (best == NULL || (*h)->cap < (*best)->cap))
-            best = h;
+    hr_alloc_hdr **lists[2] = { &a->fresh, &a->cache };
+    for (int l = 0; l < 2; l++)
+        for (hr_alloc_hdr **h = lists[l]; *h != NULL; h = &(*h)->next)
+            if ((*h)->cap >= bytes && (*h)->cap / 2 <= bytes &&
+                (best == NULL || (*h)->cap < (*best)->cap))
+                best = h;
     if (best == NULL)
         return NULL;
     hr_alloc_hdr *got = *best;
@@ -63,7 +66,12 @@ void hr__alloc_free(hr_alloc *a, void *ptr)
     if (h->next != NULL)
         h->next->prev = h->prev;
     a->live -= h->bytes;
-    free(h);
+    if (h->cap >= HR_ALLOC_CACHE_MIN) {
+        h->next = a->fresh;
+        a->fresh = h;
+    } else {
+        free(h);
+    }
 }
 
 static void free_list(hr_alloc_hdr *h)
@@ -77,8 +85,9 @@ static void free_list(hr_alloc_hdr *h)
 
 void hr__alloc_recycle(hr_alloc *a)
 {
-    free_list(a->cache);
-    a->cache = NULL;
+    free_list(a->cache);           /* unused for a whole run */
+    a->cache = a->fresh;
+    a->fresh = NULL;
     hr_alloc_hdr *h = a->head;
     while (h != NULL) {
         hr_alloc_hdr *next = h->next;
@@ -98,6 +107,7 @@ void hr__alloc_free_all(hr_alloc *a)
 {
     free_list(a->head);
     free_list(a->cache);
-    a->head = a->cache = NULL;
+    free_list(a->fresh);
+    a->head = a->cache = a->fresh = NULL;
     a->live = 0;
 }

@@ -3,9 +3,10 @@
  *
  * Why the cache: a run that allocates fresh megabytes pays a page fault per 4 KiB on first touch,
  * which a preallocated plain-pthreads program does not; repeated runs of the same algorithm reuse
- * the same sizes. hr__alloc_recycle keeps the blocks of at least HR_ALLOC_CACHE_MIN bytes for the
- * next run and frees those the previous run did not take again, so the cache never holds more
- * than one run's worth of large blocks.
+ * the same sizes. Blocks of at least HR_ALLOC_CACHE_MIN bytes are kept when freed (hr__alloc_free)
+ * and when a run ends (hr__alloc_recycle), and handed out again by best fit. A cached block that
+ * a whole run leaves unused is freed at the next recycle, so the cache holds no more than about
+ * one run's worth of large blocks.
  *
  * Owner thread only while a run is on; the machine thread between runs.
  */
@@ -19,12 +20,13 @@
 typedef struct hr_alloc_hdr hr_alloc_hdr;
 typedef struct hr_alloc {
     hr_alloc_hdr *head;     /* doubly linked list of live blocks */
-    hr_alloc_hdr *cache;    /* large blocks of the last run, free for reuse */
+    hr_alloc_hdr *cache;    /* large free blocks cached before the current run */
+    hr_alloc_hdr *fresh;    /* large free blocks cached during the current run */
     size_t        live;     /* bytes */
 } hr_alloc;
 
 void *hr__alloc(hr_alloc *a, size_t bytes);   /* NULL when memory runs out */
-void  hr__alloc_free(hr_alloc *a, void *ptr); /* NULL is fine */
+void  hr__alloc_free(hr_alloc *a, void *ptr); /* NULL is fine; large blocks go to the cache */
 /* End of a run: large live blocks go to the cache, the rest (and the unused cache) are freed. */
 void  hr__alloc_recycle(hr_alloc *a);
 /* Free everything, cache included. */
