@@ -65,25 +65,37 @@ static size_t bin_bound(uint64_t x, int p)
     return (size_t)((2 * x + (uint64_t)p * (uint64_t)(p - 1)) / (2 * (uint64_t)p));
 }
 
-/* p blocks of 1 + cap elements with zero counts; the slots are written before they are read. */
-static hr_elem *new_bins(hr_proc *p, size_t cap)
+/* p bins of 1 + cap elements: slot 0 of a bin holds its count, as Algorithm 1 keeps it (steps 2.1
+ * and 6.1). While dealing, the counts live in fill[] (one small array, in cache) and go to the
+ * bins' first slots at the end: writing them per element touched a second cache line each time. */
+typedef struct bins {
+    hr_elem  *slots;
+    size_t    cap;
+    uint32_t *fill;
+} bins;
+
+static bins bins_new(hr_proc *p, size_t cap)
 {
     int n = hr_nprocs(p);
-    hr_elem *b = hr_malloc(p, (size_t)n * (cap + 1) * sizeof *b);
-    for (int k = 0; k < n; k++)
-        b[(size_t)k * (cap + 1)] = (hr_elem){ 0, 0 };
+    bins b = { hr_malloc(p, (size_t)n * (cap + 1) * sizeof(hr_elem)), cap,
+               hr_calloc(p, (size_t)n, sizeof(uint32_t)) };
     return b;
 }
 
-/* Deal elements into p blocks of 1 + cap slots: slot 0 of a block holds its count (Algorithm 1
- * keeps the count in the block's first word, steps 2.1 and 6.1). Fails the run if a bin would pass
- * its bound, which the paper proves cannot happen: a check on every run. */
-static void bin_put(hr_proc *p, hr_elem *blocks, size_t cap, int bin, hr_elem e, const char *step)
+/* Put e into bin `bin`. Fails the run if the bin would pass its bound, which the paper proves
+ * cannot happen: a check on every run. */
+static inline void bin_put(hr_proc *p, bins *b, int bin, hr_elem e, const char *step)
 {
-    hr_elem *b = blocks + (size_t)bin * (cap + 1);
-    if (b[0].data == cap)
-        hr_fail(p, "%s: bin %d is over its bound of %zu elements", step, bin, cap);
-    b[++b[0].data] = e;
+    if (b->fill[bin] == b->cap)
+        hr_fail(p, "%s: bin %d is over its bound of %zu elements", step, bin, b->cap);
+    b->slots[(size_t)bin * (b->cap + 1) + 1 + b->fill[bin]++] = e;
+}
+
+static void bins_close(hr_proc *p, bins *b)
+{
+    for (int k = 0; k < hr_nprocs(p); k++)
+        b->slots[(size_t)k * (b->cap + 1)] = (hr_elem){ b->fill[k], 0 };
+    hr_free(p, b->fill);
 }
 
 /* Choices, where Algorithm 1 and the text differ:
@@ -105,7 +117,7 @@ void hr_alg_hrel_two_phase(hr_proc *p, void *inst, const double *params)
     size_t blk1 = cap1 + 1, blk2 = cap2 + 1;
 
     /* Step (1): element k with destination l goes to bin T[l], starting at (i + l) mod p. */
-    hr_elem *c = new_bins(p, cap1);
+    bins c = bins_new(p, cap1);
     int *t = hr_malloc(p, (size_t)n * sizeof *t);
     for (int l = 0; l < n; l++)
         t[l] = (me + l) % n;
@@ -113,32 +125,35 @@ void hr_alg_hrel_two_phase(hr_proc *p, void *inst, const double *params)
         uint32_t l = in[k].dest;
         if (l >= (uint32_t)n)
             hr_fail(p, "element %zu has destination %u, but p = %d", k, l, n);
-        bin_put(p, c, cap1, t[l], in[k], "step (1)");
-        t[l] = (t[l] + 1) % n;
+        bin_put(p, &c, t[l], in[k], "step (1)");
+        t[l] = t[l] + 1 == n ? 0 : t[l] + 1;
     }
+    bins_close(p, &c);
+    hr_free(p, t);
     hr_compute(p, (double)cnt);
 
     /* Step (2): bin j to processor j, a transpose of blocks of 1 + cap1 elements. */
     hr_elem *d = hr_malloc(p, (size_t)n * blk1 * sizeof *d);
-    hr_transpose(p, c, d, blk1 * sizeof *c);
-    hr_free(p, c);
+    hr_transpose(p, c.slots, d, blk1 * sizeof *d);
+    hr_free(p, c.slots);
 
     /* Step (3): rebin what arrived by final destination. */
-    hr_elem *e = new_bins(p, cap2);
+    bins e = bins_new(p, cap2);
     size_t moved = 0;
     for (int k = 0; k < n; k++) {
         const hr_elem *b = d + (size_t)k * blk1;
         for (uint32_t j = 1; j <= b[0].data; j++)
-            bin_put(p, e, cap2, (int)b[j].dest, b[j], "step (3)");
+            bin_put(p, &e, (int)b[j].dest, b[j], "step (3)");
         moved += b[0].data;
     }
+    bins_close(p, &e);
     hr_compute(p, (double)moved);
     hr_free(p, d);
 
     /* Step (4): bin j to processor j again, blocks of 1 + cap2 elements. */
     hr_elem *f = hr_malloc(p, (size_t)n * blk2 * sizeof *f);
-    hr_transpose(p, e, f, blk2 * sizeof *e);
-    hr_free(p, e);
+    hr_transpose(p, e.slots, f, blk2 * sizeof *f);
+    hr_free(p, e.slots);
 
     /* Algorithm 1, steps 9-10: pack the received blocks into the output. */
     size_t total = 0;
