@@ -63,7 +63,8 @@ static int run_alg(const hr_algorithm *a, int p, const char *dist, uint64_t n, u
                    int corrupt, hr_run_result *res, char *why, size_t whylen)
 {
     const hr_workload *w = hr_workload_find("hrelation");
-    hr_workload_spec spec = { "hrelation", n, h, dist, 3 };
+    hr_workload_spec spec = { .kind = "hrelation", .n = n, .h = h, .distribution = dist,
+                              .seed = 3 };
     alg_job j = { .alg = a, .corrupt = corrupt };
     for (int k = 0; a->params != NULL && a->params[k].name != NULL; k++)
         j.params[k] = a->params[k].def;

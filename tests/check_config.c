@@ -103,6 +103,42 @@ START_TEST(test_config_defaults)
 }
 END_TEST
 
+/* kind = sort: dataset resolves, the hrelation keys' defaults do not apply. No algorithm takes
+ * kind sort yet, so the workload level is resolved alone. */
+START_TEST(test_config_sort_workload)
+{
+    static const char text[] = "[workload]\nkind = sort\nn = 2^12\ndataset = N, C\n"
+                               "[run]\nalgorithms = hrel.direct\n";
+    hr_config *c = NULL;
+    hr_config_error e = { "" };
+    ck_assert_msg(hr__config_parse("t.ini", text, sizeof text - 1, &c, &e) == HR_OK, "%s", e.msg);
+    ck_assert_uint_eq(hr__config_workloads(c), 2);
+    hr_point pt;
+    memset(&pt, 0, sizeof pt);
+    ck_assert_msg(hr__config_machine(c, 0, &pt, &e) == HR_OK, "%s", e.msg);
+    static const char *const want[2] = { "N", "C" };
+    for (size_t w = 0; w < 2; w++) {
+        ck_assert_msg(hr__config_workload(c, w, &pt, &e) == HR_OK, "%s", e.msg);
+        ck_assert_str_eq(pt.work.kind, "sort");
+        ck_assert_int_eq(pt.workload->kind, HR_KIND_SORT);
+        ck_assert_uint_eq(pt.work.n, 4096);
+        ck_assert_str_eq(pt.work.dataset, want[w]);
+        ck_assert_ptr_null(pt.work.distribution);
+        ck_assert_uint_eq(pt.work.h, 0);
+        ck_assert_uint_eq(pt.work.seed, 1);
+    }
+    /* The whole check stops at the algorithm, which takes kind hrelation. */
+    ck_assert_int_eq(hr__config_check(c, &e), HR_EKIND);
+    ck_assert_str_eq(e.msg, "t.ini:6: hrel.direct takes workload kind hrelation, not sort");
+    hr__config_free(c);
+    /* hrelation points have no dataset. */
+    c = load_ok(DATA "good_minimal.ini");
+    hr_point h = point(c, 0, 0, 0, 0, 0);
+    ck_assert_ptr_null(h.work.dataset);
+    hr__config_free(c);
+}
+END_TEST
+
 START_TEST(test_config_bom_crlf)
 {
     hr_config *c = load_ok(DATA "good_bom_crlf.ini");
@@ -171,6 +207,15 @@ static const bad_file bad_files[] = {
     { "bad_kind.ini", ":2: kind = hrelations: unknown workload kind (kinds: hrelation", 1 },
     { "bad_distribution.ini", ":2: distribution = zipf: unknown distribution for this kind "
       "(distributions: ", 1 },
+    { "bad_dataset.ini", ":3: dataset = Q: unknown dataset for this kind (datasets: C, N, R, S)",
+      0 },
+    { "bad_dataset_kind.ini", ":2: dataset applies to workload kind sort only, not hrelation "
+      "(unset it)", 0 },
+    { "bad_sort_no_dataset.ini", ":2: kind = sort needs a dataset (datasets: C, N, R, S)", 0 },
+    { "bad_sort_distribution.ini", ":4: distribution applies to workload kind hrelation only, "
+      "not sort (unset it)", 0 },
+    { "bad_sort_h.ini", ":4: h applies to workload kind hrelation only, not sort (unset it)", 0 },
+    { "bad_sort_algorithm.ini", ":5: hrel.direct takes workload kind hrelation, not sort", 0 },
     { "bad_n.ini", ":2: n = 2^: expression ends where a number was expected", 0 },
     { "bad_n_self.ini", ":2: n = 2n: 'n' is not defined here (column 2)", 0 },
     { "bad_h.ini", ":5: h = n/(p-4): division by zero at column 2", 0 },
@@ -481,6 +526,7 @@ Suite *hr_config_suite(void)
     TCase *tc = tcase_create("files");
     tcase_add_test(tc, test_config_full);
     tcase_add_test(tc, test_config_defaults);
+    tcase_add_test(tc, test_config_sort_workload);
     tcase_add_test(tc, test_config_bom_crlf);
     tcase_add_test(tc, test_config_sweep_shape);
     tcase_add_loop_test(tc, test_config_bad_files, 0,

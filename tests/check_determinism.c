@@ -51,7 +51,8 @@ static void body_mix(hr_proc *p, void *arg)
 static void run_mix_seed(int p, int jitter, hr_run_result *res, det_job *j, uint64_t seed)
 {
     const hr_workload *w = hr_workload_find("hrelation");
-    hr_workload_spec spec = { "hrelation", (uint64_t)p * 512, 4 * 512, "skewed", seed };
+    hr_workload_spec spec = { .kind = "hrelation", .n = (uint64_t)p * 512, .h = 4 * 512,
+                              .distribution = "skewed", .seed = seed };
     char why[200];
     ck_assert_msg(w->make(&spec, p, &j->inst, why, sizeof why) == HR_OK, "%s", why);
     hr_machine_config cfg = hr_test_config(p, NULL);

@@ -20,6 +20,7 @@
     X(config)             \
     X(report)             \
     X(workload)           \
+    X(sortwork)           \
     X(alg)                \
     X(determinism)
 

@@ -14,6 +14,7 @@
 /* The kinds of problem; an algorithm takes exactly one kind. */
 typedef enum hr_kind {
     HR_KIND_HRELATION = 1,    /* route every element to its destination */
+    HR_KIND_SORT = 2,         /* sort 32-bit integer keys across the processors */
 } hr_kind;
 
 /* One element of an h-relation, as in seed 000: two 32-bit fields. */
@@ -37,12 +38,36 @@ typedef struct hr_hrel {
     size_t   *out_count;
 } hr_hrel;
 
+/* One key of a sort, as in seed 000 section 5: a 32-bit key, and id = the element's position in
+ * the global input sequence (processor 0's elements first, each processor's in order), so that
+ * the verifier can check that the output is a stable permutation of the input. */
+typedef struct hr_key {
+    uint32_t key;
+    uint32_t id;
+} hr_key;
+
+/* An integer sort. Processor i starts with in[i][0 .. in_count[i]) and must end with its block of
+ * the globally stably sorted sequence in out[i][0 .. out_count[i]): each block non-descending by
+ * key, the blocks in processor order (no key on processor i exceeds any key on processor j > i),
+ * every input element exactly once with its key unchanged, and equal keys in ascending id order
+ * across the whole output. How many elements each processor ends with is the algorithm's choice.
+ * The algorithm sets out[i] (memory from hr_malloc) and out_count[i] on processor i only. */
+typedef struct hr_sort {
+    int       p;
+    uint64_t  n;              /* keys in all */
+    hr_key  **in;
+    size_t   *in_count;
+    hr_key  **out;
+    size_t   *out_count;
+} hr_sort;
+
 /* What the [workload] section says; strings are owned by the caller. */
 typedef struct hr_workload_spec {
-    const char *kind;          /* "hrelation" */
+    const char *kind;          /* "hrelation", "sort" */
     uint64_t    n;             /* total elements */
-    uint64_t    h;             /* requested h (0: the distribution's natural one) */
-    const char *distribution;  /* "uniform", "transpose", "skewed" ... */
+    uint64_t    h;             /* requested h (0: the distribution's natural one); hrelation only */
+    const char *distribution;  /* "uniform", "transpose", "skewed" ...; hrelation only */
+    const char *dataset;       /* "R", "S", "C", "N" (seed 000 section 5.1); sort only, else NULL */
     uint64_t    seed;
 } hr_workload_spec;
 
@@ -50,7 +75,9 @@ typedef struct hr_workload {
     const char *name;          /* kind name, "hrelation" */
     const char *summary;
     hr_kind     kind;
-    const char *distributions; /* comma list of distribution names, for --list and errors */
+    const char *distributions; /* comma list of distribution names, for --list and errors; NULL
+                                * for a kind that takes no distribution */
+    const char *datasets;      /* likewise the dataset names; NULL for a kind that takes none */
     /* Make an instance for p processors; HR_EINVAL with a reason in why (static text or buf). */
     int      (*make)(const hr_workload_spec *s, int p, void **inst, char *why, size_t whylen);
     void     (*reset)(void *inst);          /* forget outputs before another run */

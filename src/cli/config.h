@@ -4,7 +4,8 @@
  * Sections and keys (defaults in parentheses; docs/config.md has the full list):
  *   [machine]  procs (16), topology (complete), discipline (async), buffer (unlimited), cost (cm5),
  *              tau, sigma, overhead, hop, compute_unit (from the preset), compute (units), seed (1)
- *   [workload] kind (hrelation), n (2^20), h (0: the distribution's own), distribution (uniform)
+ *   [workload] kind (hrelation), n (2^20), h (0: the distribution's own), distribution (uniform);
+ *              h and distribution for kind hrelation only, dataset (required) for kind sort only
  *   [run]      algorithms (no default: required), repeat (1), verify (true)
  *   [ALGORITHM] one key per entry of that algorithm's hr_param_spec list (its .def by default)
  * Every value may be a comma list: the sweep is the cross product of all lists. Rows run in the

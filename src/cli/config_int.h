@@ -35,10 +35,13 @@ struct hr_config {
 /* Set the field of pt that a key names from one item; HR_OK, or an error code with why filled. */
 typedef int (*hr_config_setter)(hr_point *pt, const char *item, char *why, size_t whylen);
 
+/* A key of a fixed section. A [workload] key with a kind applies to workloads of that kind only:
+ * for another kind, setting it is an error and its default is not applied. */
 typedef struct hr_config_key {
     const char      *name;      /* NULL ends a table */
     const char      *def;       /* the default, as text; NULL: none (the preset decides) */
     hr_config_setter set;       /* NULL: not a sweep axis of its level ([run] algorithms) */
+    hr_kind          kind;      /* 0: any workload kind; else the only kind it applies to */
 } hr_config_key;
 
 /* The key table of a fixed section ("machine", "workload", "run"), or NULL. */

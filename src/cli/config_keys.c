@@ -277,6 +277,25 @@ static int set_distribution(hr_point *pt, const char *s, char *why, size_t len)
     return HR_ENOENT;
 }
 
+/* A dataset is one of the kind's dataset names, exactly. */
+static int set_dataset(hr_point *pt, const char *s, char *why, size_t len)
+{
+    const char *list = pt->workload && pt->workload->datasets ? pt->workload->datasets : "";
+    for (const char *at = list; *at != '\0';) {
+        at += strspn(at, " ,");
+        size_t n = strcspn(at, ",");
+        while (n > 0 && isspace((unsigned char)at[n - 1]))
+            n--;
+        if (n > 0 && strlen(s) == n && strncmp(at, s, n) == 0) {
+            pt->work.dataset = s;
+            return HR_OK;
+        }
+        at += strcspn(at, ",");
+    }
+    snprintf(why, len, "unknown dataset for this kind (datasets: %s)", list);
+    return HR_ENOENT;
+}
+
 /* ---- [run] -------------------------------------------------------------------------------- */
 
 static int set_repeat(hr_point *pt, const char *s, char *why, size_t len)
@@ -300,7 +319,8 @@ static int set_verify(hr_point *pt, const char *s, char *why, size_t len)
 
 /* ---- the tables ------------------------------------------------------------------------------
  * Order matters: setters run top to bottom, so cost comes before the keys that override it, procs
- * before n (which may use p), n before h, kind before distribution. */
+ * before n (which may use p), n before h, kind before distribution, dataset and every key that
+ * applies to one kind only. */
 
 static const hr_config_key machine_keys[] = {
     { .name = "procs",        .def = "16",        .set = set_procs },
@@ -321,8 +341,12 @@ static const hr_config_key machine_keys[] = {
 static const hr_config_key workload_keys[] = {
     { .name = "kind",         .def = "hrelation", .set = set_kind },
     { .name = "n",            .def = "2^20",      .set = set_n },
-    { .name = "h",            .def = "0",         .set = set_h },
-    { .name = "distribution", .def = "uniform",   .set = set_distribution },
+    { .name = "h",            .def = "0",         .set = set_h,
+      .kind = HR_KIND_HRELATION },
+    { .name = "distribution", .def = "uniform",   .set = set_distribution,
+      .kind = HR_KIND_HRELATION },
+    { .name = "dataset",      .def = NULL,        .set = set_dataset,
+      .kind = HR_KIND_SORT },     /* required with kind sort: hr__config_workload checks */
     { .name = NULL }
 };
 
@@ -418,6 +442,14 @@ static int bad_value(const hr_config *c, const hr_config_entry *en, const char *
                            why);
 }
 
+static const char *kind_name(hr_kind kind)
+{
+    for (int i = 0; hr_workload_at(i) != NULL; i++)
+        if (hr_workload_at(i)->kind == kind)
+            return hr_workload_at(i)->name;
+    return "(unregistered)";
+}
+
 /* Split point i of a level into one item index per key, the last key varying fastest, then run
  * the setters in table order. */
 static int resolve_level(const hr_config *c, const char *section, size_t i, hr_point *pt,
@@ -435,6 +467,13 @@ static int resolve_level(const hr_config *c, const char *section, size_t i, hr_p
     for (size_t k = 0; k < nkeys; k++) {
         const hr_config_entry *en = hr__config_find(c, section, keys[k].name);
         const char *item = en ? en->items[pick[k]] : keys[k].def;
+        if (keys[k].kind != 0 && pt->workload != NULL && pt->workload->kind != keys[k].kind) {
+            if (en != NULL)
+                return hr__config_fail(e, HR_EINVAL, en->where, "%s applies to workload kind "
+                                       "%s only, not %s (unset it)", keys[k].name,
+                                       kind_name(keys[k].kind), pt->workload->name);
+            continue;
+        }
         if (keys[k].set == NULL || item == NULL)
             continue;
         char why[256];
@@ -466,20 +505,19 @@ int hr__config_workload(const hr_config *c, size_t i, hr_point *pt, hr_config_er
     memset(&pt->work, 0, sizeof pt->work);
     pt->workload = NULL;
     pt->work.seed = pt->machine.seed;
-    return resolve_level(c, "workload", i, pt, e);
+    int err = resolve_level(c, "workload", i, pt, e);
+    if (err == HR_OK && pt->workload->datasets != NULL && pt->work.dataset == NULL) {
+        const hr_config_entry *kind = hr__config_find(c, "workload", "kind");
+        return hr__config_fail(e, HR_EINVAL, kind ? kind->where : c->name, "kind = %s needs a "
+                               "dataset (datasets: %s)", pt->workload->name,
+                               pt->workload->datasets);
+    }
+    return err;
 }
 
 int hr__config_run(const hr_config *c, size_t i, hr_point *pt, hr_config_error *e)
 {
     return resolve_level(c, "run", i, pt, e);
-}
-
-static const char *kind_name(hr_kind kind)
-{
-    for (int i = 0; hr_workload_at(i) != NULL; i++)
-        if (hr_workload_at(i)->kind == kind)
-            return hr_workload_at(i)->name;
-    return "(unregistered)";
 }
 
 /* A parameter's value: a number ("1.5"), or an integer expression in n and p ("n/p"). */

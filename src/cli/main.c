@@ -136,7 +136,11 @@ static void list_all(void)
     printf("workloads:\n");
     for (int i = 0; hr_workload_at(i) != NULL; i++) {
         const hr_workload *w = hr_workload_at(i);
-        printf("  %-18s %s (distributions: %s)\n", w->name, w->summary, w->distributions);
+        if (w->datasets != NULL)
+            printf("  %-18s %s (datasets: %s)\n", w->name, w->summary, w->datasets);
+        else
+            printf("  %-18s %s (distributions: %s)\n", w->name, w->summary,
+                   w->distributions ? w->distributions : "none");
     }
     list_registry("disciplines", hr_discipline_name);
     list_registry("topologies", hr_topology_name);

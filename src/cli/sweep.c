@@ -211,10 +211,16 @@ static int workload_level(sweep *s)
         err = s->pt.workload->make(&s->pt.work, s->pt.machine.procs, &s->inst, why, sizeof why);
         if (err < 0) {
             hr__config_locate(c, "workload", where, sizeof where);
+            const hr_workload_spec *ws = &s->pt.work;
+            if (ws->dataset != NULL)
+                return hr__config_fail(s->e, err, where, "workload %s, n = %llu, dataset %s, "
+                                       "procs = %d: %s", ws->kind, (unsigned long long)ws->n,
+                                       ws->dataset, s->pt.machine.procs,
+                                       why[0] ? why : hr_strerror(err));
             return hr__config_fail(s->e, err, where, "workload %s, n = %llu, h = %llu, "
-                                   "distribution %s, procs = %d: %s", s->pt.work.kind,
-                                   (unsigned long long)s->pt.work.n,
-                                   (unsigned long long)s->pt.work.h, s->pt.work.distribution,
+                                   "distribution %s, procs = %d: %s", ws->kind,
+                                   (unsigned long long)ws->n, (unsigned long long)ws->h,
+                                   ws->distribution ? ws->distribution : "(unset)",
                                    s->pt.machine.procs, why[0] ? why : hr_strerror(err));
         }
         s->dirty = 0;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "work/hrel.h"
+#include "work/sort.h"
 
 /* Rows sorted by name, ended by a row with name NULL; tests/check_workload.c checks the order. */
 static const hr_workload workloads[] = {
@@ -16,6 +17,15 @@ static const hr_workload workloads[] = {
       .verify = hr__hrel_verify,      /* exactly-once delivery, O(n) bitmap */
       .h = hr__hrel_h,                /* max elements any processor receives */
       .destroy = hr__hrel_destroy },
+    { .name = "sort",
+      .summary = "sort 32-bit integer keys, stably, in processor order (seed 000 section 5)",
+      .kind = HR_KIND_SORT,
+      .datasets = "C, N, R, S",
+      .make = hr__sort_make,          /* generate one dataset of section 5.1, block layout */
+      .reset = hr__sort_reset,        /* forget outputs before the next run */
+      .verify = hr__sort_verify,      /* stable global sort, O(n) bitmap and fingerprint */
+      .h = hr__sort_h,                /* ceil(n/p): the most keys a processor starts with */
+      .destroy = hr__sort_destroy },
     { .name = NULL }  /* sentinel */
 };
 
