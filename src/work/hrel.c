@@ -13,14 +13,15 @@
 #include <hremu/machine.h>
 
 #include "util/rng.h"
+#include "work/common.h"
 
 /* An instance. pub comes first, so the pointer handed out as the instance is both an hrel_inst *
  * and an hr_hrel *. The truth the verifier checks against is kept apart from the inputs (which an
  * algorithm could rewrite, against the contract) and is small: for each destination d, want[d] is
- * the number of elements whose dest is d and print[d] the sum (mod 2^64) of mix(g) over their ids
- * g. Element g's destination itself is not stored (2 bytes per element would be 32 MB at n = 2^24
- * and, read in delivery order, cost the verifier ten times its other work); on a failure it is
- * regenerated from (v, or seed) to name the culprit. */
+ * the number of elements whose dest is d and print[d] the sum (mod 2^64) of hr__work_mix(g) over
+ * their ids g. Element g's destination itself is not stored (2 bytes per element would be 32 MB
+ * at n = 2^24 and, read in delivery order, cost the verifier ten times its other work); on a
+ * failure it is regenerated from (v, or seed) to name the culprit. */
 typedef struct hrel_inst {
     hr_hrel   pub;
     int       uniform;   /* dests drawn from seed; else v_d consecutive elements for each d */
@@ -32,23 +33,6 @@ typedef struct hrel_inst {
 /* Ids are the 32-bit data field, so an instance holds at most 2^32 elements. */
 #define MAX_ELEMS (UINT64_C(1) << 32)
 
-static int fail(char *why, size_t whylen, int code, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
-
-/* Write a reason into why (if there is room) and return code, so callers can `return fail(...)`. */
-static int fail(char *why, size_t whylen, int code, const char *fmt, ...)
-{
-    if (why != NULL && whylen > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(why, whylen, fmt, ap);
-        va_end(ap);
-    }
-    return code;
-}
 
 /* ---- the uniform distribution's generator ------------------------------------------------ */
 
@@ -86,11 +70,11 @@ static int fail(char *why, size_t whylen, int code, const char *fmt, ...)
 int hr__hrel_skew_counts(uint64_t n, int p, uint64_t h, uint64_t *v, char *why, size_t whylen)
 {
     if (p < 1)
-        return fail(why, whylen, HR_EINVAL, "need at least one processor");
+        return hr__work_fail(why, whylen, HR_EINVAL, "need at least one processor");
     if (n == 0)
-        return fail(why, whylen, HR_EINVAL, "n must be at least 1");
+        return hr__work_fail(why, whylen, HR_EINVAL, "n must be at least 1");
     if (h == 0)
-        return fail(why, whylen, HR_EINVAL,
+        return hr__work_fail(why, whylen, HR_EINVAL,
                     "distribution skewed needs h (seed 000 uses h = n/p, 2n/p, 4n/p, 8n/p)");
     if (n % (uint64_t)p == 0 && h == n / (uint64_t)p) {
         for (int i = 0; i < p; i++)
@@ -98,14 +82,14 @@ int hr__hrel_skew_counts(uint64_t n, int p, uint64_t h, uint64_t *v, char *why, 
         return HR_OK;
     }
     if (h > n)
-        return fail(why, whylen, HR_EINVAL, "h = %" PRIu64 " exceeds n = %" PRIu64, h, n);
+        return hr__work_fail(why, whylen, HR_EINVAL, "h = %" PRIu64 " exceeds n = %" PRIu64, h, n);
     if ((2 * n) % h != 0)
-        return fail(why, whylen, HR_EINVAL,
+        return hr__work_fail(why, whylen, HR_EINVAL,
                     "eq. (7) needs 2n/h to be a whole number: h = %" PRIu64
                     " does not divide 2n = %" PRIu64, h, 2 * n);
     uint64_t m = 2 * n / h;
     if (m > (uint64_t)p)
-        return fail(why, whylen, HR_EINVAL,
+        return hr__work_fail(why, whylen, HR_EINVAL,
                     "eq. (7) needs 2n/h <= p, i.e. h >= 2n/p, or h = n/p exactly: h = %" PRIu64
                     " gives 2n/h = %" PRIu64 " > p = %d", h, m, p);
 
@@ -122,7 +106,7 @@ int hr__hrel_skew_counts(uint64_t n, int p, uint64_t h, uint64_t *v, char *why, 
     /* v_{p-1} replaces its own term (0 when p-1 = m-1, absent when p-1 >= m) by the remainder. */
     v[p - 1] = n - sum;
     if (v[p - 1] > h)
-        return fail(why, whylen, HR_EINVAL,
+        return hr__work_fail(why, whylen, HR_EINVAL,
                     "eq. (7) gives processor p-1 the remainder %" PRIu64 " > h = %" PRIu64
                     ": n = %" PRIu64 " is too small for this h and p", v[p - 1], h, n);
     return HR_OK;
@@ -130,14 +114,6 @@ int hr__hrel_skew_counts(uint64_t n, int p, uint64_t h, uint64_t *v, char *why, 
 
 /* ---- instances --------------------------------------------------------------------------- */
 
-/* The id fingerprint: splitmix64's finalizer, a bijection of 64-bit words, so two distinct ids
- * never mix to the same value. */
-static uint64_t mix(uint64_t g)
-{
-    g = (g ^ (g >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    g = (g ^ (g >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return g ^ (g >> 31);
-}
 
 /* The destinations of g = 0, 1, 2, ... in order: the one definition both make and the verifier's
  * failure path use, so the two cannot disagree. */
@@ -229,7 +205,7 @@ static void fill(hrel_inst *I)
         I->pub.in[proc][local] = (hr_elem){ .data = (uint32_t)g, .dest = d };
         if (I->uniform)
             I->want[d]++;
-        I->print[d] += mix(g);
+        I->print[d] += hr__work_mix(g);
         if (++proc == p) {
             proc = 0;
             local++;
@@ -250,15 +226,16 @@ int hr__hrel_make(const hr_workload_spec *s, int p, void **inst, char *why, size
     int is_transpose = strcmp(dist, "transpose") == 0;
 
     if (!is_uniform && !is_transpose && strcmp(dist, "skewed") != 0)
-        return fail(why, whylen, HR_EINVAL,
+        return hr__work_fail(why, whylen, HR_EINVAL,
                     "unknown hrelation distribution \"%s\" (known: skewed, transpose, uniform)",
                     dist);
     if (p < 1 || p > HR_MAX_PROCS)
-        return fail(why, whylen, HR_EINVAL, "procs = %d is outside 1 .. %d", p, HR_MAX_PROCS);
+        return hr__work_fail(why, whylen, HR_EINVAL, "procs = %d is outside 1 .. %d", p,
+                             HR_MAX_PROCS);
     if (n == 0)
-        return fail(why, whylen, HR_EINVAL, "n must be at least 1");
+        return hr__work_fail(why, whylen, HR_EINVAL, "n must be at least 1");
     if (n > MAX_ELEMS)
-        return fail(why, whylen, HR_EINVAL,
+        return hr__work_fail(why, whylen, HR_EINVAL,
                     "n = %" PRIu64 " exceeds 2^32: element ids are 32-bit data fields", n);
 
     uint64_t np = n / (uint64_t)p;
@@ -271,17 +248,17 @@ int hr__hrel_make(const hr_workload_spec *s, int p, void **inst, char *why, size
          * be an h-relation of h = n/p, but with blocks of n/p^2 and n/p^2 + 1: not a transpose. */
         uint64_t pp = (uint64_t)p * (uint64_t)p;
         if (n % pp != 0)
-            return fail(why, whylen, HR_EINVAL,
+            return hr__work_fail(why, whylen, HR_EINVAL,
                         "distribution transpose needs n to be a multiple of p^2 = %" PRIu64
                         " (every processor sends n/p^2 elements to every other); n = %" PRIu64,
                         pp, n);
         if (s->h != 0 && s->h != np)
-            return fail(why, whylen, HR_EINVAL,
+            return hr__work_fail(why, whylen, HR_EINVAL,
                         "distribution transpose has h = n/p = %" PRIu64 ", not %" PRIu64
                         " (use distribution skewed for other h)", np, s->h);
     }
     if (is_uniform && s->h != 0)
-        return fail(why, whylen, HR_EINVAL,
+        return hr__work_fail(why, whylen, HR_EINVAL,
                     "distribution uniform draws every dest at random, so h is a result of the "
                     "draw, not a parameter: leave h unset (got h = %" PRIu64 ")", s->h);
 
@@ -326,10 +303,6 @@ uint64_t hr__hrel_h(const void *inst)
     return ((const hr_hrel *)inst)->h;
 }
 
-static int bit_test(const uint64_t *bits, uint64_t g)
-{
-    return (bits[g >> 6] >> (g & 63)) & 1;
-}
 
 /* Failure path of a duplicate: where did the first copy of g arrive? */
 static int first_holder(const hr_hrel *r, uint64_t g, int upto)
@@ -362,7 +335,8 @@ static int name_culprit(const hrel_inst *I, const uint64_t *seen, char *why, siz
     const hr_hrel *r = &I->pub;
     uint16_t *dest_of = malloc((size_t)r->n * sizeof *dest_of);
     if (dest_of == NULL)
-        return fail(why, whylen, HR_EVERIFY, "the elements delivered are not the right ones "
+        return hr__work_fail(why, whylen, HR_EVERIFY,
+                             "the elements delivered are not the right ones "
                     "(no memory to say which)");
     dest_stream ds;
     stream_start(&ds, I);
@@ -373,7 +347,7 @@ static int name_culprit(const hrel_inst *I, const uint64_t *seen, char *why, siz
         for (size_t k = 0; k < r->out_count[i]; k++) {
             uint64_t g = r->out[i][k].data;
             if (dest_of[g] != i) {
-                err = fail(why, whylen, HR_EVERIFY,
+                err = hr__work_fail(why, whylen, HR_EVERIFY,
                            "processor %d holds element %" PRIu64 " whose dest is %u", i, g,
                            (unsigned)dest_of[g]);
                 break;
@@ -381,13 +355,15 @@ static int name_culprit(const hrel_inst *I, const uint64_t *seen, char *why, siz
         }
     /* No foreign element anywhere, so some processor lacks one of its own. */
     for (uint64_t g = 0; g < r->n && err == HR_OK; g++)
-        if (!bit_test(seen, g))
-            err = fail(why, whylen, HR_EVERIFY, "element %" PRIu64 " (dest %u) never arrived", g,
+        if (!hr__bit_test(seen, g))
+            err = hr__work_fail(why, whylen, HR_EVERIFY,
+                                "element %" PRIu64 " (dest %u) never arrived", g,
                        (unsigned)dest_of[g]);
     free(dest_of);
     /* Unreachable while mix is a bijection and the sets differ; say so rather than pass. */
     if (err == HR_OK)
-        err = fail(why, whylen, HR_EVERIFY, "the elements delivered are not the right ones");
+        err = hr__work_fail(why, whylen, HR_EVERIFY,
+                            "the elements delivered are not the right ones");
     return err;
 }
 
@@ -408,7 +384,8 @@ int hr__hrel_verify(const void *inst, char *why, size_t whylen)
     uint64_t n = r->n;
     uint64_t *seen = calloc((size_t)((n + 63) / 64), sizeof *seen);
     if (seen == NULL)
-        return fail(why, whylen, HR_ENOMEM, "no memory for the verifier's bitmap of %" PRIu64
+        return hr__work_fail(why, whylen, HR_ENOMEM,
+                             "no memory for the verifier's bitmap of %" PRIu64
                     " bits", n);
     uint64_t total = 0;
     int err = HR_OK, wrong_set = 0;
@@ -416,13 +393,13 @@ int hr__hrel_verify(const void *inst, char *why, size_t whylen)
         size_t count = r->out_count[i];
         const hr_elem *o = r->out[i];
         if (count > 0 && o == NULL) {
-            err = fail(why, whylen, HR_EVERIFY,
+            err = hr__work_fail(why, whylen, HR_EVERIFY,
                        "processor %d reports %zu elements but no output buffer", i, count);
             break;
         }
         /* No more than n - total can be right, and reading further could leave the buffer. */
         if ((uint64_t)count > n - total) {
-            err = fail(why, whylen, HR_EVERIFY,
+            err = hr__work_fail(why, whylen, HR_EVERIFY,
                        "processor %d reports %zu elements, but n = %" PRIu64
                        " and the processors before it hold %" PRIu64, i, count, n, total);
             break;
@@ -432,7 +409,7 @@ int hr__hrel_verify(const void *inst, char *why, size_t whylen)
             hr_elem e = o[k];
             uint64_t g = e.data;
             if (g >= n) {
-                err = fail(why, whylen, HR_EVERIFY,
+                err = hr__work_fail(why, whylen, HR_EVERIFY,
                            "processor %d holds element %" PRIu64 ", but ids end at %" PRIu64,
                            i, g, n - 1);
                 break;
@@ -441,15 +418,15 @@ int hr__hrel_verify(const void *inst, char *why, size_t whylen)
                 /* Misrouted (the dest field is the truth) or rewritten on the way? */
                 uint32_t d = true_dest(I, g);
                 if (d == e.dest)
-                    err = fail(why, whylen, HR_EVERIFY,
+                    err = hr__work_fail(why, whylen, HR_EVERIFY,
                                "processor %d holds element %" PRIu64 " whose dest is %" PRIu32,
                                i, g, d);
                 else if (d == (uint32_t)i)
-                    err = fail(why, whylen, HR_EVERIFY,
+                    err = hr__work_fail(why, whylen, HR_EVERIFY,
                                "processor %d holds element %" PRIu64
                                " with its dest field changed to %" PRIu32, i, g, e.dest);
                 else
-                    err = fail(why, whylen, HR_EVERIFY,
+                    err = hr__work_fail(why, whylen, HR_EVERIFY,
                                "processor %d holds element %" PRIu64 " whose dest is %" PRIu32
                                " (its dest field says %" PRIu32 ")", i, g, d, e.dest);
                 break;
@@ -458,16 +435,16 @@ int hr__hrel_verify(const void *inst, char *why, size_t whylen)
             if (seen[g >> 6] & bit) {
                 int j = first_holder(r, g, i);
                 if (j == i)
-                    err = fail(why, whylen, HR_EVERIFY,
+                    err = hr__work_fail(why, whylen, HR_EVERIFY,
                                "processor %d received element %" PRIu64 " twice", i, g);
                 else
-                    err = fail(why, whylen, HR_EVERIFY,
+                    err = hr__work_fail(why, whylen, HR_EVERIFY,
                                "element %" PRIu64 " arrived at processor %d and again at "
                                "processor %d", g, j, i);
                 break;
             }
             seen[g >> 6] |= bit;
-            print += mix(g);
+            print += hr__work_mix(g);
         }
         if (count != I->want[i] || print != I->print[i])
             wrong_set = 1;

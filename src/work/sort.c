@@ -13,6 +13,7 @@
 #include <hremu/machine.h>
 
 #include "util/rng.h"
+#include "work/common.h"
 
 /* An instance. pub comes first, so the pointer handed out as the instance is both a sort_inst *
  * and an hr_sort *. The truth the verifier checks against is kept apart from the inputs (which an
@@ -38,23 +39,6 @@ typedef struct sort_inst {
 #define NAS_X0   UINT64_C(314159265)
 #define NAS_MASK ((UINT64_C(1) << 46) - 1)
 
-static int fail(char *why, size_t whylen, int code, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
-
-/* Write a reason into why (if there is room) and return code, so callers can `return fail(...)`. */
-static int fail(char *why, size_t whylen, int code, const char *fmt, ...)
-{
-    if (why != NULL && whylen > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(why, whylen, fmt, ap);
-        va_end(ap);
-    }
-    return code;
-}
 
 /* ---- the datasets ------------------------------------------------------------------------ */
 
@@ -138,15 +122,6 @@ static uint32_t stream_next(key_stream *ks)
 
 /* ---- instances --------------------------------------------------------------------------- */
 
-/* The fingerprint of one element: splitmix64's finalizer of (id, key) packed into one word, a
- * bijection, so two distinct pairs never mix to the same value. */
-static uint64_t mix(uint32_t id, uint32_t key)
-{
-    uint64_t g = (uint64_t)id << 32 | key;
-    g = (g ^ (g >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    g = (g ^ (g >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return g ^ (g >> 31);
-}
 
 void hr__sort_destroy(void *inst)
 {
@@ -203,7 +178,7 @@ static void fill(sort_inst *I)
         for (size_t k = 0; k < I->pub.in_count[i]; k++, g++) {
             uint32_t key = stream_next(&ks);
             I->pub.in[i][k] = (hr_key){ .key = key, .id = g };
-            I->print += mix(g, key);
+            I->print += hr__work_mix((uint64_t)g << 32 | key);
         }
 }
 
@@ -212,20 +187,24 @@ int hr__sort_make(const hr_workload_spec *s, int p, void **inst, char *why, size
     const char *d = s->dataset;
     uint64_t n = s->n;
     if (d == NULL)
-        return fail(why, whylen, HR_EINVAL, "kind sort needs a dataset (C, N, R, S)");
+        return hr__work_fail(why, whylen, HR_EINVAL, "kind sort needs a dataset (C, N, R, S)");
     if (strlen(d) != 1 || strchr("CNRS", d[0]) == NULL)
-        return fail(why, whylen, HR_EINVAL, "unknown sort dataset \"%s\" (known: C, N, R, S)", d);
+        return hr__work_fail(why, whylen, HR_EINVAL,
+                             "unknown sort dataset \"%s\" (known: C, N, R, S)", d);
     if (s->distribution != NULL)
-        return fail(why, whylen, HR_EINVAL, "kind sort takes a dataset, not a distribution "
+        return hr__work_fail(why, whylen, HR_EINVAL,
+                             "kind sort takes a dataset, not a distribution "
                     "(got distribution \"%s\")", s->distribution);
     if (s->h != 0)
-        return fail(why, whylen, HR_EINVAL, "kind sort takes no h (got h = %" PRIu64 ")", s->h);
+        return hr__work_fail(why, whylen, HR_EINVAL, "kind sort takes no h (got h = %" PRIu64 ")",
+                             s->h);
     if (p < 1 || p > HR_MAX_PROCS)
-        return fail(why, whylen, HR_EINVAL, "procs = %d is outside 1 .. %d", p, HR_MAX_PROCS);
+        return hr__work_fail(why, whylen, HR_EINVAL, "procs = %d is outside 1 .. %d", p,
+                             HR_MAX_PROCS);
     if (n == 0)
-        return fail(why, whylen, HR_EINVAL, "n must be at least 1");
+        return hr__work_fail(why, whylen, HR_EINVAL, "n must be at least 1");
     if (n > MAX_KEYS)
-        return fail(why, whylen, HR_EINVAL,
+        return hr__work_fail(why, whylen, HR_EINVAL,
                     "n = %" PRIu64 " exceeds 2^32: element ids are 32-bit fields", n);
 
     sort_inst *I = NULL;
@@ -274,7 +253,7 @@ static int name_changed_key(const sort_inst *I, char *why, size_t whylen)
     const hr_sort *r = &I->pub;
     uint32_t *key_of = malloc((size_t)r->n * sizeof *key_of);
     if (key_of == NULL)
-        return fail(why, whylen, HR_EVERIFY, "the output's keys are not the input's "
+        return hr__work_fail(why, whylen, HR_EVERIFY, "the output's keys are not the input's "
                     "(no memory to say which)");
     key_stream ks;
     stream_start(&ks, I->dataset, r->p, r->n, I->seed);
@@ -285,7 +264,8 @@ static int name_changed_key(const sort_inst *I, char *why, size_t whylen)
         for (size_t k = 0; k < r->out_count[i]; k++) {
             hr_key e = r->out[i][k];
             if (e.key != key_of[e.id]) {
-                err = fail(why, whylen, HR_EVERIFY, "processor %d index %zu holds id %" PRIu32
+                err = hr__work_fail(why, whylen, HR_EVERIFY,
+                                    "processor %d index %zu holds id %" PRIu32
                            " with key %" PRIu32 ", but its input key is %" PRIu32, i, k, e.id,
                            e.key, key_of[e.id]);
                 break;
@@ -294,7 +274,7 @@ static int name_changed_key(const sort_inst *I, char *why, size_t whylen)
     free(key_of);
     /* Unreachable while mix is a bijection and the pairs differ; say so rather than pass. */
     if (err == HR_OK)
-        err = fail(why, whylen, HR_EVERIFY, "the output's keys are not the input's");
+        err = hr__work_fail(why, whylen, HR_EVERIFY, "the output's keys are not the input's");
     return err;
 }
 
@@ -316,7 +296,8 @@ int hr__sort_verify(const void *inst, char *why, size_t whylen)
     uint64_t n = r->n;
     uint64_t *seen = calloc((size_t)((n + 63) / 64), sizeof *seen);
     if (seen == NULL)
-        return fail(why, whylen, HR_ENOMEM, "no memory for the verifier's bitmap of %" PRIu64
+        return hr__work_fail(why, whylen, HR_ENOMEM,
+                             "no memory for the verifier's bitmap of %" PRIu64
                     " bits", n);
     uint64_t total = 0, print = 0;
     int err = HR_OK, prev_proc = -1;
@@ -325,14 +306,15 @@ int hr__sort_verify(const void *inst, char *why, size_t whylen)
         size_t count = r->out_count[i];
         const hr_key *o = r->out[i];
         if (count > 0 && o == NULL) {
-            err = fail(why, whylen, HR_EVERIFY,
+            err = hr__work_fail(why, whylen, HR_EVERIFY,
                        "processor %d reports %zu keys but no output buffer", i, count);
             break;
         }
         for (size_t k = 0; k < count; k++) {
             hr_key e = o[k];
             if (e.id >= n) {
-                err = fail(why, whylen, HR_EVERIFY, "processor %d index %zu holds id %" PRIu32
+                err = hr__work_fail(why, whylen, HR_EVERIFY,
+                                    "processor %d index %zu holds id %" PRIu32
                            ", but ids end at %" PRIu64, i, k, e.id, n - 1);
                 break;
             }
@@ -340,46 +322,50 @@ int hr__sort_verify(const void *inst, char *why, size_t whylen)
             if (seen[e.id >> 6] & bit) {
                 int j = first_holder(r, e.id, i);
                 if (j == i)
-                    err = fail(why, whylen, HR_EVERIFY,
+                    err = hr__work_fail(why, whylen, HR_EVERIFY,
                                "processor %d holds id %" PRIu32 " twice", i, e.id);
                 else
-                    err = fail(why, whylen, HR_EVERIFY, "id %" PRIu32 " is held by processor "
+                    err = hr__work_fail(why, whylen, HR_EVERIFY,
+                                        "id %" PRIu32 " is held by processor "
                                "%d and again by processor %d", e.id, j, i);
                 break;
             }
             seen[e.id >> 6] |= bit;
             if (prev_proc >= 0 && e.key < prev.key) {
                 if (k > 0)
-                    err = fail(why, whylen, HR_EVERIFY, "processor %d is not sorted: key %"
+                    err = hr__work_fail(why, whylen, HR_EVERIFY, "processor %d is not sorted: key %"
                                PRIu32 " at index %zu follows key %" PRIu32, i, e.key, k,
                                prev.key);
                 else
-                    err = fail(why, whylen, HR_EVERIFY, "blocks out of order: processor %d "
+                    err = hr__work_fail(why, whylen, HR_EVERIFY,
+                                        "blocks out of order: processor %d "
                                "ends with key %" PRIu32 " but processor %d starts with key %"
                                PRIu32, prev_proc, prev.key, i, e.key);
                 break;
             }
             if (prev_proc >= 0 && e.key == prev.key && e.id < prev.id) {
-                err = fail(why, whylen, HR_EVERIFY, "not stable: processor %d index %zu holds "
+                err = hr__work_fail(why, whylen, HR_EVERIFY,
+                                    "not stable: processor %d index %zu holds "
                            "id %" PRIu32 " after id %" PRIu32 ", both with key %" PRIu32, i, k,
                            e.id, prev.id, e.key);
                 break;
             }
             prev = e;
             prev_proc = i;
-            print += mix(e.id, e.key);
+            print += hr__work_mix((uint64_t)e.id << 32 | e.key);
         }
         total += count;
     }
     /* Every element read was a distinct id below n; fewer than n means some never arrived. */
     for (uint64_t g = 0; g < n && err == HR_OK && total < n; g++)
-        if (!((seen[g >> 6] >> (g & 63)) & 1)) {
+        if (!hr__bit_test(seen, g)) {
             key_stream ks;
             stream_start(&ks, I->dataset, r->p, n, I->seed);
             uint32_t key = stream_next(&ks);
             for (uint64_t j = 0; j < g; j++)
                 key = stream_next(&ks);
-            err = fail(why, whylen, HR_EVERIFY, "id %" PRIu64 " (key %" PRIu32 ") is missing "
+            err = hr__work_fail(why, whylen, HR_EVERIFY,
+                                "id %" PRIu64 " (key %" PRIu32 ") is missing "
                        "from the output", g, key);
         }
     if (err == HR_OK && print != I->print)

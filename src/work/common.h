@@ -1,0 +1,35 @@
+/* common.h: what the workloads' generators and verifiers share: the one-line failure reason, the
+ * fingerprint bijection, and the bitmap of ids seen. Any thread. */
+#ifndef HREMU_WORK_COMMON_H
+#define HREMU_WORK_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Write a reason into why (if there is room) and return code, so callers can `return fail(...)`. */
+int hr__work_fail(char *why, size_t whylen, int code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+/* splitmix64's finalizer: a bijection of 64-bit words, so two distinct inputs never mix to the
+ * same value; sums of it fingerprint sets (a verifier's check that no element changed). */
+static inline uint64_t hr__work_mix(uint64_t x)
+{
+    x = (x ^ (x >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    x = (x ^ (x >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return x ^ (x >> 31);
+}
+
+static inline int hr__bit_test(const uint64_t *bits, uint64_t i)
+{
+    return (int)((bits[i >> 6] >> (i & 63)) & 1);
+}
+
+static inline void hr__bit_set(uint64_t *bits, uint64_t i)
+{
+    bits[i >> 6] |= UINT64_C(1) << (i & 63);
+}
+
+#endif
