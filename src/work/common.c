@@ -1,8 +1,11 @@
 /* common.c: the workloads' shared helpers (common.h). */
 #include "work/common.h"
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <hremu/error.h>
 
 int hr__work_fail(char *why, size_t whylen, int code, const char *fmt, ...)
 {
@@ -13,4 +16,13 @@ int hr__work_fail(char *why, size_t whylen, int code, const char *fmt, ...)
         va_end(ap);
     }
     return code;
+}
+
+uint64_t *hr__work_bitmap(uint64_t n, char *why, size_t whylen)
+{
+    uint64_t *bits = calloc((size_t)((n + 63) / 64), sizeof *bits);
+    if (bits == NULL)
+        hr__work_fail(why, whylen, HR_ENOMEM,
+                      "no memory for the verifier's bitmap of %" PRIu64 " bits", n);
+    return bits;
 }

@@ -22,6 +22,9 @@ static inline uint64_t hr__work_mix(uint64_t x)
     return x ^ (x >> 31);
 }
 
+/* A zeroed bitmap of n bits, to free(); NULL when memory runs out, with the reason in why. */
+uint64_t *hr__work_bitmap(uint64_t n, char *why, size_t whylen);
+
 static inline int hr__bit_test(const uint64_t *bits, uint64_t i)
 {
     return (int)((bits[i >> 6] >> (i & 63)) & 1);

@@ -33,15 +33,12 @@ typedef struct hrel_inst {
 /* Ids are the 32-bit data field, so an instance holds at most 2^32 elements. */
 #define MAX_ELEMS (UINT64_C(1) << 32)
 
-
 /* ---- the uniform distribution's generator ------------------------------------------------ */
 
-/* xoshiro256** (Blackman and Vigna), its state filled by splitmix64 from the seed as its authors
- * recommend. Private to the workload: the processors' own streams live in core and must not be
- * consumed by input generation, and rand() is shared process state. bench/ref_alltoall.c and
- * bench/seq_route.c repeat these lines so that they route exactly the elements hremu routes. */
-/* The workload's stream of util/rng: stream number UINT64_MAX, which no processor id takes, so
- * the input never shares draws with any processor's hr_rand stream. */
+/* util/rng's stream number UINT64_MAX of the seed, which no processor id takes: the input never
+ * shares draws with any processor's hr_rand stream, and rand() (shared process state) is not
+ * used. bench/bench_common.h repeats this generator so that the plain references route exactly
+ * the elements hremu routes. */
 #define WORK_STREAM UINT64_MAX
 
 /* ---- eq. (7) ----------------------------------------------------------------------------- */
@@ -74,8 +71,9 @@ int hr__hrel_skew_counts(uint64_t n, int p, uint64_t h, uint64_t *v, char *why, 
     if (n == 0)
         return hr__work_fail(why, whylen, HR_EINVAL, "n must be at least 1");
     if (h == 0)
-        return hr__work_fail(why, whylen, HR_EINVAL,
-                    "distribution skewed needs h (seed 000 uses h = n/p, 2n/p, 4n/p, 8n/p)");
+        return hr__work_fail(
+            why, whylen, HR_EINVAL,
+            "distribution skewed needs h (seed 000 uses h = n/p, 2n/p, 4n/p, 8n/p)");
     if (n % (uint64_t)p == 0 && h == n / (uint64_t)p) {
         for (int i = 0; i < p; i++)
             v[i] = h;
@@ -85,13 +83,16 @@ int hr__hrel_skew_counts(uint64_t n, int p, uint64_t h, uint64_t *v, char *why, 
         return hr__work_fail(why, whylen, HR_EINVAL, "h = %" PRIu64 " exceeds n = %" PRIu64, h, n);
     if ((2 * n) % h != 0)
         return hr__work_fail(why, whylen, HR_EINVAL,
-                    "eq. (7) needs 2n/h to be a whole number: h = %" PRIu64
-                    " does not divide 2n = %" PRIu64, h, 2 * n);
+                             "eq. (7) needs 2n/h to be a whole number: h = %" PRIu64
+                             " does not divide 2n = %" PRIu64,
+                             h, 2 * n);
     uint64_t m = 2 * n / h;
     if (m > (uint64_t)p)
-        return hr__work_fail(why, whylen, HR_EINVAL,
-                    "eq. (7) needs 2n/h <= p, i.e. h >= 2n/p, or h = n/p exactly: h = %" PRIu64
-                    " gives 2n/h = %" PRIu64 " > p = %d", h, m, p);
+        return hr__work_fail(
+            why, whylen, HR_EINVAL,
+            "eq. (7) needs 2n/h <= p, i.e. h >= 2n/p, or h = n/p exactly: h = %" PRIu64
+            " gives 2n/h = %" PRIu64 " > p = %d",
+            h, m, p);
 
     uint64_t sum = 0;
     for (int i = 0; i < p; i++) {
@@ -107,13 +108,13 @@ int hr__hrel_skew_counts(uint64_t n, int p, uint64_t h, uint64_t *v, char *why, 
     v[p - 1] = n - sum;
     if (v[p - 1] > h)
         return hr__work_fail(why, whylen, HR_EINVAL,
-                    "eq. (7) gives processor p-1 the remainder %" PRIu64 " > h = %" PRIu64
-                    ": n = %" PRIu64 " is too small for this h and p", v[p - 1], h, n);
+                             "eq. (7) gives processor p-1 the remainder %" PRIu64 " > h = %" PRIu64
+                             ": n = %" PRIu64 " is too small for this h and p",
+                             v[p - 1], h, n);
     return HR_OK;
 }
 
 /* ---- instances --------------------------------------------------------------------------- */
-
 
 /* The destinations of g = 0, 1, 2, ... in order: the one definition both make and the verifier's
  * failure path use, so the two cannot disagree. */
@@ -226,9 +227,9 @@ int hr__hrel_make(const hr_workload_spec *s, int p, void **inst, char *why, size
     int is_transpose = strcmp(dist, "transpose") == 0;
 
     if (!is_uniform && !is_transpose && strcmp(dist, "skewed") != 0)
-        return hr__work_fail(why, whylen, HR_EINVAL,
-                    "unknown hrelation distribution \"%s\" (known: skewed, transpose, uniform)",
-                    dist);
+        return hr__work_fail(
+            why, whylen, HR_EINVAL,
+            "unknown hrelation distribution \"%s\" (known: skewed, transpose, uniform)", dist);
     if (p < 1 || p > HR_MAX_PROCS)
         return hr__work_fail(why, whylen, HR_EINVAL, "procs = %d is outside 1 .. %d", p,
                              HR_MAX_PROCS);
@@ -236,7 +237,7 @@ int hr__hrel_make(const hr_workload_spec *s, int p, void **inst, char *why, size
         return hr__work_fail(why, whylen, HR_EINVAL, "n must be at least 1");
     if (n > MAX_ELEMS)
         return hr__work_fail(why, whylen, HR_EINVAL,
-                    "n = %" PRIu64 " exceeds 2^32: element ids are 32-bit data fields", n);
+                             "n = %" PRIu64 " exceeds 2^32: element ids are 32-bit data fields", n);
 
     uint64_t np = n / (uint64_t)p;
     /* skewed with h = n/p is the paper's transpose sequence: the same instance, the same rules. */
@@ -248,19 +249,23 @@ int hr__hrel_make(const hr_workload_spec *s, int p, void **inst, char *why, size
          * be an h-relation of h = n/p, but with blocks of n/p^2 and n/p^2 + 1: not a transpose. */
         uint64_t pp = (uint64_t)p * (uint64_t)p;
         if (n % pp != 0)
-            return hr__work_fail(why, whylen, HR_EINVAL,
-                        "distribution transpose needs n to be a multiple of p^2 = %" PRIu64
-                        " (every processor sends n/p^2 elements to every other); n = %" PRIu64,
-                        pp, n);
+            return hr__work_fail(
+                why, whylen, HR_EINVAL,
+                "distribution transpose needs n to be a multiple of p^2 = %" PRIu64
+                " (every processor sends n/p^2 elements to every other); n = %" PRIu64,
+                pp, n);
         if (s->h != 0 && s->h != np)
             return hr__work_fail(why, whylen, HR_EINVAL,
-                        "distribution transpose has h = n/p = %" PRIu64 ", not %" PRIu64
-                        " (use distribution skewed for other h)", np, s->h);
+                                 "distribution transpose has h = n/p = %" PRIu64 ", not %" PRIu64
+                                 " (use distribution skewed for other h)",
+                                 np, s->h);
     }
     if (is_uniform && s->h != 0)
-        return hr__work_fail(why, whylen, HR_EINVAL,
-                    "distribution uniform draws every dest at random, so h is a result of the "
-                    "draw, not a parameter: leave h unset (got h = %" PRIu64 ")", s->h);
+        return hr__work_fail(
+            why, whylen, HR_EINVAL,
+            "distribution uniform draws every dest at random, so h is a result of the "
+            "draw, not a parameter: leave h unset (got h = %" PRIu64 ")",
+            s->h);
 
     /* Counts first, so that a rejected h allocates nothing large. */
     uint64_t *v = calloc((size_t)p, sizeof *v);
@@ -303,7 +308,6 @@ uint64_t hr__hrel_h(const void *inst)
     return ((const hr_hrel *)inst)->h;
 }
 
-
 /* Failure path of a duplicate: where did the first copy of g arrive? */
 static int first_holder(const hr_hrel *r, uint64_t g, int upto)
 {
@@ -337,7 +341,7 @@ static int name_culprit(const hrel_inst *I, const uint64_t *seen, char *why, siz
     if (dest_of == NULL)
         return hr__work_fail(why, whylen, HR_EVERIFY,
                              "the elements delivered are not the right ones "
-                    "(no memory to say which)");
+                             "(no memory to say which)");
     dest_stream ds;
     stream_start(&ds, I);
     for (uint64_t g = 0; g < r->n; g++)
@@ -348,8 +352,8 @@ static int name_culprit(const hrel_inst *I, const uint64_t *seen, char *why, siz
             uint64_t g = r->out[i][k].data;
             if (dest_of[g] != i) {
                 err = hr__work_fail(why, whylen, HR_EVERIFY,
-                           "processor %d holds element %" PRIu64 " whose dest is %u", i, g,
-                           (unsigned)dest_of[g]);
+                                    "processor %d holds element %" PRIu64 " whose dest is %u", i, g,
+                                    (unsigned)dest_of[g]);
                 break;
             }
         }
@@ -358,12 +362,12 @@ static int name_culprit(const hrel_inst *I, const uint64_t *seen, char *why, siz
         if (!hr__bit_test(seen, g))
             err = hr__work_fail(why, whylen, HR_EVERIFY,
                                 "element %" PRIu64 " (dest %u) never arrived", g,
-                       (unsigned)dest_of[g]);
+                                (unsigned)dest_of[g]);
     free(dest_of);
     /* Unreachable while mix is a bijection and the sets differ; say so rather than pass. */
     if (err == HR_OK)
-        err = hr__work_fail(why, whylen, HR_EVERIFY,
-                            "the elements delivered are not the right ones");
+        err =
+            hr__work_fail(why, whylen, HR_EVERIFY, "the elements delivered are not the right ones");
     return err;
 }
 
@@ -382,11 +386,9 @@ int hr__hrel_verify(const void *inst, char *why, size_t whylen)
     const hrel_inst *I = inst;
     const hr_hrel *r = &I->pub;
     uint64_t n = r->n;
-    uint64_t *seen = calloc((size_t)((n + 63) / 64), sizeof *seen);
+    uint64_t *seen = hr__work_bitmap(n, why, whylen);
     if (seen == NULL)
-        return hr__work_fail(why, whylen, HR_ENOMEM,
-                             "no memory for the verifier's bitmap of %" PRIu64
-                    " bits", n);
+        return HR_ENOMEM;
     uint64_t total = 0;
     int err = HR_OK, wrong_set = 0;
     for (int i = 0; i < r->p && err == HR_OK; i++) {
@@ -394,14 +396,15 @@ int hr__hrel_verify(const void *inst, char *why, size_t whylen)
         const hr_elem *o = r->out[i];
         if (count > 0 && o == NULL) {
             err = hr__work_fail(why, whylen, HR_EVERIFY,
-                       "processor %d reports %zu elements but no output buffer", i, count);
+                                "processor %d reports %zu elements but no output buffer", i, count);
             break;
         }
         /* No more than n - total can be right, and reading further could leave the buffer. */
         if ((uint64_t)count > n - total) {
             err = hr__work_fail(why, whylen, HR_EVERIFY,
-                       "processor %d reports %zu elements, but n = %" PRIu64
-                       " and the processors before it hold %" PRIu64, i, count, n, total);
+                                "processor %d reports %zu elements, but n = %" PRIu64
+                                " and the processors before it hold %" PRIu64,
+                                i, count, n, total);
             break;
         }
         uint64_t print = 0;
@@ -409,26 +412,29 @@ int hr__hrel_verify(const void *inst, char *why, size_t whylen)
             hr_elem e = o[k];
             uint64_t g = e.data;
             if (g >= n) {
-                err = hr__work_fail(why, whylen, HR_EVERIFY,
-                           "processor %d holds element %" PRIu64 ", but ids end at %" PRIu64,
-                           i, g, n - 1);
+                err = hr__work_fail(
+                    why, whylen, HR_EVERIFY,
+                    "processor %d holds element %" PRIu64 ", but ids end at %" PRIu64, i, g, n - 1);
                 break;
             }
             if (e.dest != (uint32_t)i) {
                 /* Misrouted (the dest field is the truth) or rewritten on the way? */
                 uint32_t d = true_dest(I, g);
                 if (d == e.dest)
-                    err = hr__work_fail(why, whylen, HR_EVERIFY,
-                               "processor %d holds element %" PRIu64 " whose dest is %" PRIu32,
-                               i, g, d);
+                    err = hr__work_fail(
+                        why, whylen, HR_EVERIFY,
+                        "processor %d holds element %" PRIu64 " whose dest is %" PRIu32, i, g, d);
                 else if (d == (uint32_t)i)
                     err = hr__work_fail(why, whylen, HR_EVERIFY,
-                               "processor %d holds element %" PRIu64
-                               " with its dest field changed to %" PRIu32, i, g, e.dest);
+                                        "processor %d holds element %" PRIu64
+                                        " with its dest field changed to %" PRIu32,
+                                        i, g, e.dest);
                 else
                     err = hr__work_fail(why, whylen, HR_EVERIFY,
-                               "processor %d holds element %" PRIu64 " whose dest is %" PRIu32
-                               " (its dest field says %" PRIu32 ")", i, g, d, e.dest);
+                                        "processor %d holds element %" PRIu64
+                                        " whose dest is %" PRIu32 " (its dest field says %" PRIu32
+                                        ")",
+                                        i, g, d, e.dest);
                 break;
             }
             uint64_t bit = UINT64_C(1) << (g & 63);
@@ -436,11 +442,12 @@ int hr__hrel_verify(const void *inst, char *why, size_t whylen)
                 int j = first_holder(r, g, i);
                 if (j == i)
                     err = hr__work_fail(why, whylen, HR_EVERIFY,
-                               "processor %d received element %" PRIu64 " twice", i, g);
+                                        "processor %d received element %" PRIu64 " twice", i, g);
                 else
                     err = hr__work_fail(why, whylen, HR_EVERIFY,
-                               "element %" PRIu64 " arrived at processor %d and again at "
-                               "processor %d", g, j, i);
+                                        "element %" PRIu64 " arrived at processor %d and again at "
+                                        "processor %d",
+                                        g, j, i);
                 break;
             }
             seen[g >> 6] |= bit;

@@ -39,7 +39,6 @@ typedef struct sort_inst {
 #define NAS_X0   UINT64_C(314159265)
 #define NAS_MASK ((UINT64_C(1) << 46) - 1)
 
-
 /* ---- the datasets ------------------------------------------------------------------------ */
 
 /* The keys of g = 0, 1, 2, ... in order: the one definition both make and the verifier's failure
@@ -122,7 +121,6 @@ static uint32_t stream_next(key_stream *ks)
 
 /* ---- instances --------------------------------------------------------------------------- */
 
-
 void hr__sort_destroy(void *inst)
 {
     sort_inst *I = inst;
@@ -194,7 +192,8 @@ int hr__sort_make(const hr_workload_spec *s, int p, void **inst, char *why, size
     if (s->distribution != NULL)
         return hr__work_fail(why, whylen, HR_EINVAL,
                              "kind sort takes a dataset, not a distribution "
-                    "(got distribution \"%s\")", s->distribution);
+                             "(got distribution \"%s\")",
+                             s->distribution);
     if (s->h != 0)
         return hr__work_fail(why, whylen, HR_EINVAL, "kind sort takes no h (got h = %" PRIu64 ")",
                              s->h);
@@ -205,7 +204,7 @@ int hr__sort_make(const hr_workload_spec *s, int p, void **inst, char *why, size
         return hr__work_fail(why, whylen, HR_EINVAL, "n must be at least 1");
     if (n > MAX_KEYS)
         return hr__work_fail(why, whylen, HR_EINVAL,
-                    "n = %" PRIu64 " exceeds 2^32: element ids are 32-bit fields", n);
+                             "n = %" PRIu64 " exceeds 2^32: element ids are 32-bit fields", n);
 
     sort_inst *I = NULL;
     int err = alloc_inst(n, p, &I);
@@ -253,8 +252,9 @@ static int name_changed_key(const sort_inst *I, char *why, size_t whylen)
     const hr_sort *r = &I->pub;
     uint32_t *key_of = malloc((size_t)r->n * sizeof *key_of);
     if (key_of == NULL)
-        return hr__work_fail(why, whylen, HR_EVERIFY, "the output's keys are not the input's "
-                    "(no memory to say which)");
+        return hr__work_fail(why, whylen, HR_EVERIFY,
+                             "the output's keys are not the input's "
+                             "(no memory to say which)");
     key_stream ks;
     stream_start(&ks, I->dataset, r->p, r->n, I->seed);
     for (uint64_t g = 0; g < r->n; g++)
@@ -265,9 +265,9 @@ static int name_changed_key(const sort_inst *I, char *why, size_t whylen)
             hr_key e = r->out[i][k];
             if (e.key != key_of[e.id]) {
                 err = hr__work_fail(why, whylen, HR_EVERIFY,
-                                    "processor %d index %zu holds id %" PRIu32
-                           " with key %" PRIu32 ", but its input key is %" PRIu32, i, k, e.id,
-                           e.key, key_of[e.id]);
+                                    "processor %d index %zu holds id %" PRIu32 " with key %" PRIu32
+                                    ", but its input key is %" PRIu32,
+                                    i, k, e.id, e.key, key_of[e.id]);
                 break;
             }
         }
@@ -294,11 +294,9 @@ int hr__sort_verify(const void *inst, char *why, size_t whylen)
     const sort_inst *I = inst;
     const hr_sort *r = &I->pub;
     uint64_t n = r->n;
-    uint64_t *seen = calloc((size_t)((n + 63) / 64), sizeof *seen);
+    uint64_t *seen = hr__work_bitmap(n, why, whylen);
     if (seen == NULL)
-        return hr__work_fail(why, whylen, HR_ENOMEM,
-                             "no memory for the verifier's bitmap of %" PRIu64
-                    " bits", n);
+        return HR_ENOMEM;
     uint64_t total = 0, print = 0;
     int err = HR_OK, prev_proc = -1;
     hr_key prev = { 0, 0 };
@@ -307,7 +305,7 @@ int hr__sort_verify(const void *inst, char *why, size_t whylen)
         const hr_key *o = r->out[i];
         if (count > 0 && o == NULL) {
             err = hr__work_fail(why, whylen, HR_EVERIFY,
-                       "processor %d reports %zu keys but no output buffer", i, count);
+                                "processor %d reports %zu keys but no output buffer", i, count);
             break;
         }
         for (size_t k = 0; k < count; k++) {
@@ -315,7 +313,8 @@ int hr__sort_verify(const void *inst, char *why, size_t whylen)
             if (e.id >= n) {
                 err = hr__work_fail(why, whylen, HR_EVERIFY,
                                     "processor %d index %zu holds id %" PRIu32
-                           ", but ids end at %" PRIu64, i, k, e.id, n - 1);
+                                    ", but ids end at %" PRIu64,
+                                    i, k, e.id, n - 1);
                 break;
             }
             uint64_t bit = UINT64_C(1) << (e.id & 63);
@@ -323,31 +322,34 @@ int hr__sort_verify(const void *inst, char *why, size_t whylen)
                 int j = first_holder(r, e.id, i);
                 if (j == i)
                     err = hr__work_fail(why, whylen, HR_EVERIFY,
-                               "processor %d holds id %" PRIu32 " twice", i, e.id);
+                                        "processor %d holds id %" PRIu32 " twice", i, e.id);
                 else
                     err = hr__work_fail(why, whylen, HR_EVERIFY,
                                         "id %" PRIu32 " is held by processor "
-                               "%d and again by processor %d", e.id, j, i);
+                                        "%d and again by processor %d",
+                                        e.id, j, i);
                 break;
             }
             seen[e.id >> 6] |= bit;
             if (prev_proc >= 0 && e.key < prev.key) {
                 if (k > 0)
-                    err = hr__work_fail(why, whylen, HR_EVERIFY, "processor %d is not sorted: key %"
-                               PRIu32 " at index %zu follows key %" PRIu32, i, e.key, k,
-                               prev.key);
+                    err = hr__work_fail(why, whylen, HR_EVERIFY,
+                                        "processor %d is not sorted: key %" PRIu32
+                                        " at index %zu follows key %" PRIu32,
+                                        i, e.key, k, prev.key);
                 else
                     err = hr__work_fail(why, whylen, HR_EVERIFY,
                                         "blocks out of order: processor %d "
-                               "ends with key %" PRIu32 " but processor %d starts with key %"
-                               PRIu32, prev_proc, prev.key, i, e.key);
+                                        "ends with key %" PRIu32
+                                        " but processor %d starts with key %" PRIu32,
+                                        prev_proc, prev.key, i, e.key);
                 break;
             }
             if (prev_proc >= 0 && e.key == prev.key && e.id < prev.id) {
                 err = hr__work_fail(why, whylen, HR_EVERIFY,
                                     "not stable: processor %d index %zu holds "
-                           "id %" PRIu32 " after id %" PRIu32 ", both with key %" PRIu32, i, k,
-                           e.id, prev.id, e.key);
+                                    "id %" PRIu32 " after id %" PRIu32 ", both with key %" PRIu32,
+                                    i, k, e.id, prev.id, e.key);
                 break;
             }
             prev = e;
@@ -366,7 +368,8 @@ int hr__sort_verify(const void *inst, char *why, size_t whylen)
                 key = stream_next(&ks);
             err = hr__work_fail(why, whylen, HR_EVERIFY,
                                 "id %" PRIu64 " (key %" PRIu32 ") is missing "
-                       "from the output", g, key);
+                                "from the output",
+                                g, key);
         }
     if (err == HR_OK && print != I->print)
         err = name_changed_key(I, why, whylen);
