@@ -103,6 +103,76 @@ START_TEST(test_alg_every_algorithm_verifies)
 }
 END_TEST
 
+/* Run a sort-kind algorithm on dataset ds; returns the verify code (or the run's status). */
+static int run_sort(const hr_algorithm *a, int p, const char *ds, uint64_t n, hr_run_result *res,
+                    char *why, size_t whylen)
+{
+    const hr_workload *w = hr_workload_find("sort");
+    hr_workload_spec spec = { .kind = "sort", .n = n, .dataset = ds, .seed = 5 };
+    alg_job j = { .alg = a };
+    for (int k = 0; a->params != NULL && a->params[k].name != NULL; k++)
+        j.params[k] = a->params[k].def;
+    ck_assert_msg(w->make(&spec, p, &j.inst, why, whylen) == HR_OK, "make: %s", why);
+    hr_machine_config cfg = hr_test_config(p, NULL);
+    hr_machine *m;
+    ck_assert_int_eq(hr_machine_create(&cfg, &m, NULL), HR_OK);
+    ck_assert_int_eq(hr_machine_run(m, body_alg, &j, res), HR_OK);
+    int v = res->status == HR_OK ? w->verify(j.inst, why, whylen) : res->status;
+    hr_machine_destroy(m);
+    w->destroy(j.inst);
+    return v;
+}
+
+/* Every sort on every dataset it takes, for p in {1, 2, 3, 4, 7, 16, 64}: sorted, a permutation
+ * of the input, and stable (the verifier checks all three). */
+START_TEST(test_alg_every_sort_verifies)
+{
+    static const int sizes[] = { 1, 2, 3, 4, 7, 16, 64 };
+    static const char *sets[] = { "R", "S", "C", "N" };
+    char why[256];
+    for (int i = 0; hr_algorithm_at(i) != NULL; i++) {
+        const hr_algorithm *a = hr_algorithm_at(i);
+        if (a->kind != HR_KIND_SORT)
+            continue;
+        int counting = strcmp(a->name, "sort.counting") == 0;
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+            for (size_t d = counting ? 2 : 0; d < 4; d++) {
+                int p = sizes[s];
+                uint64_t n = (uint64_t)p * p * 16 + 3;    /* uneven blocks */
+                hr_run_result res;
+                int v = run_sort(a, p, sets[d], n, &res, why, sizeof why);
+                ck_assert_msg(v == HR_OK, "%s p=%d [%s]: %s %s", a->name, p, sets[d], why,
+                              res.report);
+            }
+    }
+}
+END_TEST
+
+START_TEST(test_alg_sorts_model_and_refusals)
+{
+    char why[256];
+    hr_run_result a, b;
+    /* radix sort's communication does not depend on the keys (its transposes have fixed, padded
+     * blocks): the same messages and bytes on R and C. Local work differs by the few elements
+     * each bin holds, so the model times agree to within 0.001%, not to the picosecond. */
+    ck_assert_int_eq(run_sort(hr_algorithm_find("sort.radix"), 8, "R", 8192, &a, why, sizeof why),
+                     HR_OK);
+    ck_assert_int_eq(run_sort(hr_algorithm_find("sort.radix"), 8, "C", 8192, &b, why, sizeof why),
+                     HR_OK);
+    ck_assert_uint_eq(a.messages, b.messages);
+    ck_assert_uint_eq(a.bytes, b.bytes);
+    ck_assert_double_eq_tol(a.model_time_s, b.model_time_s, 1e-5 * a.model_time_s);
+    /* 3 passes of r = 11 bits, 4 collectives each (two transposes, two in the h-relation) */
+    ck_assert_uint_eq(a.rounds, 12);
+    /* counting sort refuses 31-bit keys, with one message */
+    int v = run_sort(hr_algorithm_find("sort.counting"), 4, "R", 4096, &a, why, sizeof why);
+    ck_assert_int_eq(v, HR_EFAIL);
+    ck_assert_msg(strstr(a.report, "P0: sort.counting: the largest key needs 31 bits") != NULL,
+                  "%s", a.report);
+    ck_assert(strstr(a.report, "P1:") == NULL);
+}
+END_TEST
+
 START_TEST(test_alg_verifier_catches_corruption)
 {
     char why[256] = "";
@@ -306,6 +376,8 @@ Suite *hr_alg_suite(void)
     tcase_add_test(tc, test_alg_two_phase_model_cost);
     tcase_add_test(tc, test_alg_two_phase_step1_bound_is_reached);
     tcase_add_test(tc, test_alg_two_phase_wrong_rules_overflow);
+    tcase_add_test(tc, test_alg_every_sort_verifies);
+    tcase_add_test(tc, test_alg_sorts_model_and_refusals);
     suite_add_tcase(s, tc);
     tc = tcase_create("limits");
     tcase_set_timeout(tc, 300);

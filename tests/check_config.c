@@ -438,8 +438,9 @@ START_TEST(test_config_params)
         return;   /* no registered algorithm takes parameters yet */
     const hr_param_spec *s = &alg->params[0];
     char text[512], set[256];
-    snprintf(text, sizeof text, "[run]\nalgorithms = %s\n[machine]\ndiscipline = %s\n", alg->name,
-             alg->disciplines ? strtok(strcpy(set, alg->disciplines), ", ") : "async");
+    snprintf(text, sizeof text, "[run]\nalgorithms = %s\n[machine]\ndiscipline = %s\n%s", alg->name,
+             alg->disciplines ? strtok(strcpy(set, alg->disciplines), ", ") : "async",
+             alg->kind == HR_KIND_SORT ? "[workload]\nkind = sort\ndataset = R\n" : "");
     hr_config *c = NULL;
     hr_config_error e;
     ck_assert_int_eq(hr__config_parse("t.ini", text, strlen(text), &c, &e), HR_OK);

@@ -4,6 +4,13 @@
 #include <string.h>
 
 #include "alg/hrel.h"
+#include "alg/sort.h"
+
+static const hr_param_spec radix_params[] = {
+    { .name = "r", .summary = "bits per pass: R = 2^r counters (the paper's R = 1024 is r = 10)",
+      .def = 11, .min = 1, .max = 16, .integer = 1 },
+    { .name = NULL },
+};
 
 static const hr_algorithm algorithms[] = {
     { .name = "hrel.direct",
@@ -19,6 +26,15 @@ static const hr_algorithm algorithms[] = {
       .kind = HR_KIND_HRELATION,
       .disciplines = "async",
       .run = hr_alg_hrel_xor },
+    { .name = "sort.counting",
+      .summary = "stable counting sort of keys below 2^20: counts, transposes, ranks, an h-relation (seed 000 Alg. 2)",
+      .kind = HR_KIND_SORT,
+      .run = hr_alg_sort_counting },
+    { .name = "sort.radix",
+      .summary = "radix sort of 32-bit keys by ceil(32/r) passes of counting sort (seed 000 sec. 4.2)",
+      .kind = HR_KIND_SORT,
+      .run = hr_alg_sort_radix,
+      .params = radix_params },
     { .name = NULL },
 };
 

@@ -1,0 +1,172 @@
+/* sort.c: stable counting sort (seed 000 section 4.1, Algorithm 2 of Appendix C) and radix sort
+ * (section 4.2), on the "sort" workload: processor i holds a block of keys and ends with block i
+ * of the sorted sequence, blocks laid out as the input's (the first n mod p processors hold one
+ * key more).
+ *
+ * Choices, where Algorithm 2 and the text differ or leave room:
+ * - Step 4 of Algorithm 2 takes an inclusive prefix over processors, which would give each key
+ *   the rank one past its own; the ranks need the exclusive prefix (the keys of bucket k on
+ *   processors before i), which is what is computed here.
+ * - Step 11 routes a key to processor floor(Addr / p) at position Addr mod p; with blocks of n/p
+ *   keys that must be floor(Addr / (n/p)) and Addr mod (n/p) (generalised to uneven blocks).
+ * - R = 2^r need not be a multiple of p (the paper assumes p = 2^k and R >= p): the counters are
+ *   padded to the next multiple of p with buckets that stay empty, so any p works.
+ * - The routed element is (key, id, destination, position): 16 bytes. The paper's element is the
+ *   key and its address; the id is carried so that stability can be verified.
+ * - Step 11's h-relation is routed with the two-phase algorithm (alg/route.c), h1 = h2 = ceil(n/p).
+ */
+#include "alg/sort.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <hremu/workload.h>
+
+#include "alg/route.h"
+
+/* What step 11 routes. */
+typedef struct routed {
+    uint32_t key, id;
+    uint32_t dest;       /* the processor that holds rank addr */
+    uint32_t pos;        /* the rank's index there */
+} routed;
+
+/* Keys held by processor i: the input's block layout. */
+static uint64_t block_count(uint64_t n, int p, int i)
+{
+    return n / (uint64_t)p + ((uint64_t)i < n % (uint64_t)p);
+}
+
+/* The processor and index that hold global rank addr. */
+static void owner_of(uint64_t addr, uint64_t n, int p, uint32_t *dest, uint32_t *pos)
+{
+    uint64_t q = n / (uint64_t)p, rem = n % (uint64_t)p;
+    uint64_t big = rem * (q + 1);        /* ranks held by the processors with one key more */
+    uint64_t d = addr < big ? addr / (q + 1) : rem + (addr - big) / q;
+    uint64_t start = d < rem ? d * (q + 1) : big + (d - rem) * q;
+    *dest = (uint32_t)d;
+    *pos = (uint32_t)(addr - start);
+}
+
+/* One stable counting-sort pass on the digit (key >> shift) mod 2^r. in holds this processor's
+ * block of cnt keys; returns its block of the sequence sorted by that digit. Algorithm 2. */
+static hr_key *count_pass(hr_proc *p, const hr_key *in, size_t cnt, uint64_t n, unsigned shift,
+                          unsigned r)
+{
+    int np = hr_nprocs(p), me = hr_pid(p);
+    uint32_t mask = r >= 32 ? UINT32_MAX : (UINT32_C(1) << r) - 1;
+    size_t radix = (size_t)mask + 1;
+    size_t b = (radix + (size_t)np - 1) / (size_t)np;    /* buckets per processor, R/p */
+    size_t rp = b * (size_t)np;                          /* R padded to a multiple of p */
+
+    /* Steps 1-2: count this processor's keys per bucket. */
+    uint32_t *index = hr_calloc(p, rp, sizeof *index);
+    for (size_t k = 0; k < cnt; k++)
+        index[(in[k].key >> shift) & mask]++;
+    hr_compute(p, (double)(cnt + rp));
+
+    /* Step 3: processor i gets row k = (counts of buckets i*b .. i*b+b-1 on processor k). */
+    uint32_t *scantran = hr_malloc(p, rp * sizeof *scantran);
+    hr_transpose(p, index, scantran, b * sizeof *index);
+
+    /* Steps 4-5: for each of its buckets, the exclusive prefix over processors and the total,
+     * interleaved as Algorithm 2's IntLeaveScan: (scan, total) pairs, a block per processor. */
+    uint32_t *inter = hr_malloc(p, 2 * rp * sizeof *inter);
+    for (size_t j = 0; j < b; j++) {
+        uint32_t run = 0;
+        for (int k = 0; k < np; k++) {
+            inter[(size_t)k * 2 * b + 2 * j] = run;
+            run += scantran[(size_t)k * b + j];
+        }
+        for (int k = 0; k < np; k++)
+            inter[(size_t)k * 2 * b + 2 * j + 1] = run;
+    }
+    hr_compute(p, (double)(2 * rp));
+    hr_free(p, scantran);
+
+    /* Step 6: the inverse transpose: scans[2 bucket] = keys of the bucket on processors before
+     * this one, scans[2 bucket + 1] = the bucket's total. */
+    uint32_t *scans = hr_malloc(p, 2 * rp * sizeof *scans);
+    hr_transpose(p, inter, scans, 2 * b * sizeof *inter);
+    hr_free(p, inter);
+
+    /* Steps 7-9: the first rank of each bucket's keys on this processor. */
+    uint64_t offset = 0;
+    uint64_t *first = hr_malloc(p, rp * sizeof *first);
+    for (size_t k = 0; k < rp; k++) {
+        first[k] = scans[2 * k] + offset;
+        offset += scans[2 * k + 1];
+    }
+    hr_free(p, scans);
+    hr_free(p, index);
+
+    /* Step 10: every key's rank, in input order within a bucket: stable. */
+    routed *send = hr_malloc(p, cnt * sizeof *send + 1);
+    for (size_t k = 0; k < cnt; k++) {
+        uint64_t addr = first[(in[k].key >> shift) & mask]++;
+        send[k] = (routed){ .key = in[k].key, .id = in[k].id };
+        owner_of(addr, n, np, &send[k].dest, &send[k].pos);
+    }
+    hr_free(p, first);
+    hr_compute(p, (double)(rp + cnt));
+
+    /* Step 11: route every key to its rank (a permutation: h = n/p, uneven blocks rounded up). */
+    uint64_t h = block_count(n, np, 0);
+    size_t got;
+    routed *arrived = hr__route_two_phase(p, send, cnt, sizeof *send, offsetof(routed, dest), h,
+                                          h, &got);
+    hr_free(p, send);
+    size_t mine = (size_t)block_count(n, np, me);
+    if (got != mine)
+        hr_fail(p, "counting sort: %zu keys arrived for a block of %zu", got, mine);
+    hr_key *out = hr_malloc(p, mine * sizeof *out + 1);
+    for (size_t k = 0; k < got; k++)
+        out[arrived[k].pos] = (hr_key){ arrived[k].key, arrived[k].id };
+    hr_compute(p, (double)got);
+    hr_free(p, arrived);
+    return out;
+}
+
+/* sort.counting: one pass of Algorithm 2 over keys in [0, 2^r), with r the width of the largest
+ * key (found by an allreduce). Counting sort keeps 2^r counters per processor, so keys wider
+ * than 20 bits are refused: sort.radix sorts those. */
+void hr_alg_sort_counting(hr_proc *p, void *inst, const double *params)
+{
+    (void)params;
+    hr_sort *s = inst;
+    int me = hr_pid(p);
+    uint32_t top = 0, all;
+    for (size_t k = 0; k < s->in_count[me]; k++)
+        top = s->in[me][k].key > top ? s->in[me][k].key : top;
+    hr_allreduce(p, &top, &all, 1, HR_UINT32, HR_MAX);
+    unsigned r = 1;
+    while (r < 32 && (all >> r) != 0)
+        r++;
+    if (r > 20) {
+        /* Every processor knows it; one says it (the others leave, so nobody waits on them). */
+        if (me == 0)
+            hr_fail(p, "sort.counting: the largest key needs %u bits, but counting sort keeps "
+                       "2^r counters per processor (r <= 20): use sort.radix", r);
+        return;
+    }
+    s->out[me] = count_pass(p, s->in[me], s->in_count[me], s->n, 0, r);
+    s->out_count[me] = (size_t)block_count(s->n, hr_nprocs(p), me);
+}
+
+/* sort.radix: ceil(32 / r) passes of counting sort on r-bit digits, least significant first;
+ * all 32 bits are sorted whatever the keys' range (so [N]'s 19-bit keys take the same passes). */
+void hr_alg_sort_radix(hr_proc *p, void *inst, const double *params)
+{
+    hr_sort *s = inst;
+    int me = hr_pid(p);
+    unsigned r = (unsigned)params[0];
+    const hr_key *keys = s->in[me];
+    hr_key *cur = NULL;
+    for (unsigned shift = 0; shift < 32; shift += r) {
+        hr_key *next = count_pass(p, keys, (size_t)block_count(s->n, hr_nprocs(p), me), s->n,
+                                  shift, r);
+        hr_free(p, cur);
+        keys = cur = next;
+    }
+    s->out[me] = cur;
+    s->out_count[me] = (size_t)block_count(s->n, hr_nprocs(p), me);
+}
