@@ -82,7 +82,7 @@ static int run_alg(const hr_algorithm *a, int p, const char *dist, uint64_t n, u
 
 START_TEST(test_alg_every_algorithm_verifies)
 {
-    static const int sizes[] = { 1, 2, 3, 8, 64 };
+    static const int sizes[] = { 1, 2, 3, 4, 7, 16, 64 };
     static const char *dists[] = { "uniform", "transpose", "skewed" };
     char why[256];
     for (int i = 0; hr_algorithm_at(i) != NULL; i++) {
@@ -94,7 +94,9 @@ START_TEST(test_alg_every_algorithm_verifies)
                 int p = sizes[s];
                 uint64_t n = (uint64_t)p * p * 16;
                 hr_run_result res;
-                uint64_t h = d != 2 ? 0 : p >= 4 ? 4 * n / p : n / p;
+                /* eq. (7) needs 2n/h whole and at most p: h = 4n/p for even p >= 4, 2n/p for
+                 * the others (h = n/p is the transpose case, for p = 1) */
+                uint64_t h = d != 2 ? 0 : p == 1 ? n : p >= 4 && p % 2 == 0 ? 4 * n / p : 2 * n / p;
                 int v = run_alg(a, p, dists[d], n, h, 0, &res, why, sizeof why);
                 ck_assert_msg(v == HR_OK, "%s p=%d %s: %s %s", a->name, p, dists[d], why,
                               res.report);

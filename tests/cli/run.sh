@@ -140,6 +140,18 @@ expect_grep "can never fit in P" "$TMP/err" "a failing run says why"
 tail -n 1 "$TMP/out" | grep -q '^hrel.xor,.*,false,0,failed,' && ok ||
     bad "a failing run's row: $(tail -n 1 "$TMP/out")"
 
+# The sort family: both sorts verify on dataset N; on R, radix sort verifies and counting sort
+# refuses the 31-bit keys (exit 1, one message); a sort config that sets h is a config error.
+run --format csv configs/examples/sort.ini --set workload.n=2^14 --set workload.dataset=N
+expect_rc 0 "sort example"
+[ "$(grep -c ',true,' "$TMP/out")" = 2 ] && ok || bad "sort example: both sorts verify"
+run --format csv configs/examples/sort.ini --set workload.n=2^14 --set workload.dataset=R
+expect_rc 1 "sort.counting on 31-bit keys"
+expect_grep "use sort.radix" "$TMP/err" "sort.counting says what to use"
+[ "$(wc -l < "$TMP/err")" = 1 ] && ok || bad "sort.counting refusal: one line, not $(wc -l < "$TMP/err")"
+run --format csv configs/examples/sort.ini --set workload.h=4n/p
+expect_rc 2 "h with kind sort"
+
 run --format csv --out "$TMP/rows.csv" --set workload.n=2^12
 expect_rc 0 "--out"
 expect_empty "$TMP/out" "--out leaves stdout"
