@@ -94,7 +94,7 @@ stress: deps
 	HREMU_STRESS=1 CK_RUN_CASE=stress $(TESTS)
 
 bench: deps
-	@$(MAKE) --no-print-directory all $(BUILD)/bench/ref_alltoall $(BUILD)/bench/seq_route
+	@$(MAKE) --no-print-directory all $(BUILD)/bench/ref_alltoall $(BUILD)/bench/seq_route $(BUILD)/bench/seq_radix
 	scripts/bench.sh $(BUILD)
 
 $(BUILD)/bench/%: bench/%.c bench/bench_common.h

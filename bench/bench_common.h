@@ -1,10 +1,16 @@
 /* bench_common.h: what the plain references in bench/ share, with no hremu code: the uniform
- * h-relation input exactly as src/work/hrel.c makes it, a clock, the median and the result line.
+ * h-relation input exactly as src/work/hrel.c makes it, the sort workload's dataset R keys exactly
+ * as src/work/sort.c makes them, a clock, the median and the result line.
  *
- * Keep the generator in step with src/work/hrel.c, which draws from src/util/rng.c's stream
- * UINT64_MAX of the seed (element g = { g, below(p) } drawn in order of g, placed on processor
- * g mod p at local index g / p): then the references move exactly the elements that
- * `hremu configs/bench/direct.ini` moves. Static inline functions only: each reference is a single translation unit.
+ * Keep the generators in step with hremu:
+ * - src/work/hrel.c draws from src/util/rng.c's stream UINT64_MAX of the seed (element
+ *   g = { g, below(p) } drawn in order of g, placed on processor g mod p at local index g / p):
+ *   then ref_alltoall and seq_route move exactly the elements that
+ *   `hremu configs/bench/hrel.ini` moves.
+ * - src/work/sort.c's dataset R draws from stream UINT64_MAX - 1 of the seed: key g is the top
+ *   31 bits of draw g, its id is g: then seq_radix sorts exactly the keys that
+ *   `hremu configs/bench/radix.ini` sorts.
+ * Static inline functions only: each reference is a single translation unit.
  */
 #ifndef HREMU_BENCH_COMMON_H
 #define HREMU_BENCH_COMMON_H
@@ -22,7 +28,7 @@ typedef struct elem {
 } elem;
 
 /* What a reference is asked for: `NAME [p [n [runs [seed]]]]`, defaults those of
- * configs/bench/direct.ini. */
+ * configs/bench/hrel.ini and configs/bench/radix.ini. */
 typedef struct bench_args {
     int      p;
     uint64_t n;
@@ -116,14 +122,20 @@ static inline uint32_t bench_below(uint64_t *s, uint32_t bound)
     return (uint32_t)(m >> 64);
 }
 
-/* util/rng.c's hr__rng_seed(seed, stream) for the workload's stream UINT64_MAX. */
-static inline void bench_seed(uint64_t *s, uint64_t seed)
+/* util/rng.c's hr__rng_seed(seed, stream). */
+static inline void bench_seed_stream(uint64_t *s, uint64_t seed, uint64_t stream)
 {
     uint64_t x = seed;
-    uint64_t y = bench_splitmix64(&x) ^ UINT64_MAX;
+    uint64_t y = bench_splitmix64(&x) ^ stream;
     (void)bench_splitmix64(&y);
     for (int k = 0; k < 4; k++)
         s[k] = bench_splitmix64(&y);
+}
+
+/* The hrelation workload's stream UINT64_MAX. */
+static inline void bench_seed(uint64_t *s, uint64_t seed)
+{
+    bench_seed_stream(s, seed, UINT64_MAX);
 }
 
 /* in[i] gets processor i's elements (in_count[i] of them); dest_total[d] counts those for d. */
@@ -157,6 +169,51 @@ static inline int bench_check(const bench_args *a, elem *const *out, const size_
             count++;
         }
     return count == a->n && sum == a->n * (a->n - 1) / 2 ? 0 : -1;
+}
+
+/* ---- the sort workload's dataset R, as src/work/sort.c makes it ---------------------------- */
+
+/* One key and its id, as include/hremu/workload.h's hr_key. */
+typedef struct bench_key {
+    uint32_t key;
+    uint32_t id;   /* the key's position g in the global input sequence */
+} bench_key;
+
+/* sort.c's SORT_STREAM: the sort workload's stream for datasets R and S. */
+#define BENCH_SORT_STREAM (UINT64_MAX - 1)
+
+/* sort.c's key31: the top 31 bits of one draw. */
+static inline uint32_t bench_key31(uint64_t *s)
+{
+    return (uint32_t)(bench_next(s) >> 33);
+}
+
+/* key[g] = { R key g, g } for g = 0 .. n-1: the global sequence that sort.c deals to the
+ * processors in blocks (processor 0's keys first), so its order is the same for every p. */
+static inline void bench_dataset_r(const bench_args *a, bench_key *key)
+{
+    uint64_t s[4];
+    bench_seed_stream(s, a->seed, BENCH_SORT_STREAM);
+    for (uint64_t g = 0; g < a->n; g++)
+        key[g] = (bench_key){ .key = bench_key31(s), .id = (uint32_t)g };
+}
+
+/* src/work/common.h's hr__work_mix: a fingerprint term of one (id, key) pair. */
+static inline uint64_t bench_mix(uint64_t x)
+{
+    x = (x ^ (x >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    x = (x ^ (x >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return x ^ (x >> 31);
+}
+
+/* The sum of bench_mix(id << 32 | key): sort.c's fingerprint of its input (the print field),
+ * which any permutation of the pairs keeps. */
+static inline uint64_t bench_fingerprint(const bench_key *key, uint64_t n)
+{
+    uint64_t f = 0;
+    for (uint64_t k = 0; k < n; k++)
+        f += bench_mix((uint64_t)key[k].id << 32 | key[k].key);
+    return f;
 }
 
 /* ---- timing ---------------------------------------------------------------------------------- */

@@ -1,5 +1,5 @@
-/* ref_alltoall.c: the plain-pthreads reference for hrel.direct: p threads route the uniform
- * h-relation of configs/bench/direct.ini (n elements of 8 bytes) straight into the destinations'
+/* ref_alltoall.c: the plain-pthreads reference for the h-relations: p threads route the uniform
+ * h-relation of configs/bench/hrel.ini (n elements of 8 bytes) straight into the destinations'
  * buffers, with no emulator in between. `make bench` sets hremu's wall time beside this one's.
  *
  * Timed, per run: each thread counts its elements by destination; a barrier; each thread computes

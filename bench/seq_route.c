@@ -1,4 +1,4 @@
-/* seq_route.c: the one-thread reference: route the uniform h-relation of configs/bench/direct.ini
+/* seq_route.c: the one-thread reference: route the uniform h-relation of configs/bench/hrel.ini
  * (the same elements as bench/ref_alltoall.c and hremu) into p destination buffers with one loop.
  *
  * Timed, per run: a counting pass over all elements by destination, then each element copied to
