@@ -1,14 +1,17 @@
 /* check_workload.c: the workload table and the "hrelation" workload: eq. (7) against values
- * computed independently, the cyclic layout, the uniform generator, rejected parameters, and the
- * verifier against a sequential routing of the same instance. */
+ * computed independently, the cyclic layout, the uniform generator, the permutation generator
+ * against its definition, file:PATH input and its errors, rejected parameters, and the verifier
+ * against a sequential routing of the same instance. */
 #include "hr_test.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <hremu/workload.h>
+#include "util/rng.h"
 #include "work/hrel.h"
 
 #define P16   16
@@ -297,6 +300,8 @@ START_TEST(test_workload_rejects)
         { "skewed",    N16, 3 * N16 / 32, P16, "does not divide 2n" },
         { "skewed",    16, 2, 16, "remainder 7 > h = 2" },
         { "skewed",    N16 + 16, (N16 + 16) / P16, P16, "multiple of p^2 = 256" },
+        { "permutation", 1023, 0, 4, "permutation needs n to be a multiple of p = 4" },
+        { "permutation", 1024, 512, 4, "permutation has h = n/p = 256, not 512" },
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         hr_workload_spec s = { .kind = "hrelation", .n = cases[c].n, .h = cases[c].h,
@@ -342,8 +347,8 @@ static void expect_ok(const hr_hrel *r)
 START_TEST(test_workload_verify_correct)
 {
     /* Skewed h = 8n/p leaves 12 processors with nothing to receive (out NULL, count 0). */
-    static const char *dists[] = { "uniform", "transpose", "skewed" };
-    for (size_t c = 0; c < 3; c++) {
+    static const char *dists[] = { "uniform", "transpose", "skewed", "permutation" };
+    for (size_t c = 0; c < 4; c++) {
         hr_hrel *r = make_ok(dists[c], N16, P16, c == 2 ? 8 * N16 / P16 : 0, 5);
         route(r);
         expect_ok(r);
@@ -487,6 +492,284 @@ START_TEST(test_workload_verify_uniform)
 }
 END_TEST
 
+/* ---- permutation ---------------------------------------------------------------------------- */
+
+/* The definition in hrel.h, written out independently: Fisher-Yates on the 32-bit slots
+ * pi(0 .. n-1) with util/rng's stream UINT64_MAX of the seed, then dest(g) = pi(g) / (n/p). */
+static void permutation_reference(uint64_t n, int p, uint64_t seed, uint32_t *dest)
+{
+    uint32_t *pi = malloc((size_t)n * sizeof *pi);
+    ck_assert_ptr_nonnull(pi);
+    for (uint64_t g = 0; g < n; g++)
+        pi[g] = (uint32_t)g;
+    hr_rng rng;
+    hr__rng_seed(&rng, seed, UINT64_MAX);
+    for (uint64_t i = n - 1; i > 0; i--) {
+        uint64_t j = hr__rng_below(&rng, i + 1);
+        uint32_t t = pi[i];
+        pi[i] = pi[j];
+        pi[j] = t;
+    }
+    for (uint64_t g = 0; g < n; g++)
+        dest[g] = pi[g] / (uint32_t)(n / (uint64_t)p);
+    free(pi);
+}
+
+START_TEST(test_workload_permutation)
+{
+    enum { P = 8, NP = 1000, N = P * NP };
+    static uint32_t want[N];
+    uint32_t first[N];
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        hr_hrel *r = make_ok("permutation", N, P, 0, seed);
+        ck_assert_uint_eq(r->h, NP);
+        ck_assert_uint_eq(r->h1, NP);
+        permutation_reference(N, P, seed, want);
+        uint64_t recv[P] = { 0 };
+        for (int i = 0; i < P; i++) {
+            ck_assert_uint_eq(r->in_count[i], NP);   /* every processor sends n/p */
+            for (size_t k = 0; k < NP; k++) {
+                hr_elem e = r->in[i][k];
+                uint64_t g = (uint64_t)i + P * (uint64_t)k;   /* the cyclic layout */
+                ck_assert_uint_eq(e.data, g);
+                ck_assert_msg(e.dest == want[g], "seed %" PRIu64 ", g = %" PRIu64 ": dest %u, "
+                              "want %u", seed, g, e.dest, want[g]);
+                recv[e.dest]++;
+            }
+        }
+        for (int d = 0; d < P; d++)
+            ck_assert_uint_eq(recv[d], NP);                /* and receives n/p */
+        /* The same seed again gives the same instance; another seed a different one. */
+        hr_hrel *again = make_ok("permutation", N, P, NP, seed);
+        for (int i = 0; i < P; i++)
+            ck_assert(memcmp(again->in[i], r->in[i], NP * sizeof(hr_elem)) == 0);
+        hrelation()->destroy(again);
+        if (seed == 1) {
+            for (uint64_t g = 0; g < N; g++)
+                first[g] = r->in[g % P][g / P].dest;
+        } else {
+            int differ = 0;
+            for (uint64_t g = 0; g < N; g++)
+                differ += first[g] != r->in[g % P][g / P].dest;
+            ck_assert_int_gt(differ, N / 2);
+        }
+        hrelation()->destroy(r);
+    }
+    /* p = 1 and n = p: the degenerate shuffles. */
+    hrelation()->destroy(make_ok("permutation", 5, 1, 0, 1));
+    hrelation()->destroy(make_ok("permutation", 4, 4, 1, 1));
+}
+END_TEST
+
+/* ---- file:PATH ------------------------------------------------------------------------------ */
+
+#define DATA "tests/data/"
+
+START_TEST(test_workload_file_good)
+{
+    /* hrel_good.txt, element lines in order (SOURCE DEST VALUE): 0 1 100, 0 3 7, 1 3 4294967295,
+     * 3 0 0, 1 1 55, 3 3 12, 0 3 9, 1 2 31; with comments, blank lines, tabs. */
+    hr_hrel *r = make_ok("file:" DATA "hrel_good.txt", 8, 4, 0, 1);
+    static const hr_elem in0[] = { { 100, 1 }, { 7, 3 }, { 9, 3 } };
+    static const hr_elem in1[] = { { 4294967295u, 3 }, { 55, 1 }, { 31, 2 } };
+    static const hr_elem in3[] = { { 0, 0 }, { 12, 3 } };
+    ck_assert_uint_eq(r->n, 8);
+    ck_assert_uint_eq(r->h, 4);
+    ck_assert_uint_eq(r->h1, 3);
+    ck_assert_uint_eq(r->in_count[0], 3);
+    ck_assert_uint_eq(r->in_count[1], 3);
+    ck_assert_uint_eq(r->in_count[2], 0);
+    ck_assert_uint_eq(r->in_count[3], 2);
+    ck_assert(memcmp(r->in[0], in0, sizeof in0) == 0);
+    ck_assert(memcmp(r->in[1], in1, sizeof in1) == 0);
+    ck_assert(memcmp(r->in[3], in3, sizeof in3) == 0);
+    hrelation()->destroy(r);
+    /* h may be given when it is the file's own; the seed changes nothing. */
+    r = make_ok("file:" DATA "hrel_good.txt", 8, 4, 4, 99);
+    ck_assert(memcmp(r->in[1], in1, sizeof in1) == 0);
+    hrelation()->destroy(r);
+    /* More processors than the file uses is fine. */
+    hrelation()->destroy(make_ok("file:" DATA "hrel_good.txt", 8, 64, 0, 1));
+}
+END_TEST
+
+START_TEST(test_workload_file_rejects)
+{
+    static const struct {
+        const char *file;
+        uint64_t    n, h;
+        int         p;
+        const char *why;   /* the whole reason */
+    } cases[] = {
+        { "hrel_bad_number.txt", 2, 0, 4,
+          DATA "hrel_bad_number.txt:2: DEST \"x2\" is not a decimal number" },
+        { "hrel_bad_source.txt", 2, 0, 4,
+          DATA "hrel_bad_source.txt:4: SOURCE 4 is not a processor (0 .. 3)" },
+        { "hrel_bad_fields.txt", 2, 0, 4,
+          DATA "hrel_bad_fields.txt:2: expected SOURCE DEST VALUE, found 2 fields" },
+        { "hrel_bad_value.txt", 3, 0, 4,
+          DATA "hrel_bad_value.txt:3: VALUE 4294967296 does not fit in 32 bits "
+               "(at most 4294967295)" },
+        { "hrel_bad_repeat.txt", 3, 0, 4,
+          DATA "hrel_bad_repeat.txt:3: VALUE 5 repeats line 1 (values identify the elements: "
+               "each must be unique)" },
+        { "hrel_two.txt", 3, 0, 4,
+          DATA "hrel_two.txt: has 2 element lines, but n = 3: n must equal the number of "
+               "element lines" },
+        { "hrel_two.txt", 2, 0, 2,
+          DATA "hrel_two.txt:2: DEST 2 is not a processor (0 .. 1)" },
+        { "hrel_good.txt", 8, 3, 4,
+          DATA "hrel_good.txt: the relation has h = 4 (the most elements one processor "
+               "receives), not 3: leave h unset" },
+        { "no_such_file.txt", 1, 0, 4,
+          DATA "no_such_file.txt: cannot open: No such file or directory" },
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char dist[128];
+        snprintf(dist, sizeof dist, "file:" DATA "%s", cases[c].file);
+        hr_workload_spec s = { .kind = "hrelation", .n = cases[c].n, .h = cases[c].h,
+                               .distribution = dist, .seed = 1 };
+        char why[256] = "";
+        void *inst = (void *)&s;   /* must stay untouched */
+        int err = hrelation()->make(&s, cases[c].p, &inst, why, sizeof why);
+        ck_assert_msg(err == HR_EINVAL, "case %zu accepted (%d)", c, err);
+        ck_assert_ptr_eq(inst, &s);
+        ck_assert_str_eq(why, cases[c].why);
+    }
+    /* An empty path. */
+    hr_workload_spec s = { .kind = "hrelation", .n = 1, .distribution = "file:" };
+    char why[256] = "";
+    void *inst = NULL;
+    ck_assert_int_eq(hrelation()->make(&s, 4, &inst, why, sizeof why), HR_EINVAL);
+    ck_assert_str_eq(why, "distribution file:PATH needs a path after \"file:\"");
+    ck_assert_ptr_null(inst);
+}
+END_TEST
+
+/* Write body (len bytes) to a scratch file, make an instance of n elements for p = 4 from it,
+ * and expect rejection with "PATH:" followed by tail. */
+static void expect_file_error(const char *body, size_t len, uint64_t n, const char *tail)
+{
+    char path[64], dist[80], expected[256], why[256] = "";
+    snprintf(path, sizeof path, "/tmp/hremu_check_workload_%ld.txt", (long)getpid());
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(body, 1, len, f), len);
+    ck_assert_int_eq(fclose(f), 0);
+    snprintf(dist, sizeof dist, "file:%s", path);
+    snprintf(expected, sizeof expected, "%s:%s", path, tail);
+    hr_workload_spec s = { .kind = "hrelation", .n = n, .distribution = dist };
+    void *inst = NULL;
+    int err = hrelation()->make(&s, 4, &inst, why, sizeof why);
+    remove(path);
+    ck_assert_int_eq(err, HR_EINVAL);
+    ck_assert_ptr_null(inst);
+    ck_assert_str_eq(why, expected);
+}
+
+/* Numbers past 2^64, too many fields, and unprintable bytes: the reason stays one line. */
+START_TEST(test_workload_file_odd_bytes)
+{
+    static const char big_source[] = "0 1 5\n18446744073709551616 2 6\n";
+    expect_file_error(big_source, sizeof big_source - 1, 2,
+                      "2: SOURCE 18446744073709551616 is not a processor (0 .. 3)");
+    static const char big_value[] = "0 1 5\n1 2 99999999999999999999999\n";
+    expect_file_error(big_value, sizeof big_value - 1, 2,
+                      "2: VALUE 99999999999999999999999 does not fit in 32 bits "
+                      "(at most 4294967295)");
+    static const char four[] = "\n\n0 1 5 6 # four fields\n";
+    expect_file_error(four, sizeof four - 1, 1, "3: expected SOURCE DEST VALUE, found 4 fields");
+    static const char odd[] = "0 1 5\r\n0 \x01\x02\0z 3\n";
+    expect_file_error(odd, sizeof odd - 1, 2, "2: DEST \"???z\" is not a decimal number");
+    static const char sign[] = "0 1 +5\n";
+    expect_file_error(sign, sizeof sign - 1, 1, "1: VALUE \"+5\" is not a decimal number");
+    static const char longtok[] = "0 1 5\n0 1 abcdefghijklmnopqrstuvwxyz0123456789\n";
+    expect_file_error(longtok, sizeof longtok - 1, 2,
+                      "2: VALUE \"abcdefghijklmnopqrstuvwx...\" is not a decimal number");
+    static const char empty[] = "# nothing\n\n";
+    expect_file_error(empty, sizeof empty - 1, 1,
+                      " has 0 element lines, but n = 1: n must equal the number of element lines");
+}
+END_TEST
+
+/* permutation: the verifier reads the stored dests to name a culprit. */
+START_TEST(test_workload_verify_permutation)
+{
+    hr_hrel *r = make_ok("permutation", 4096, 8, 0, 7);
+    route(r);
+    expect_ok(r);
+    char expected[128];
+    /* A lost element: drop element 4000's copy. */
+    int d = r->in[4000 % 8][4000 / 8].dest;
+    size_t at = r->out_count[d];
+    for (size_t k = 0; k < r->out_count[d]; k++)
+        if (r->out[d][k].data == 4000)
+            at = k;
+    ck_assert_uint_lt(at, r->out_count[d]);
+    hr_elem lost = r->out[d][at];
+    r->out[d][at] = r->out[d][--r->out_count[d]];
+    snprintf(expected, sizeof expected, "element 4000 (dest %d) never arrived", d);
+    expect_fail(r, expected);
+    r->out[d][r->out_count[d]++] = lost;
+    expect_ok(r);
+    /* A misrouted one, its dest field relabelled: found through the id sets. */
+    int e = (d + 1) % 8;
+    hr_elem moved = r->out[d][0], victim = r->out[e][0];
+    r->out[e][0] = (hr_elem){ .data = moved.data, .dest = (uint32_t)e };
+    r->out[d][0] = (hr_elem){ .data = victim.data, .dest = (uint32_t)d };
+    snprintf(expected, sizeof expected, "processor %d holds element %u whose dest is %d",
+             d < e ? d : e, d < e ? victim.data : moved.data, d < e ? e : d);
+    expect_fail(r, expected);
+    r->out[d][0] = moved;
+    r->out[e][0] = victim;
+    expect_ok(r);
+    free_routed(r);
+    hrelation()->destroy(r);
+}
+END_TEST
+
+/* file: the data fields are the file's VALUEs, and the verifier names elements by them. */
+START_TEST(test_workload_verify_file)
+{
+    hr_hrel *r = make_ok("file:" DATA "hrel_good.txt", 8, 4, 0, 1);
+    route(r);
+    expect_ok(r);
+    /* route() fills out[3] in (source, local index) order: values 7, 9, 4294967295, 12. */
+    ck_assert_uint_eq(r->out_count[3], 4);
+    ck_assert_uint_eq(r->out[3][0].data, 7);
+    ck_assert_uint_eq(r->out[3][3].data, 12);
+    ck_assert_uint_eq(r->out[1][0].data, 100);
+    r->out_count[3]--;
+    expect_fail(r, "element 12 (dest 3) never arrived");
+    r->out_count[3]++;
+    expect_ok(r);
+    /* A duplicate in place of a lost one. */
+    hr_elem keep = r->out[3][0];
+    r->out[3][0] = r->out[3][1];
+    expect_fail(r, "processor 3 received element 9 twice");
+    r->out[3][0] = keep;
+    /* Misrouted: swap 100 (dest 1) and 7 (dest 3); then with the dest fields relabelled. */
+    hr_elem a = r->out[1][0], b = r->out[3][0];
+    r->out[1][0] = b;
+    r->out[3][0] = a;
+    expect_fail(r, "processor 1 holds element 7 whose dest is 3");
+    r->out[1][0].dest = 1;
+    r->out[3][0].dest = 3;
+    expect_fail(r, "processor 1 holds element 7 whose dest is 3");
+    r->out[1][0] = a;
+    r->out[3][0] = b;
+    expect_ok(r);
+    /* A data field that is no line's VALUE. */
+    r->out[2][0].data = 8;
+    expect_fail(r, "processor 2 holds element 8, a VALUE no line of " DATA "hrel_good.txt has");
+    r->out[2][0].data = 31;
+    expect_ok(r);
+    free_routed(r);
+    expect_fail(r, "element 100 (dest 1) never arrived");
+    hrelation()->destroy(r);
+}
+END_TEST
+
 Suite *hr_workload_suite(void)
 {
     Suite *s = suite_create("workload");
@@ -497,14 +780,20 @@ Suite *hr_workload_suite(void)
     tcase_add_test(core, test_workload_transpose_layout);
     tcase_add_test(core, test_workload_cyclic_remainder);
     tcase_add_test(core, test_workload_uniform_seeded);
+    tcase_add_test(core, test_workload_permutation);
+    tcase_add_test(core, test_workload_file_good);
     suite_add_tcase(s, core);
     TCase *limits = tcase_create("limits");
     tcase_add_test(limits, test_workload_rejects);
+    tcase_add_test(limits, test_workload_file_rejects);
+    tcase_add_test(limits, test_workload_file_odd_bytes);
     suite_add_tcase(s, limits);
     TCase *verify = tcase_create("verify");
     tcase_add_test(verify, test_workload_verify_correct);
     tcase_add_test(verify, test_workload_verify_corrupt);
     tcase_add_test(verify, test_workload_verify_uniform);
+    tcase_add_test(verify, test_workload_verify_permutation);
+    tcase_add_test(verify, test_workload_verify_file);
     suite_add_tcase(s, verify);
     return s;
 }

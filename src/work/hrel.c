@@ -1,8 +1,11 @@
-/* hrel.c: the "hrelation" workload of seed 000 section 3: the transpose, skewed (eq. 7) and uniform
- * inputs, laid out cyclically, and an O(n) verifier of exactly-once delivery (a bitmap over ids and
- * a fingerprint of each processor's id set). */
+/* hrel.c: the "hrelation" workload of seed 000 section 3: the transpose, skewed (eq. 7), uniform
+ * and permutation inputs, laid out cyclically, relations read from a file (file:PATH), and an O(n)
+ * verifier of exactly-once delivery (a bitmap over ids and a fingerprint of each processor's id
+ * set). */
 #include "work/hrel.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,21 +16,41 @@
 #include <hremu/machine.h>
 
 #include "util/rng.h"
+#include "util/sync.h"
 #include "work/common.h"
+
+/* Where the destinations come from. */
+enum dest_mode {
+    DEST_COUNTS = 0,     /* transpose, skewed: v_d consecutive elements for each d */
+    DEST_UNIFORM,        /* uniform: drawn from seed, regenerated on demand */
+    DEST_TABLE,          /* permutation, file: stored in dest_of (the permutation needs O(n)
+                          * memory to draw anyway, and a file cannot be regenerated) */
+};
 
 /* An instance. pub comes first, so the pointer handed out as the instance is both an hrel_inst *
  * and an hr_hrel *. The truth the verifier checks against is kept apart from the inputs (which an
  * algorithm could rewrite, against the contract) and is small: for each destination d, want[d] is
  * the number of elements whose dest is d and print[d] the sum (mod 2^64) of hr__work_mix(g) over
- * their ids g. Element g's destination itself is not stored (2 bytes per element would be 32 MB
- * at n = 2^24 and, read in delivery order, cost the verifier ten times its other work); on a
- * failure it is regenerated from (v, or seed) to name the culprit. */
+ * their ids g. For the counted and uniform distributions element g's destination itself is not
+ * stored (2 bytes per element would be 32 MB at n = 2^24 and, read in delivery order, cost the
+ * verifier ten times its other work); on a failure it is regenerated from (v, or seed) to name the
+ * culprit. permutation and file:PATH keep dest_of, read only on that failure path.
+ *
+ * For file:PATH instances ids are still g = 0 .. n-1 (the element's line order in the file), but
+ * the data field carries the user's VALUE: value[g] is element g's data and by_value the sorted
+ * (value << 32 | g) pairs, so the verifier maps a delivered data field back to its id by binary
+ * search. make rejects repeated values, so the map is a bijection and exactly-once delivery is
+ * checked on ids as for the generated distributions. */
 typedef struct hrel_inst {
     hr_hrel   pub;
-    int       uniform;   /* dests drawn from seed; else v_d consecutive elements for each d */
+    int       mode;      /* enum dest_mode */
     uint64_t  seed;
     uint64_t *want;      /* [p] elements per destination: v_d */
     uint64_t *print;     /* [p] fingerprint of the id set per destination */
+    uint16_t *dest_of;   /* [n] DEST_TABLE: element g's destination; else NULL */
+    uint32_t *value;     /* [n] file: element g's data field; else NULL (data = g) */
+    uint64_t *by_value;  /* [n] file: (value << 32 | g), ascending; else NULL */
+    char     *path;      /* file: the path, for the verifier's messages; else NULL */
 } hrel_inst;
 
 /* Ids are the 32-bit data field, so an instance holds at most 2^32 elements. */
@@ -123,19 +146,22 @@ typedef struct dest_stream {
     hr_rng           rng;     /* uniform */
     int              d;       /* counts: current destination and elements left for it */
     uint64_t         left;
+    uint64_t         g;       /* table: the next element */
 } dest_stream;
 
 static void stream_start(dest_stream *ds, const hrel_inst *I)
 {
-    *ds = (dest_stream){ .I = I, .d = -1, .left = 0 };
-    if (I->uniform)
+    *ds = (dest_stream){ .I = I, .d = -1, .left = 0, .g = 0 };
+    if (I->mode == DEST_UNIFORM)
         hr__rng_seed(&ds->rng, I->seed, WORK_STREAM);
 }
 
 static uint32_t stream_next(dest_stream *ds)
 {
-    if (ds->I->uniform)
+    if (ds->I->mode == DEST_UNIFORM)
         return (uint32_t)hr__rng_below(&ds->rng, (uint64_t)ds->I->pub.p);
+    if (ds->I->mode == DEST_TABLE)
+        return ds->I->dest_of[ds->g++];
     while (ds->left == 0)
         ds->left = ds->I->want[++ds->d];
     ds->left--;
@@ -156,18 +182,23 @@ void hr__hrel_destroy(void *inst)
     free(I->pub.out_count);
     free(I->want);
     free(I->print);
+    free(I->dest_of);
+    free(I->value);
+    free(I->by_value);
+    free(I->path);
     free(I);
 }
 
-/* Allocate an instance with the cyclic layout's counts; the elements are filled in by fill. */
-static int alloc_inst(uint64_t n, int p, hrel_inst **out)
+/* Allocate an instance with count[i] input slots on processor i, or the cyclic layout's counts
+ * when count is NULL; the elements are filled in by the caller. */
+static int alloc_inst(uint64_t n, int p, const uint64_t *count_of, hrel_inst **out)
 {
     hrel_inst *I = calloc(1, sizeof *I);
     if (I == NULL)
         return HR_ENOMEM;
     I->pub.p = p;
     I->pub.n = n;
-    I->pub.h1 = (n + (uint64_t)p - 1) / (uint64_t)p;
+    I->pub.h1 = count_of == NULL ? (n + (uint64_t)p - 1) / (uint64_t)p : 0;
     I->pub.in = calloc((size_t)p, sizeof *I->pub.in);
     I->pub.in_count = calloc((size_t)p, sizeof *I->pub.in_count);
     I->pub.out = calloc((size_t)p, sizeof *I->pub.out);
@@ -178,8 +209,12 @@ static int alloc_inst(uint64_t n, int p, hrel_inst **out)
         I->pub.out_count == NULL || I->want == NULL || I->print == NULL)
         goto fail;
     for (int i = 0; i < p; i++) {
-        size_t count = (size_t)(n / (uint64_t)p + ((uint64_t)i < n % (uint64_t)p));
+        size_t count = count_of != NULL
+                           ? (size_t)count_of[i]
+                           : (size_t)(n / (uint64_t)p + ((uint64_t)i < n % (uint64_t)p));
         I->pub.in_count[i] = count;
+        if ((uint64_t)count > I->pub.h1)
+            I->pub.h1 = (uint64_t)count;
         /* Never malloc(0): a processor with no input still gets a valid pointer. */
         I->pub.in[i] = malloc((count > 0 ? count : 1) * sizeof(hr_elem));
         if (I->pub.in[i] == NULL)
@@ -192,9 +227,18 @@ fail:
     return HR_ENOMEM;
 }
 
+static void set_h(hrel_inst *I)
+{
+    I->pub.h = 0;
+    for (int d = 0; d < I->pub.p; d++)
+        if (I->want[d] > I->pub.h)
+            I->pub.h = I->want[d];
+}
+
 /* Lay out the global sequence cyclically: element g goes to processor g mod p, local index g / p,
  * kept by counters rather than divisions (this loop runs 2^24 times in the benchmarks). For the
- * uniform distribution want[] is counted here; for the others it was set from v and stays. */
+ * uniform and permutation distributions want[] is counted here; for the others it was set from v
+ * and stays. */
 static void fill(hrel_inst *I)
 {
     int p = I->pub.p, proc = 0;
@@ -204,7 +248,7 @@ static void fill(hrel_inst *I)
     for (uint64_t g = 0; g < I->pub.n; g++) {
         uint32_t d = stream_next(&ds);
         I->pub.in[proc][local] = (hr_elem){ .data = (uint32_t)g, .dest = d };
-        if (I->uniform)
+        if (I->mode != DEST_COUNTS)
             I->want[d]++;
         I->print[d] += hr__work_mix(g);
         if (++proc == p) {
@@ -212,11 +256,303 @@ static void fill(hrel_inst *I)
             local++;
         }
     }
-    I->pub.h = 0;
-    for (int d = 0; d < p; d++)
-        if (I->want[d] > I->pub.h)
-            I->pub.h = I->want[d];
+    set_h(I);
 }
+
+/* ---- permutation ------------------------------------------------------------------------- */
+
+/* Element g goes to processor pi(g) / (n/p) for a uniformly random permutation pi of 0 .. n-1,
+ * drawn by Fisher-Yates (Durstenfeld's form) on the workload stream, as uniform draws: pi starts as
+ * the identity, then for i = n-1 down to 1, pi(i) and pi(j) swap, j = hr__rng_below(i + 1). Only
+ * the labels pi(g) / (n/p) are kept, and the same swaps applied to the labels g / (n/p) give the
+ * same result, so the shuffle runs on 16-bit labels (2 bytes per element, kept for the verifier)
+ * instead of 32-bit slots. Each processor receives exactly n/p elements, and holds n/p (p | n). */
+static int draw_permutation(hrel_inst *I)
+{
+    uint64_t n = I->pub.n, np = n / (uint64_t)I->pub.p;
+    uint16_t *a = malloc((size_t)n * sizeof *a);
+    if (a == NULL)
+        return HR_ENOMEM;
+    uint16_t d = 0;
+    uint64_t left = np;
+    for (uint64_t g = 0; g < n; g++) {
+        if (left == 0) {
+            d++;
+            left = np;
+        }
+        a[g] = d;
+        left--;
+    }
+    hr_rng rng;
+    hr__rng_seed(&rng, I->seed, WORK_STREAM);
+    for (uint64_t i = n - 1; i > 0; i--) {
+        uint64_t j = hr__rng_below(&rng, i + 1);
+        uint16_t t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+    }
+    I->dest_of = a;
+    return HR_OK;
+}
+
+/* ---- file:PATH --------------------------------------------------------------------------- */
+
+/* The element lines of a file, in file order, while it is read. */
+typedef struct file_elems {
+    uint64_t  count, cap;
+    uint16_t *src, *dst;
+    uint32_t *val;
+    uint64_t *line;
+} file_elems;
+
+static void file_elems_free(file_elems *fe)
+{
+    free(fe->src);
+    free(fe->dst);
+    free(fe->val);
+    free(fe->line);
+}
+
+static int file_elems_push(file_elems *fe, uint16_t src, uint16_t dst, uint32_t val, uint64_t line)
+{
+    if (fe->count == fe->cap) {
+        uint64_t cap = fe->cap == 0 ? 1024 : 2 * fe->cap;
+        uint16_t *s = realloc(fe->src, (size_t)cap * sizeof *s);
+        if (s != NULL)
+            fe->src = s;
+        uint16_t *d = realloc(fe->dst, (size_t)cap * sizeof *d);
+        if (d != NULL)
+            fe->dst = d;
+        uint32_t *v = realloc(fe->val, (size_t)cap * sizeof *v);
+        if (v != NULL)
+            fe->val = v;
+        uint64_t *l = realloc(fe->line, (size_t)cap * sizeof *l);
+        if (l != NULL)
+            fe->line = l;
+        if (s == NULL || d == NULL || v == NULL || l == NULL)
+            return HR_ENOMEM;
+        fe->cap = cap;
+    }
+    fe->src[fe->count] = src;
+    fe->dst[fe->count] = dst;
+    fe->val[fe->count] = val;
+    fe->line[fe->count] = line;
+    fe->count++;
+    return HR_OK;
+}
+
+/* A decimal number of len characters: 0, -1 if it is not one (sign, hex, other characters), -2
+ * if it exceeds 2^64-1. */
+static int parse_dec(const char *t, size_t len, uint64_t *v)
+{
+    uint64_t x = 0;
+    int big = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (t[i] < '0' || t[i] > '9')
+            return -1;
+        unsigned digit = (unsigned)(t[i] - '0');
+        if (x > (UINT64_MAX - digit) / 10)
+            big = 1;
+        else
+            x = x * 10 + digit;
+    }
+    *v = x;
+    return big ? -2 : 0;
+}
+
+/* A token as it may appear in a one-line message: at most 24 characters, anything unprintable
+ * shown as '?', "..." when cut. */
+static void show_token(char *out, size_t cap, const char *t, size_t len)
+{
+    size_t k = 0, max = cap - 4;   /* room for "..." and the NUL */
+    for (; k < len && k < max; k++)
+        out[k] = isprint((unsigned char)t[k]) ? t[k] : '?';
+    if (k < len)
+        memcpy(out + k, "...", 4);
+    else
+        out[k] = '\0';
+}
+
+/* Read path's element lines into fe, checking every field; the reason is "PATH:LINE: ...". */
+static int read_file(const char *path, int p, file_elems *fe, char *why, size_t whylen)
+{
+    static const char *const field[3] = { "SOURCE", "DEST", "VALUE" };
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return hr__work_fail(why, whylen, HR_EINVAL, "%s: cannot open: %s", path,
+                             strerror(errno));
+    char *buf = NULL, shown[28];
+    size_t cap = 0;
+    ssize_t len;
+    uint64_t line = 0;
+    int err = HR_OK;
+    while (err == HR_OK && (len = getline(&buf, &cap, f)) >= 0) {
+        line++;
+        const char *end = buf + len, *hash = memchr(buf, '#', (size_t)len);
+        if (hash != NULL)
+            end = hash;
+        const char *tok[3];
+        size_t tlen[3];
+        int nf = 0;
+        for (const char *c = buf; c < end;) {
+            if (isspace((unsigned char)*c)) {
+                c++;
+                continue;
+            }
+            const char *t = c;
+            while (c < end && !isspace((unsigned char)*c))
+                c++;
+            if (nf < 3) {
+                tok[nf] = t;
+                tlen[nf] = (size_t)(c - t);
+            }
+            nf++;
+        }
+        if (nf == 0)
+            continue;   /* blank or comment */
+        if (nf != 3) {
+            err = hr__work_fail(why, whylen, HR_EINVAL,
+                                "%s:%" PRIu64 ": expected SOURCE DEST VALUE, found %d field%s",
+                                path, line, nf, nf == 1 ? "" : "s");
+            break;
+        }
+        uint64_t v[3];
+        for (int k = 0; k < 3 && err == HR_OK; k++) {
+            int r = parse_dec(tok[k], tlen[k], &v[k]);
+            show_token(shown, sizeof shown, tok[k], tlen[k]);
+            if (r == -1)
+                err = hr__work_fail(why, whylen, HR_EINVAL,
+                                    "%s:%" PRIu64 ": %s \"%s\" is not a decimal number", path, line,
+                                    field[k], shown);
+            else if (k < 2 && (r == -2 || v[k] >= (uint64_t)p))
+                err = hr__work_fail(why, whylen, HR_EINVAL,
+                                    "%s:%" PRIu64 ": %s %s is not a processor (0 .. %d)", path,
+                                    line, field[k], shown, p - 1);
+            else if (k == 2 && (r == -2 || v[k] > UINT32_MAX))
+                err = hr__work_fail(why, whylen, HR_EINVAL,
+                                    "%s:%" PRIu64 ": VALUE %s does not fit in 32 bits "
+                                    "(at most 4294967295)",
+                                    path, line, shown);
+        }
+        if (err != HR_OK)
+            break;
+        if (fe->count == MAX_ELEMS) {
+            err = hr__work_fail(why, whylen, HR_EINVAL,
+                                "%s:%" PRIu64 ": more than 2^32 elements", path, line);
+            break;
+        }
+        err = file_elems_push(fe, (uint16_t)v[0], (uint16_t)v[1], (uint32_t)v[2], line);
+    }
+    if (err == HR_OK && ferror(f))
+        err = hr__work_fail(why, whylen, HR_EINVAL, "%s: cannot read: %s", path, strerror(errno));
+    free(buf);
+    fclose(f);
+    return err;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* An instance from path: element g is the file's g-th element line, on processor SOURCE after
+ * the earlier lines with the same SOURCE, with data = VALUE and dest = DEST. */
+static int make_file(const hr_workload_spec *s, const char *path, int p, void **inst, char *why,
+                     size_t whylen)
+{
+    if (path[0] == '\0')
+        return hr__work_fail(why, whylen, HR_EINVAL,
+                             "distribution file:PATH needs a path after \"file:\"");
+    file_elems fe = { 0 };
+    uint64_t *keys = NULL, *count = NULL, *want = NULL;
+    hrel_inst *I = NULL;
+    char *copy = NULL;
+    int err = read_file(path, p, &fe, why, whylen);
+    if (err != HR_OK)
+        goto done;
+    uint64_t n = fe.count;
+    if (n != s->n) {
+        err = hr__work_fail(why, whylen, HR_EINVAL,
+                            "%s: has %" PRIu64 " element lines, but n = %" PRIu64
+                            ": n must equal the number of element lines",
+                            path, n, s->n);
+        goto done;
+    }
+    /* Values are ids: sort (value, g) and report the earliest line that repeats a value. */
+    keys = malloc((size_t)n * sizeof *keys);
+    count = calloc((size_t)p, sizeof *count);
+    want = calloc((size_t)p, sizeof *want);
+    copy = strdup(path);
+    if (keys == NULL || count == NULL || want == NULL || copy == NULL) {
+        err = HR_ENOMEM;
+        goto done;
+    }
+    for (uint64_t g = 0; g < n; g++)
+        keys[g] = (uint64_t)fe.val[g] << 32 | g;
+    qsort(keys, (size_t)n, sizeof *keys, cmp_u64);
+    uint64_t dup = UINT64_MAX;   /* the g of the earliest repeating line */
+    for (uint64_t k = 1; k < n; k++)
+        if (keys[k] >> 32 == keys[k - 1] >> 32 && (keys[k] & UINT32_MAX) < dup)
+            dup = keys[k] & UINT32_MAX;
+    if (dup != UINT64_MAX) {
+        uint64_t first = dup;
+        for (uint64_t g = 0; g < dup; g++)
+            if (fe.val[g] == fe.val[dup]) {
+                first = g;
+                break;
+            }
+        err = hr__work_fail(why, whylen, HR_EINVAL,
+                            "%s:%" PRIu64 ": VALUE %" PRIu32 " repeats line %" PRIu64
+                            " (values identify the elements: each must be unique)",
+                            path, fe.line[dup], fe.val[dup], fe.line[first]);
+        goto done;
+    }
+    uint64_t h = 0;
+    for (uint64_t g = 0; g < n; g++) {
+        count[fe.src[g]]++;
+        if (++want[fe.dst[g]] > h)
+            h = want[fe.dst[g]];
+    }
+    if (s->h != 0 && s->h != h) {
+        err = hr__work_fail(why, whylen, HR_EINVAL,
+                            "%s: the relation has h = %" PRIu64
+                            " (the most elements one processor receives), not %" PRIu64
+                            ": leave h unset",
+                            path, h, s->h);
+        goto done;
+    }
+    if ((err = alloc_inst(n, p, count, &I)) != HR_OK)
+        goto done;
+    I->mode = DEST_TABLE;
+    I->seed = s->seed;
+    memset(count, 0, (size_t)p * sizeof *count);   /* now each source's fill cursor */
+    for (uint64_t g = 0; g < n; g++) {
+        uint16_t src = fe.src[g], dst = fe.dst[g];
+        I->pub.in[src][count[src]++] = (hr_elem){ .data = fe.val[g], .dest = dst };
+        I->want[dst]++;
+        I->print[dst] += hr__work_mix(g);
+    }
+    set_h(I);
+    I->dest_of = fe.dst;
+    fe.dst = NULL;
+    I->value = fe.val;
+    fe.val = NULL;
+    I->by_value = keys;
+    keys = NULL;
+    I->path = copy;
+    copy = NULL;
+    *inst = &I->pub;
+done:
+    file_elems_free(&fe);
+    free(keys);
+    free(count);
+    free(want);
+    free(copy);
+    return err;
+}
+
+/* ---- make -------------------------------------------------------------------------------- */
 
 int hr__hrel_make(const hr_workload_spec *s, int p, void **inst, char *why, size_t whylen)
 {
@@ -225,11 +561,14 @@ int hr__hrel_make(const hr_workload_spec *s, int p, void **inst, char *why, size
     uint64_t n = s->n;
     int is_uniform = strcmp(dist, "uniform") == 0;
     int is_transpose = strcmp(dist, "transpose") == 0;
+    int is_perm = strcmp(dist, "permutation") == 0;
+    int is_file = strncmp(dist, "file:", 5) == 0;
 
-    if (!is_uniform && !is_transpose && strcmp(dist, "skewed") != 0)
-        return hr__work_fail(
-            why, whylen, HR_EINVAL,
-            "unknown hrelation distribution \"%s\" (known: skewed, transpose, uniform)", dist);
+    if (!is_uniform && !is_transpose && !is_perm && !is_file && strcmp(dist, "skewed") != 0)
+        return hr__work_fail(why, whylen, HR_EINVAL,
+                             "unknown hrelation distribution \"%s\" (known: file:PATH, "
+                             "permutation, skewed, transpose, uniform)",
+                             dist);
     if (p < 1 || p > HR_MAX_PROCS)
         return hr__work_fail(why, whylen, HR_EINVAL, "procs = %d is outside 1 .. %d", p,
                              HR_MAX_PROCS);
@@ -239,9 +578,24 @@ int hr__hrel_make(const hr_workload_spec *s, int p, void **inst, char *why, size
         return hr__work_fail(why, whylen, HR_EINVAL,
                              "n = %" PRIu64 " exceeds 2^32: element ids are 32-bit data fields", n);
 
+    if (is_file)
+        return make_file(s, dist + 5, p, inst, why, whylen);
+
     uint64_t np = n / (uint64_t)p;
+    if (is_perm) {
+        if (n % (uint64_t)p != 0)
+            return hr__work_fail(why, whylen, HR_EINVAL,
+                                 "distribution permutation needs n to be a multiple of p = %d "
+                                 "(every processor sends and receives n/p); n = %" PRIu64,
+                                 p, n);
+        if (s->h != 0 && s->h != np)
+            return hr__work_fail(why, whylen, HR_EINVAL,
+                                 "distribution permutation has h = n/p = %" PRIu64
+                                 ", not %" PRIu64 ": leave h unset",
+                                 np, s->h);
+    }
     /* skewed with h = n/p is the paper's transpose sequence: the same instance, the same rules. */
-    if (!is_uniform && !is_transpose && n % (uint64_t)p == 0 && s->h == np)
+    if (!is_uniform && !is_transpose && !is_perm && n % (uint64_t)p == 0 && s->h == np)
         is_transpose = 1;
     if (is_transpose) {
         /* With p^2 | n every processor sends exactly n/p^2 elements to every processor: the data
@@ -275,16 +629,22 @@ int hr__hrel_make(const hr_workload_spec *s, int p, void **inst, char *why, size
     if (is_transpose) {
         for (int i = 0; i < p; i++)
             v[i] = np;
-    } else if (!is_uniform) {
+    } else if (!is_uniform && !is_perm) {
         err = hr__hrel_skew_counts(n, p, s->h, v, why, whylen);
     }
     hrel_inst *I = NULL;
     if (err == HR_OK)
-        err = alloc_inst(n, p, &I);
+        err = alloc_inst(n, p, NULL, &I);
     if (err == HR_OK) {
-        I->uniform = is_uniform;
+        I->mode = is_uniform ? DEST_UNIFORM : is_perm ? DEST_TABLE : DEST_COUNTS;
         I->seed = s->seed;
-        if (!is_uniform)
+        if (is_perm && (err = draw_permutation(I)) != HR_OK) {
+            hr__hrel_destroy(I);
+            I = NULL;
+        }
+    }
+    if (err == HR_OK) {
+        if (I->mode == DEST_COUNTS)
             memcpy(I->want, v, (size_t)p * sizeof *v);
         fill(I);
         *inst = &I->pub;
@@ -308,12 +668,41 @@ uint64_t hr__hrel_h(const void *inst)
     return ((const hr_hrel *)inst)->h;
 }
 
-/* Failure path of a duplicate: where did the first copy of g arrive? */
-static int first_holder(const hr_hrel *r, uint64_t g, int upto)
+/* A delivered data field's id g: the data itself, or for a file the line order of its VALUE (by
+ * binary search, O(log n)). 0 when no element has this data field. */
+static int id_of(const hrel_inst *I, uint32_t data, uint64_t *g)
+{
+    uint64_t n = I->pub.n;
+    if (I->by_value == NULL) {
+        *g = data;
+        return (uint64_t)data < n;
+    }
+    uint64_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (I->by_value[mid] >> 32 < data)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == n || I->by_value[lo] >> 32 != data)
+        return 0;
+    *g = I->by_value[lo] & UINT32_MAX;
+    return 1;
+}
+
+/* How messages name element g: by its data field, which is what the algorithm saw. */
+static uint64_t shown(const hrel_inst *I, uint64_t g)
+{
+    return I->value != NULL ? I->value[g] : g;
+}
+
+/* Failure path of a duplicate: where did the first copy of this data field arrive? */
+static int first_holder(const hr_hrel *r, uint32_t data, int upto)
 {
     for (int i = 0; i <= upto; i++)
         for (size_t k = 0; k < r->out_count[i]; k++)
-            if (r->out[i][k].data == g)
+            if (r->out[i][k].data == data)
                 return i;
     return upto;
 }
@@ -324,6 +713,8 @@ _Static_assert(HR_MAX_PROCS <= 65536, "name_culprit holds destinations in 16 bit
  * (O(g) for uniform; cheap enough once, never on the success path). */
 static uint32_t true_dest(const hrel_inst *I, uint64_t g)
 {
+    if (I->dest_of != NULL)
+        return I->dest_of[g];
     dest_stream ds;
     stream_start(&ds, I);
     uint32_t d = stream_next(&ds);
@@ -337,23 +728,31 @@ static uint32_t true_dest(const hrel_inst *I, uint64_t g)
 static int name_culprit(const hrel_inst *I, const uint64_t *seen, char *why, size_t whylen)
 {
     const hr_hrel *r = &I->pub;
-    uint16_t *dest_of = malloc((size_t)r->n * sizeof *dest_of);
-    if (dest_of == NULL)
-        return hr__work_fail(why, whylen, HR_EVERIFY,
-                             "the elements delivered are not the right ones "
-                             "(no memory to say which)");
-    dest_stream ds;
-    stream_start(&ds, I);
-    for (uint64_t g = 0; g < r->n; g++)
-        dest_of[g] = (uint16_t)stream_next(&ds);
+    uint16_t *made = NULL;
+    const uint16_t *dest_of = I->dest_of;
+    if (dest_of == NULL) {
+        made = malloc((size_t)r->n * sizeof *made);
+        if (made == NULL)
+            return hr__work_fail(why, whylen, HR_EVERIFY,
+                                 "the elements delivered are not the right ones "
+                                 "(no memory to say which)");
+        dest_stream ds;
+        stream_start(&ds, I);
+        for (uint64_t g = 0; g < r->n; g++)
+            made[g] = (uint16_t)stream_next(&ds);
+        dest_of = made;
+    }
     int err = HR_OK;
     for (int i = 0; i < r->p && err == HR_OK; i++)
         for (size_t k = 0; k < r->out_count[i]; k++) {
-            uint64_t g = r->out[i][k].data;
+            uint64_t g = 0;
+            /* The first pass found every data field to be some element's. */
+            int found = id_of(I, r->out[i][k].data, &g);
+            HR_ASSERT(found);
             if (dest_of[g] != i) {
                 err = hr__work_fail(why, whylen, HR_EVERIFY,
-                                    "processor %d holds element %" PRIu64 " whose dest is %u", i, g,
-                                    (unsigned)dest_of[g]);
+                                    "processor %d holds element %" PRIu64 " whose dest is %u", i,
+                                    shown(I, g), (unsigned)dest_of[g]);
                 break;
             }
         }
@@ -361,9 +760,9 @@ static int name_culprit(const hrel_inst *I, const uint64_t *seen, char *why, siz
     for (uint64_t g = 0; g < r->n && err == HR_OK; g++)
         if (!hr__bit_test(seen, g))
             err = hr__work_fail(why, whylen, HR_EVERIFY,
-                                "element %" PRIu64 " (dest %u) never arrived", g,
+                                "element %" PRIu64 " (dest %u) never arrived", shown(I, g),
                                 (unsigned)dest_of[g]);
-    free(dest_of);
+    free(made);
     /* Unreachable while mix is a bijection and the sets differ; say so rather than pass. */
     if (err == HR_OK)
         err =
@@ -410,11 +809,18 @@ int hr__hrel_verify(const void *inst, char *why, size_t whylen)
         uint64_t print = 0;
         for (size_t k = 0; k < count; k++) {
             hr_elem e = o[k];
-            uint64_t g = e.data;
-            if (g >= n) {
-                err = hr__work_fail(
-                    why, whylen, HR_EVERIFY,
-                    "processor %d holds element %" PRIu64 ", but ids end at %" PRIu64, i, g, n - 1);
+            uint64_t g = 0;
+            if (!id_of(I, e.data, &g)) {
+                if (I->path != NULL)
+                    err = hr__work_fail(why, whylen, HR_EVERIFY,
+                                        "processor %d holds element %" PRIu32
+                                        ", a VALUE no line of %s has",
+                                        i, e.data, I->path);
+                else
+                    err = hr__work_fail(why, whylen, HR_EVERIFY,
+                                        "processor %d holds element %" PRIu32
+                                        ", but ids end at %" PRIu64,
+                                        i, e.data, n - 1);
                 break;
             }
             if (e.dest != (uint32_t)i) {
@@ -423,31 +829,33 @@ int hr__hrel_verify(const void *inst, char *why, size_t whylen)
                 if (d == e.dest)
                     err = hr__work_fail(
                         why, whylen, HR_EVERIFY,
-                        "processor %d holds element %" PRIu64 " whose dest is %" PRIu32, i, g, d);
+                        "processor %d holds element %" PRIu64 " whose dest is %" PRIu32, i,
+                        shown(I, g), d);
                 else if (d == (uint32_t)i)
                     err = hr__work_fail(why, whylen, HR_EVERIFY,
                                         "processor %d holds element %" PRIu64
                                         " with its dest field changed to %" PRIu32,
-                                        i, g, e.dest);
+                                        i, shown(I, g), e.dest);
                 else
                     err = hr__work_fail(why, whylen, HR_EVERIFY,
                                         "processor %d holds element %" PRIu64
                                         " whose dest is %" PRIu32 " (its dest field says %" PRIu32
                                         ")",
-                                        i, g, d, e.dest);
+                                        i, shown(I, g), d, e.dest);
                 break;
             }
             uint64_t bit = UINT64_C(1) << (g & 63);
             if (seen[g >> 6] & bit) {
-                int j = first_holder(r, g, i);
+                int j = first_holder(r, e.data, i);
                 if (j == i)
                     err = hr__work_fail(why, whylen, HR_EVERIFY,
-                                        "processor %d received element %" PRIu64 " twice", i, g);
+                                        "processor %d received element %" PRIu32 " twice", i,
+                                        e.data);
                 else
                     err = hr__work_fail(why, whylen, HR_EVERIFY,
-                                        "element %" PRIu64 " arrived at processor %d and again at "
+                                        "element %" PRIu32 " arrived at processor %d and again at "
                                         "processor %d",
-                                        g, j, i);
+                                        e.data, j, i);
                 break;
             }
             seen[g >> 6] |= bit;

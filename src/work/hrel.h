@@ -3,13 +3,22 @@
  * An instance is an hr_hrel (include/hremu/workload.h) followed by private verification data; the
  * pointer that make returns points at the hr_hrel, so algorithms cast it to hr_hrel *.
  *
- * Layout, for every distribution: the n elements form one global sequence g = 0 .. n-1, dealt
- * cyclically as in seed 000 section 3.1: element g lives on processor g mod p at local index g / p,
- * so the first n mod p processors hold one element more. Element g has data = g (a unique id, so
- * the verifier can check exactly-once delivery) and dest chosen by the distribution:
- *   transpose  v_d = n/p consecutive elements for each d (h = n/p): the transpose data movement;
- *   skewed     v_d from eq. (7) for a requested h (h = n/p is the transpose sequence);
- *   uniform    each dest drawn uniformly from a xoshiro256** stream seeded by the spec's seed.
+ * Layout, for every generated distribution: the n elements form one global sequence g = 0 .. n-1,
+ * dealt cyclically as in seed 000 section 3.1: element g lives on processor g mod p at local index
+ * g / p, so the first n mod p processors hold one element more. Element g has data = g (a unique
+ * id, so the verifier can check exactly-once delivery) and dest chosen by the distribution:
+ *   transpose    v_d = n/p consecutive elements for each d (h = n/p): the transpose data movement;
+ *   skewed       v_d from eq. (7) for a requested h (h = n/p is the transpose sequence);
+ *   uniform      each dest drawn uniformly from a xoshiro256** stream seeded by the spec's seed;
+ *   permutation  dest = pi(g) / (n/p) for a random permutation pi of 0 .. n-1, drawn by
+ *                Fisher-Yates on the same stream (hrel.c says exactly how); needs p | n, and every
+ *                processor sends and receives n/p (h = h1 = n/p).
+ * file:PATH reads the relation instead (format in docs/config.md: lines "SOURCE DEST VALUE").
+ * Element g is the g-th element line; it lives on processor SOURCE, after the earlier lines with
+ * the same SOURCE, with data = VALUE and dest = DEST. VALUEs must be unique: they stand in for the
+ * id, and the verifier maps each delivered data field back to its line. n must equal the number of
+ * element lines; h, if set, the file's own h; h1 is the most lines any SOURCE has. Errors in the
+ * file are reported as "PATH:LINE: what is wrong" (one line).
  */
 #ifndef HREMU_WORK_HREL_H
 #define HREMU_WORK_HREL_H
