@@ -152,6 +152,17 @@ expect_grep "use sort.radix" "$TMP/err" "sort.counting says what to use"
 run --format csv configs/examples/sort.ini --set workload.h=4n/p
 expect_rc 2 "h with kind sort"
 
+# A user's own relation from a file, routed by every h-relation algorithm, and a bad line.
+run --format csv --set machine.procs=4 --set workload.n=8 --set workload.h=0 \
+    --set workload.distribution=file:tests/data/hrel_good.txt \
+    --set run.algorithms=hrel.direct,hrel.two_phase,hrel.xor
+expect_rc 0 "distribution file:"
+[ "$(grep -c ',true,' "$TMP/out")" = 3 ] && ok || bad "distribution file: all three verify"
+run --format csv --set machine.procs=2 --set workload.n=8 --set workload.h=0 \
+    --set workload.distribution=file:tests/data/hrel_good.txt
+expect_rc 2 "distribution file: with a SOURCE >= p"
+expect_grep "tests/data/hrel_good.txt:" "$TMP/err" "file: errors name the file and line"
+
 run --format csv --out "$TMP/rows.csv" --set workload.n=2^12
 expect_rc 0 "--out"
 expect_empty "$TMP/out" "--out leaves stdout"
