@@ -58,17 +58,16 @@ static void body_alg(hr_proc *p, void *arg)
     }
 }
 
-/* Run alg on a fresh machine of p processors with distribution dist; returns the verify code. */
-static int run_alg(const hr_algorithm *a, int p, const char *dist, uint64_t n, uint64_t h,
-                   int corrupt, hr_run_result *res, char *why, size_t whylen)
+/* Run alg on a fresh machine of p processors on the instance spec makes; returns the verify code
+ * (or the run's status if it failed). */
+static int run_spec(const hr_algorithm *a, int p, const hr_workload_spec *spec, int corrupt,
+                    hr_run_result *res, char *why, size_t whylen)
 {
-    const hr_workload *w = hr_workload_find("hrelation");
-    hr_workload_spec spec = { .kind = "hrelation", .n = n, .h = h, .distribution = dist,
-                              .seed = 3 };
+    const hr_workload *w = hr_workload_find(spec->kind);
     alg_job j = { .alg = a, .corrupt = corrupt };
     for (int k = 0; a->params != NULL && a->params[k].name != NULL; k++)
         j.params[k] = a->params[k].def;
-    ck_assert_msg(w->make(&spec, p, &j.inst, why, whylen) == HR_OK, "make: %s", why);
+    ck_assert_msg(w->make(spec, p, &j.inst, why, whylen) == HR_OK, "make: %s", why);
     hr_machine_config cfg = hr_test_config(p, NULL);
     hr_machine *m;
     ck_assert_int_eq(hr_machine_create(&cfg, &m, NULL), HR_OK);
@@ -78,6 +77,15 @@ static int run_alg(const hr_algorithm *a, int p, const char *dist, uint64_t n, u
     hr_machine_destroy(m);
     w->destroy(j.inst);
     return v;
+}
+
+/* An h-relation of distribution dist. */
+static int run_alg(const hr_algorithm *a, int p, const char *dist, uint64_t n, uint64_t h,
+                   int corrupt, hr_run_result *res, char *why, size_t whylen)
+{
+    hr_workload_spec spec = { .kind = "hrelation", .n = n, .h = h, .distribution = dist,
+                              .seed = 3 };
+    return run_spec(a, p, &spec, corrupt, res, why, whylen);
 }
 
 START_TEST(test_alg_every_algorithm_verifies)
@@ -105,24 +113,12 @@ START_TEST(test_alg_every_algorithm_verifies)
 }
 END_TEST
 
-/* Run a sort-kind algorithm on dataset ds; returns the verify code (or the run's status). */
+/* A sort of dataset ds. */
 static int run_sort(const hr_algorithm *a, int p, const char *ds, uint64_t n, hr_run_result *res,
                     char *why, size_t whylen)
 {
-    const hr_workload *w = hr_workload_find("sort");
     hr_workload_spec spec = { .kind = "sort", .n = n, .dataset = ds, .seed = 5 };
-    alg_job j = { .alg = a };
-    for (int k = 0; a->params != NULL && a->params[k].name != NULL; k++)
-        j.params[k] = a->params[k].def;
-    ck_assert_msg(w->make(&spec, p, &j.inst, why, whylen) == HR_OK, "make: %s", why);
-    hr_machine_config cfg = hr_test_config(p, NULL);
-    hr_machine *m;
-    ck_assert_int_eq(hr_machine_create(&cfg, &m, NULL), HR_OK);
-    ck_assert_int_eq(hr_machine_run(m, body_alg, &j, res), HR_OK);
-    int v = res->status == HR_OK ? w->verify(j.inst, why, whylen) : res->status;
-    hr_machine_destroy(m);
-    w->destroy(j.inst);
-    return v;
+    return run_spec(a, p, &spec, 0, res, why, whylen);
 }
 
 /* Every sort on every dataset it takes, for p in {1, 2, 3, 4, 7, 16, 64}: sorted, a permutation
