@@ -54,6 +54,17 @@ void *hr__alloc(hr_alloc *a, size_t bytes)
     return h + 1;
 }
 
+/* A block no longer live: large ones join a cache list, the rest go back to malloc. */
+static void retire(hr_alloc_hdr *h, hr_alloc_hdr **cache)
+{
+    if (h->cap >= HR_ALLOC_CACHE_MIN) {
+        h->next = *cache;
+        *cache = h;
+    } else {
+        free(h);
+    }
+}
+
 void hr__alloc_free(hr_alloc *a, void *ptr)
 {
     if (ptr == NULL)
@@ -66,12 +77,7 @@ void hr__alloc_free(hr_alloc *a, void *ptr)
     if (h->next != NULL)
         h->next->prev = h->prev;
     a->live -= h->bytes;
-    if (h->cap >= HR_ALLOC_CACHE_MIN) {
-        h->next = a->fresh;
-        a->fresh = h;
-    } else {
-        free(h);
-    }
+    retire(h, &a->fresh);
 }
 
 static void free_list(hr_alloc_hdr *h)
@@ -91,12 +97,7 @@ void hr__alloc_recycle(hr_alloc *a)
     hr_alloc_hdr *h = a->head;
     while (h != NULL) {
         hr_alloc_hdr *next = h->next;
-        if (h->cap >= HR_ALLOC_CACHE_MIN) {
-            h->next = a->cache;
-            a->cache = h;
-        } else {
-            free(h);
-        }
+        retire(h, &a->cache);
         h = next;
     }
     a->head = NULL;
