@@ -94,6 +94,14 @@ typedef enum hr_op { HR_SUM, HR_MIN, HR_MAX } hr_op;
 void hr_barrier(hr_proc *p);
 /* Block k of send (block bytes each) goes to processor k, which stores it as block hr_pid of recv. */
 void hr_transpose(hr_proc *p, const void *send, void *recv, size_t block);
+/* hr_transpose without the copy, for programs that only read what they receive: view[k] points at
+ * processor k's block for the caller, where k keeps it. Model time, counters and the return are
+ * those of hr_transpose. The views are read-only and last until hr_view_end, which every processor
+ * calls: it ends the caller's views and waits until nobody views the caller's blocks, so send must
+ * stay unchanged until then. In between, the caller computes but does not communicate (that fails
+ * the run). */
+void hr_transpose_view(hr_proc *p, const void *send, size_t block, const void **view);
+void hr_view_end(hr_proc *p);
 /* Personalised all-to-all of variable blocks, in elements of elem bytes (MPI_Alltoallv). */
 void hr_alltoallv(hr_proc *p, const void *send, const size_t *scounts, const size_t *sdispls,
                   void *recv, const size_t *rcounts, const size_t *rdispls, size_t elem);

@@ -2,6 +2,7 @@
 #include "alg/hrel.h"
 
 #include <stddef.h>
+#include <string.h>
 #include <hremu/workload.h>
 
 #include "alg/route.h"
@@ -62,14 +63,35 @@ void hr_alg_hrel_direct(hr_proc *p, void *inst, const double *params)
 
 /* ---- hrel.two_phase: seed 000 section 3, Steps (1)-(4), Algorithm 1 (Appendix B) ---------- */
 
-/* The algorithm lives in route.c, where the sorts use it too. */
+/* Steps (1)-(4) are alg/route.c's, which the sorts use too; here they route the elements as
+ * they are, and Algorithm 1's steps 9-10 pack what arrives. */
 void hr_alg_hrel_two_phase(hr_proc *p, void *inst, const double *params)
 {
     (void)params;
     hr_hrel *r = inst;
-    int me = hr_pid(p);
-    r->out[me] = hr__route_two_phase(p, r->in[me], r->in_count[me], sizeof(hr_elem),
-                                     offsetof(hr_elem, dest), r->h1, r->h, &r->out_count[me]);
+    int n = hr_nprocs(p), me = hr_pid(p);
+    const hr_elem *in = r->in[me];
+    size_t cnt = r->in_count[me];
+    hr_router rt;
+    hr__route_start(p, &rt, sizeof *in, offsetof(hr_elem, dest), r->h1, r->h);
+    for (size_t k = 0; k < cnt; k++)
+        hr__route_deal(p, &rt, &in[k], in[k].dest, sizeof *in);
+    hr__route_exchange(p, &rt);
+
+    size_t total = 0;
+    for (int k = 0; k < n; k++)
+        total += hr__route_count(&rt, k);
+    hr_elem *out = hr_malloc(p, total * sizeof *out + 1);
+    size_t z = 0;
+    for (int k = 0; k < n; k++) {
+        size_t got = hr__route_count(&rt, k);
+        memcpy(out + z, hr__route_block(&rt, k), got * sizeof *out);
+        z += got;
+    }
+    hr_compute(p, (double)total);
+    hr__route_end(p, &rt);
+    r->out[me] = out;
+    r->out_count[me] = total;
 }
 
 /* ---- hrel.xor: seed 000 section 3.2, the single-phase algorithm -------------------------- */

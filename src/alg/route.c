@@ -20,56 +20,32 @@ static size_t bin_bound(uint64_t x, int p)
     return (size_t)((2 * x + (uint64_t)p * (uint64_t)(p - 1)) / (2 * (uint64_t)p));
 }
 
-/* p bins of 1 + cap slots of size bytes: slot 0 of a bin holds its count (a uint32), as
- * Algorithm 1 keeps it (steps 2.1 and 6.1). While dealing, the counts live in fill[] (one small
- * array, in cache) and go to the bins' first slots at the end: writing them per element touched a
- * second cache line each time. */
-typedef struct bins {
-    unsigned char *slots;
-    size_t         cap, size;
-    uint32_t      *fill;
-} bins;
-
-static bins bins_new(hr_proc *p, size_t cap, size_t size)
+static hr_bins bins_new(hr_proc *p, size_t cap, size_t size)
 {
     int n = hr_nprocs(p);
-    bins b = { hr_malloc(p, (size_t)n * (cap + 1) * size), cap, size,
-               hr_calloc(p, (size_t)n, sizeof(uint32_t)) };
+    hr_bins b = { hr_malloc(p, (size_t)n * (cap + 1) * size), cap,
+                  hr_calloc(p, (size_t)n, sizeof(uint32_t)) };
     return b;
 }
 
-/* One element: constant sizes for the common cases, so the compiler copies them inline. */
-static inline void copy_elem(unsigned char *d, const unsigned char *s, size_t size)
-{
-    switch (size) {
-    case 8:  memcpy(d, s, 8); break;
-    case 12: memcpy(d, s, 12); break;
-    case 16: memcpy(d, s, 16); break;
-    default: memcpy(d, s, size); break;
-    }
-}
-
-/* Put element e into bin `bin`. Fails the run if the bin would pass its bound, which the paper
- * proves cannot happen: a check on every run. */
-static inline void bin_put(hr_proc *p, bins *b, int bin, const unsigned char *e, const char *step)
-{
-    if (b->fill[bin] == b->cap)
-        hr_fail(p, "%s: bin %d is over its bound of %zu elements", step, bin, b->cap);
-    copy_elem(b->slots + ((size_t)bin * (b->cap + 1) + 1 + b->fill[bin]++) * b->size, e, b->size);
-}
-
-static void bins_close(hr_proc *p, bins *b)
+/* The counts go to the bins' first slots; the bins are ready to send. */
+static void bins_close(hr_proc *p, hr_bins *b, size_t size)
 {
     for (int k = 0; k < hr_nprocs(p); k++)
-        memcpy(b->slots + (size_t)k * (b->cap + 1) * b->size, &b->fill[k], sizeof(uint32_t));
+        memcpy(b->slots + (size_t)k * (b->cap + 1) * size, &b->fill[k], sizeof(uint32_t));
     hr_free(p, b->fill);
+    b->fill = NULL;
 }
 
-static uint32_t count_of(const unsigned char *block)
+void hr__route_start(hr_proc *p, hr_router *rt, size_t size, size_t dest_off, uint64_t h1,
+                     uint64_t h2)
 {
-    uint32_t c;
-    memcpy(&c, block, sizeof c);
-    return c;
+    int n = hr_nprocs(p), me = hr_pid(p);
+    *rt = (hr_router){ .p = n, .size = size, .dest_off = dest_off, .h1 = h1, .h2 = h2 };
+    rt->first = bins_new(p, bin_bound(h1, n), size);
+    rt->next = hr_malloc(p, (size_t)n * sizeof *rt->next);
+    for (int l = 0; l < n; l++)
+        rt->next[l] = (me + l) % n;
 }
 
 static uint32_t dest_of(const unsigned char *e, size_t dest_off)
@@ -79,69 +55,68 @@ static uint32_t dest_of(const unsigned char *e, size_t dest_off)
     return d;
 }
 
-void *hr__route_two_phase(hr_proc *p, const void *in, size_t cnt, size_t size, size_t dest_off,
-                          uint64_t h1, uint64_t h2, size_t *out_count)
+/* Step (3) for the got elements of block b: each goes to the bin of its destination. Inlined into
+ * deal3 for the layouts hremu routes (hr_elem: 8 bytes, destination at 4; the sorts' elements: 16
+ * bytes, destination at 8), so that each element is copied with a constant size. */
+static inline __attribute__((always_inline)) void
+deal3_at(hr_proc *p, hr_bins *e, const unsigned char *b, size_t got, size_t size, size_t dest_off)
 {
-    int n = hr_nprocs(p), me = hr_pid(p);
-    const unsigned char *src = in;
-    size_t cap1 = bin_bound(h1, n), cap2 = bin_bound(h2, n);
-    size_t blk1 = (cap1 + 1) * size, blk2 = (cap2 + 1) * size;
+    for (size_t j = 0; j < got; j++)
+        hr__bin_put(p, e, (int)dest_of(b + j * size, dest_off), b + j * size, size, "step (3)");
+}
 
-    /* Step (1): element k with destination l goes to bin T[l], starting at (i + l) mod p. */
-    bins c = bins_new(p, cap1, size);
-    int *t = hr_malloc(p, (size_t)n * sizeof *t);
-    for (int l = 0; l < n; l++)
-        t[l] = (me + l) % n;
-    for (size_t k = 0; k < cnt; k++) {
-        const unsigned char *e = src + k * size;
-        uint32_t l = dest_of(e, dest_off);
-        if (l >= (uint32_t)n)
-            hr_fail(p, "element %zu has destination %u, but p = %d", k, l, n);
-        bin_put(p, &c, t[l], e, "step (1)");
-        t[l] = t[l] + 1 == n ? 0 : t[l] + 1;
-    }
-    bins_close(p, &c);
-    hr_free(p, t);
-    hr_compute(p, (double)cnt);
+static void deal3(hr_proc *p, hr_bins *e, const unsigned char *b, size_t got, size_t size,
+                  size_t dest_off)
+{
+    if (size == 8 && dest_off == 4)
+        deal3_at(p, e, b, got, 8, 4);
+    else if (size == 16 && dest_off == 8)
+        deal3_at(p, e, b, got, 16, 8);
+    else
+        deal3_at(p, e, b, got, size, dest_off);
+}
 
-    /* Step (2): bin j to processor j, a transpose of blocks of 1 + cap1 slots. */
-    unsigned char *d = hr_malloc(p, (size_t)n * blk1);
-    hr_transpose(p, c.slots, d, blk1);
-    hr_free(p, c.slots);
+void hr__route_exchange(hr_proc *p, hr_router *rt)
+{
+    int n = rt->p;
+    size_t size = rt->size;
+    size_t blk1 = (rt->first.cap + 1) * size;
+    bins_close(p, &rt->first, size);
+    hr_free(p, rt->next);
+    rt->next = NULL;
+    hr_compute(p, (double)rt->dealt);
+
+    /* Step (2): bin j to processor j, a transpose of blocks of 1 + cap1 slots. The blocks are
+     * only read, so they are viewed where they were binned (hr_transpose_view): the model
+     * charges the same transpose, and the emulator saves a copy of every element. */
+    rt->view = hr_malloc(p, (size_t)n * sizeof *rt->view);
+    hr_transpose_view(p, rt->first.slots, blk1, (const void **)rt->view);
 
     /* Step (3): rebin what arrived by final destination. */
-    bins e = bins_new(p, cap2, size);
+    hr_bins e = bins_new(p, bin_bound(rt->h2, n), size);
     size_t moved = 0;
     for (int k = 0; k < n; k++) {
-        const unsigned char *b = d + (size_t)k * blk1;
-        uint32_t got = count_of(b);
-        for (uint32_t j = 1; j <= got; j++)
-            bin_put(p, &e, (int)dest_of(b + j * size, dest_off), b + j * size, "step (3)");
+        size_t got = hr__route_count(rt, k);
+        deal3(p, &e, hr__route_block(rt, k), got, size, rt->dest_off);
         moved += got;
     }
-    bins_close(p, &e);
+    bins_close(p, &e, size);
     hr_compute(p, (double)moved);
-    hr_free(p, d);
+    hr_view_end(p);
+    hr_free(p, rt->first.slots);
+    rt->first.slots = NULL;
 
-    /* Step (4): bin j to processor j again, blocks of 1 + cap2 slots. */
-    unsigned char *f = hr_malloc(p, (size_t)n * blk2);
-    hr_transpose(p, e.slots, f, blk2);
-    hr_free(p, e.slots);
+    /* Step (4): bin j to processor j again, blocks of 1 + cap2 slots, viewed as in step (2)
+     * until hr__route_end. */
+    rt->second = e.slots;
+    rt->blk2 = (e.cap + 1) * size;
+    hr_transpose_view(p, rt->second, rt->blk2, (const void **)rt->view);
+}
 
-    /* Algorithm 1, steps 9-10: pack the received blocks. */
-    size_t total = 0;
-    for (int k = 0; k < n; k++)
-        total += count_of(f + (size_t)k * blk2);
-    unsigned char *out = hr_malloc(p, total * size + 1);
-    size_t z = 0;
-    for (int k = 0; k < n; k++) {
-        const unsigned char *b = f + (size_t)k * blk2;
-        size_t got = count_of(b);
-        memcpy(out + z * size, b + size, got * size);
-        z += got;
-    }
-    hr_compute(p, (double)total);
-    hr_free(p, f);
-    *out_count = total;
-    return out;
+void hr__route_end(hr_proc *p, hr_router *rt)
+{
+    hr_view_end(p);
+    hr_free(p, rt->second);
+    hr_free(p, rt->view);
+    *rt = (hr_router){ 0 };
 }

@@ -30,6 +30,11 @@ typedef struct routed {
     uint32_t pos;        /* the rank's index there */
 } routed;
 
+/* A place in the output: the processor and the index there. */
+typedef struct slot {
+    uint32_t dest, pos;
+} slot;
+
 /* Keys held by processor i: the input's block layout. */
 static uint64_t block_count(uint64_t n, int p, int i)
 {
@@ -89,40 +94,59 @@ static hr_key *count_pass(hr_proc *p, const hr_key *in, size_t cnt, uint64_t n, 
     hr_transpose(p, inter, scans, 2 * b * sizeof *inter);
     hr_free(p, inter);
 
-    /* Steps 7-9: the first rank of each bucket's keys on this processor. */
+    /* Steps 7-9: the first rank of each bucket's keys on this processor, kept as the processor
+     * and index that hold it (the place of rank addr in step 11's terms). */
     uint64_t offset = 0;
-    uint64_t *first = hr_malloc(p, rp * sizeof *first);
+    slot *first = hr_malloc(p, rp * sizeof *first);
     for (size_t k = 0; k < rp; k++) {
-        first[k] = scans[2 * k] + offset;
+        first[k] = (slot){ 0, 0 };
+        if (index[k] != 0)   /* an empty bucket's first rank may be n, which has no owner */
+            owner_of(scans[2 * k] + offset, n, np, &first[k].dest, &first[k].pos);
         offset += scans[2 * k + 1];
     }
     hr_free(p, scans);
     hr_free(p, index);
 
-    /* Step 10: every key's rank, in input order within a bucket: stable. */
-    routed *send = hr_malloc(p, cnt * sizeof *send + 1);
+    /* Step 10: every key's rank, in input order within a bucket: stable. A bucket's ranks are
+     * consecutive, so its place moves one index on, to the next processor's first at the end of
+     * a block (no division per key). Each routed element is dealt to step 11's router as it is
+     * made. */
+    uint64_t h = block_count(n, np, 0);
+    uint32_t rem = (uint32_t)(n % (uint64_t)np), q = (uint32_t)(n / (uint64_t)np);
+    hr_router rt;
+    hr__route_start(p, &rt, sizeof(routed), offsetof(routed, dest), h, h);
     for (size_t k = 0; k < cnt; k++) {
-        uint64_t addr = first[(in[k].key >> shift) & mask]++;
-        send[k] = (routed){ .key = in[k].key, .id = in[k].id };
-        owner_of(addr, n, np, &send[k].dest, &send[k].pos);
+        slot *at = &first[(in[k].key >> shift) & mask];
+        routed e = { in[k].key, in[k].id, at->dest, at->pos };
+        if (++at->pos == q + (at->dest < rem)) {     /* block_count(n, np, dest) */
+            at->dest++;
+            at->pos = 0;
+        }
+        hr__route_deal(p, &rt, &e, e.dest, sizeof e);
     }
     hr_free(p, first);
     hr_compute(p, (double)(rp + cnt));
 
-    /* Step 11: route every key to its rank (a permutation: h = n/p, uneven blocks rounded up). */
-    uint64_t h = block_count(n, np, 0);
-    size_t got;
-    routed *arrived = hr__route_two_phase(p, send, cnt, sizeof *send, offsetof(routed, dest), h,
-                                          h, &got);
-    hr_free(p, send);
-    size_t mine = (size_t)block_count(n, np, me);
+    /* Step 11: route every key to its rank (a permutation: h = n/p, uneven blocks rounded up),
+     * and put each where its rank says, reading it where it arrived. */
+    hr__route_exchange(p, &rt);
+    size_t mine = (size_t)block_count(n, np, me), got = 0;
+    for (int k = 0; k < np; k++)
+        got += hr__route_count(&rt, k);
     if (got != mine)
         hr_fail(p, "counting sort: %zu keys arrived for a block of %zu", got, mine);
     hr_key *out = hr_malloc(p, mine * sizeof *out + 1);
-    for (size_t k = 0; k < got; k++)
-        out[arrived[k].pos] = (hr_key){ arrived[k].key, arrived[k].id };
+    for (int k = 0; k < np; k++) {
+        const routed *a = hr__route_block(&rt, k);
+        size_t c = hr__route_count(&rt, k);
+        for (size_t j = 0; j < c; j++) {
+            if (a[j].pos >= mine)
+                hr_fail(p, "counting sort: a key arrived for position %u of %zu", a[j].pos, mine);
+            out[a[j].pos] = (hr_key){ a[j].key, a[j].id };
+        }
+    }
     hr_compute(p, (double)got);
-    hr_free(p, arrived);
+    hr__route_end(p, &rt);
     return out;
 }
 

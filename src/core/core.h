@@ -32,7 +32,7 @@
 #define HR__TAG_COLL (-2)          /* collectives' messages; user tags are >= 0 */
 #define HR__WAKE_NEVER (-2)        /* wake_on: no arriving message can satisfy this wait */
 
-enum { HR_MSG_COPY, HR_MSG_REF, HR_MSG_SYNC };
+enum { HR_MSG_COPY, HR_MSG_REF, HR_MSG_LEND, HR_MSG_SYNC };
 enum { HR_PROC_RUNNING = 0, HR_PROC_BLOCKED = 1, HR_PROC_DONE = 2 };
 
 /* What a blocked processor waits for, for the resolver and the deadlock report. */
@@ -40,6 +40,7 @@ typedef enum hr_wait_kind {
     HR_WAIT_RECV,        /* a message from peer (or any) with tag */
     HR_WAIT_SYNC_SEND,   /* peer to take its rendezvous message */
     HR_WAIT_REFS,        /* its collective messages to be taken */
+    HR_WAIT_LENT,        /* its lent blocks to be released (hr_view_end) */
     HR_WAIT_BARRIER,     /* the others to reach the barrier */
     HR_WAIT_BUFFER,      /* room in peer's receive buffer */
 } hr_wait_kind;
@@ -110,7 +111,10 @@ struct hr_proc {
     hr_region       *regions;
     int              nregions, capregions;
     hr_rma          *rma_head, *rma_tail;
-    hr_msg          *refs;        /* REF messages posted since the last hr__coll_complete */
+    hr_msg          *refs;        /* REF messages posted since the last hr__coll_complete, and
+                                     LEND messages since the last hr__view_end */
+    int             *views;       /* sources of the blocks it views now (p slots, or NULL) */
+    int              nviews;
     const char      *rma_error;   /* set by hr_sync's serial part: this proc's bad put or get */
     char             rma_why[160];
     hr_rbuf         *rbuf;        /* its receive buffer, if bounded (machine lifetime) */
@@ -124,7 +128,8 @@ struct hr_proc {
     _Atomic uint32_t state;
     _Atomic hr_time  event;
     _Atomic int      granted;
-    _Atomic int64_t  outstanding;
+    _Atomic int64_t  outstanding; /* REF and LEND messages not yet taken */
+    _Atomic int64_t  lent;        /* LEND messages not yet released by their viewers */
     _Atomic int      wake_on;     /* a blocked receive's source (HR_ANY: any); else HR__WAKE_NEVER */
     hr_wait_desc     wait;
     _Alignas(64) char pad;
@@ -193,6 +198,13 @@ void   hr__coll_post(hr_proc *p, int dest, const void *buf, size_t len);
 /* Take the next collective message from src into buf (exactly len bytes expected). */
 void   hr__coll_take(hr_proc *p, int src, void *buf, size_t len);
 void   hr__coll_complete(hr_proc *p);
+/* Zero-copy collectives: a LEND message is posted and costed as REF, but its receiver views the
+ * data in place (hr__coll_view returns the sender's pointer) until hr__view_end. Between the two,
+ * the receiver may not communicate; hr__view_end waits until the caller's own lent blocks are
+ * released too. */
+void        hr__coll_lend(hr_proc *p, int dest, const void *buf, size_t len);
+const void *hr__coll_view(hr_proc *p, int src, size_t len);
+void        hr__view_end(hr_proc *p);
 void   hr__coll_begin(hr_proc *p);             /* counts a collective step */
 void   hr__p2p_reset(hr_proc *p);               /* drop undelivered messages, between runs */
 

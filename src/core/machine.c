@@ -89,6 +89,10 @@ static void describe(hr_machine *m, const hr_proc *q)
     case HR_WAIT_REFS:
         hr__report(m, "P%d waits in %s for the others to take its messages\n", q->id, w->call);
         break;
+    case HR_WAIT_LENT:
+        hr__report(m, "P%d waits in %s for the others to end their views of its blocks\n", q->id,
+                   w->call);
+        break;
     case HR_WAIT_BARRIER:
         hr__report(m, "P%d waits in %s for the other processors\n", q->id, w->call);
         break;

@@ -251,8 +251,9 @@ static void find_message(hr_proc *p, recv_ctx *c, const char *call)
     hr__wait(p, &d, recv_ready, c);
 }
 
-/* Take msg (found by c) into buf: advance the clocks, copy, and release it to its sender. */
-static void take(hr_proc *p, const recv_ctx *c, void *buf)
+/* Take msg (found by c): advance the clocks and return the time r its data is in. The caller
+ * copies the data, or views it, and then releases the message. */
+static hr_time absorb(hr_proc *p, const recv_ctx *c)
 {
     hr_msg *msg = c->msg;
     hr__mbox_remove(&p->box, msg->src, c->prev, msg);
@@ -263,9 +264,14 @@ static void take(hr_proc *p, const recv_ctx *c, void *buf)
         p->in_free = r;
         p->bytes_in += msg->len;
     }
-    if (msg->len > 0)
-        memcpy(buf, msg->data, msg->len);
     p->clock = hr__max(p->clock, r) + p->m->cost.overhead;
+    return r;
+}
+
+/* Tell msg's sender that it is taken: a COPY is freed, a SYNC or REF (or LEND) sender may go on. */
+static void release(hr_proc *p, const recv_ctx *c, hr_time r)
+{
+    hr_msg *msg = c->msg;
     hr_proc *sender = &p->m->procs[msg->src];
     switch (msg->kind) {
     case HR_MSG_COPY:
@@ -279,6 +285,7 @@ static void take(hr_proc *p, const recv_ctx *c, void *buf)
         hr__wake(sender);        /* msg may be gone from here on */
         break;
     case HR_MSG_REF:
+    case HR_MSG_LEND:
         /* The sender learns the message is taken no earlier than the receive is posted. */
         msg->done = hr__max(c->post, r);
         if (atomic_fetch_sub_explicit(&sender->outstanding, 1, memory_order_acq_rel) == 1)
@@ -286,6 +293,22 @@ static void take(hr_proc *p, const recv_ctx *c, void *buf)
         break;
     }
     hr__proc_publish(p);
+}
+
+/* Take msg (found by c) into buf. */
+static void take(hr_proc *p, const recv_ctx *c, void *buf)
+{
+    hr_msg *msg = c->msg;
+    int lent = msg->kind == HR_MSG_LEND;
+    hr_proc *sender = &p->m->procs[msg->src];
+    hr_time r = absorb(p, c);
+    if (msg->len > 0)
+        memcpy(buf, msg->data, msg->len);
+    release(p, c, r);
+    /* A lent block that is copied is given back at once (mismatched views, e.g. hr_transpose
+     * against hr_transpose_view: wrong, but not this side's harm). */
+    if (lent && atomic_fetch_sub_explicit(&sender->lent, 1, memory_order_acq_rel) == 1)
+        hr__wake(sender);
 }
 
 size_t hr_recv(hr_proc *p, int src, int tag, void *buf, size_t cap, hr_status *st)
@@ -318,16 +341,29 @@ void hr__coll_begin(hr_proc *p)
     p->rounds++;
 }
 
-void hr__coll_post(hr_proc *p, int dest, const void *buf, size_t len)
+static void post(hr_proc *p, int dest, const void *buf, size_t len, uint8_t kind)
 {
-    hr_msg *msg = borrowed(p, HR_MSG_REF, HR__TAG_COLL, buf, len);
+    hr_msg *msg = borrowed(p, kind, HR__TAG_COLL, buf, len);
     stamp_async(p, msg, dest);
     p->clock += p->m->cost.overhead;
     atomic_fetch_add_explicit(&p->outstanding, 1, memory_order_relaxed);
+    if (kind == HR_MSG_LEND)
+        atomic_fetch_add_explicit(&p->lent, 1, memory_order_relaxed);
     msg->own = p->refs;
     p->refs = msg;
     deliver(p, dest, msg);
     hr__proc_publish(p);
+}
+
+void hr__coll_post(hr_proc *p, int dest, const void *buf, size_t len)
+{
+    post(p, dest, buf, len, HR_MSG_REF);
+}
+
+/* A LEND message: as REF, but the receiver may view buf in place until its hr__view_end. */
+void hr__coll_lend(hr_proc *p, int dest, const void *buf, size_t len)
+{
+    post(p, dest, buf, len, HR_MSG_LEND);
 }
 
 void hr__coll_take(hr_proc *p, int src, void *buf, size_t len)
@@ -339,6 +375,29 @@ void hr__coll_take(hr_proc *p, int src, void *buf, size_t len)
         hr_fail(p, "collective: P%d sent %zu bytes where %zu were expected (mismatched calls?)",
                 src, c.msg->len, len);
     take(p, &c, buf);
+}
+
+const void *hr__coll_view(hr_proc *p, int src, size_t len)
+{
+    recv_ctx c = { .src = src, .tag = HR__TAG_COLL, .post = p->clock };
+    hr_wait_desc d = { HR_WAIT_RECV, src, HR__TAG_COLL, len, "a collective" };
+    hr__wait(p, &d, recv_ready, &c);
+    hr_msg *msg = c.msg;
+    if (msg->len != len)
+        hr_fail(p, "collective: P%d sent %zu bytes where %zu were expected (mismatched calls?)",
+                src, msg->len, len);
+    const void *data = msg->data;
+    int lent = msg->kind == HR_MSG_LEND;
+    hr_time r = absorb(p, &c);
+    release(p, &c, r);              /* taken, in the model; the data stays the sender's */
+    if (lent) {
+        /* One view per source between hr__coll_begin and hr__view_end: at most p. */
+        if (p->views == NULL && (p->views = hr__alloc(&p->mem, (size_t)p->m->p * sizeof(int))) == NULL)
+            hr_fail(p, "out of memory for a view");
+        HR_ASSERT(p->nviews < p->m->p);
+        p->views[p->nviews++] = src;
+    }
+    return data;
 }
 
 static int refs_ready(hr_proc *p, void *ctx)
@@ -353,16 +412,50 @@ void hr__coll_complete(hr_proc *p)
     /* A collective returns on a processor once its messages are received: until then their data
      * is still read from its buffers. The model clock waits as the thread does, to the time each
      * receiver posted its receive (or absorbed the data, if later). That keeps every real-time
-     * wait a model-time wait, which the resolver's safety argument needs (machine.c). */
+     * wait a model-time wait, which the resolver's safety argument needs (machine.c). LEND
+     * messages stay on the list until hr__view_end: their data is still being read. */
     hr_wait_desc d = { HR_WAIT_REFS, HR_ANY, HR__TAG_COLL, 0, "a collective" };
     hr__wait(p, &d, refs_ready, NULL);
-    while (p->refs != NULL) {
+    hr_msg **at = &p->refs;
+    while (*at != NULL) {
+        hr_msg *msg = *at;
+        p->clock = hr__max(p->clock, msg->done);
+        if (msg->kind == HR_MSG_LEND) {
+            at = &msg->own;
+            continue;
+        }
+        *at = msg->own;
+        hr__alloc_free(&p->mem, msg);
+    }
+    hr__proc_publish(p);
+}
+
+static int lent_ready(hr_proc *p, void *ctx)
+{
+    (void)ctx;
+    atomic_store(&p->event, HR_TIME_INF);
+    return atomic_load_explicit(&p->lent, memory_order_acquire) == 0;
+}
+
+void hr__view_end(hr_proc *p)
+{
+    /* Views cost nothing in the model: the blocks were taken, and charged, by hr__coll_view.
+     * The wait is real time only. It cannot take part in a quiescent state the resolver would
+     * act on: between a view and its end nobody communicates (hr__proc_comm_point), so whoever
+     * still views the caller's blocks is computing, or is here having released them. */
+    for (int k = 0; k < p->nviews; k++) {
+        hr_proc *sender = &p->m->procs[p->views[k]];
+        if (atomic_fetch_sub_explicit(&sender->lent, 1, memory_order_acq_rel) == 1)
+            hr__wake(sender);
+    }
+    p->nviews = 0;
+    hr_wait_desc d = { HR_WAIT_LENT, HR_ANY, HR__TAG_COLL, 0, "hr_view_end" };
+    hr__wait(p, &d, lent_ready, NULL);
+    while (p->refs != NULL) {    /* all LEND now: hr__coll_complete freed the rest */
         hr_msg *next = p->refs->own;
-        p->clock = hr__max(p->clock, p->refs->done);
         hr__alloc_free(&p->mem, p->refs);
         p->refs = next;
     }
-    hr__proc_publish(p);
 }
 
 void hr__p2p_reset(hr_proc *p)

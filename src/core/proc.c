@@ -72,6 +72,8 @@ static hr_time thread_cpu(void)
 
 void hr__proc_comm_point(hr_proc *p)
 {
+    if (p->nviews > 0)
+        hr_fail(p, "communication between hr_transpose_view and hr_view_end");
     if (p->m->cost.measured) {
         /* compute = measured: the CPU time since the last communication is charged now. This
          * makes model time depend on this box, so it is not deterministic (docs/model.md). */
@@ -99,6 +101,8 @@ void hr__proc_reset(hr_proc *p)
     hr_machine *m = p->m;
     hr__alloc_recycle(&p->mem);
     p->refs = NULL;
+    p->views = NULL;
+    p->nviews = 0;
     while (p->rma_head != NULL) {
         hr_rma *next = p->rma_head->next;
         free(p->rma_head);
@@ -123,4 +127,5 @@ void hr__proc_reset(hr_proc *p)
     atomic_store(&p->event, HR_TIME_INF);
     atomic_store(&p->granted, 0);
     atomic_store(&p->outstanding, 0);
+    atomic_store(&p->lent, 0);
 }
