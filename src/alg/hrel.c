@@ -74,8 +74,7 @@ void hr_alg_hrel_two_phase(hr_proc *p, void *inst, const double *params)
     size_t cnt = r->in_count[me];
     hr_router rt;
     hr__route_start(p, &rt, sizeof *in, offsetof(hr_elem, dest), r->h1, r->h);
-    for (size_t k = 0; k < cnt; k++)
-        hr__route_deal(p, &rt, &in[k], in[k].dest, sizeof *in);
+    hr__route_deal(p, &rt, in, cnt);
     hr__route_exchange(p, &rt);
 
     size_t total = 0;

@@ -55,14 +55,55 @@ static uint32_t dest_of(const unsigned char *e, size_t dest_off)
     return d;
 }
 
-/* Step (3) for the got elements of block b: each goes to the bin of its destination. Inlined into
- * deal3 for the layouts hremu routes (hr_elem: 8 bytes, destination at 4; the sorts' elements: 16
- * bytes, destination at 8), so that each element is copied with a constant size. */
-static inline __attribute__((always_inline)) void
-deal3_at(hr_proc *p, hr_bins *e, const unsigned char *b, size_t got, size_t size, size_t dest_off)
+/* Put element e of `size` bytes into bin `bin`, failing the run past the bin's bound, which the
+ * paper proves cannot be reached: a check on every run. */
+static inline void bin_put(hr_proc *p, hr_bins *b, int bin, const void *e, size_t size,
+                           const char *step)
 {
+    if (b->fill[bin] == b->cap)
+        hr_fail(p, "%s: bin %d is over its bound of %zu elements", step, bin, b->cap);
+    memcpy(b->slots + ((size_t)bin * (b->cap + 1) + 1 + b->fill[bin]++) * size, e, size);
+}
+
+/* The dealing loops of steps (1) and (3) are inlined for the layouts hremu routes (hr_elem: 8
+ * bytes, destination at 4; the sorts' elements: 16 bytes, destination at 8), so that each element
+ * is copied with a constant size, and work on local copies of the bins, which the copies into
+ * them could otherwise overwrite as far as the compiler knows. */
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+
+static ALWAYS_INLINE void deal1_at(hr_proc *p, hr_router *rt, const unsigned char *src,
+                                   size_t cnt, size_t size, size_t dest_off)
+{
+    int n = rt->p, *t = rt->next;
+    hr_bins c = rt->first;
+    for (size_t k = 0; k < cnt; k++) {
+        const unsigned char *e = src + k * size;
+        uint32_t l = dest_of(e, dest_off);
+        if (l >= (uint32_t)n)
+            hr_fail(p, "element %zu has destination %u, but p = %d", rt->dealt + k, l, n);
+        bin_put(p, &c, t[l], e, size, "step (1)");
+        t[l] = t[l] + 1 == n ? 0 : t[l] + 1;
+    }
+    rt->dealt += cnt;
+}
+
+void hr__route_deal(hr_proc *p, hr_router *rt, const void *elems, size_t count)
+{
+    if (rt->size == 8 && rt->dest_off == 4)
+        deal1_at(p, rt, elems, count, 8, 4);
+    else if (rt->size == 16 && rt->dest_off == 8)
+        deal1_at(p, rt, elems, count, 16, 8);
+    else
+        deal1_at(p, rt, elems, count, rt->size, rt->dest_off);
+}
+
+/* Step (3) for the got elements of block b: each goes to the bin of its destination. */
+static ALWAYS_INLINE void deal3_at(hr_proc *p, hr_bins *bins, const unsigned char *b, size_t got,
+                                   size_t size, size_t dest_off)
+{
+    hr_bins e = *bins;
     for (size_t j = 0; j < got; j++)
-        hr__bin_put(p, e, (int)dest_of(b + j * size, dest_off), b + j * size, size, "step (3)");
+        bin_put(p, &e, (int)dest_of(b + j * size, dest_off), b + j * size, size, "step (3)");
 }
 
 static void deal3(hr_proc *p, hr_bins *e, const unsigned char *b, size_t got, size_t size,

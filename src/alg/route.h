@@ -2,12 +2,12 @@
  * h-relation algorithm (section 3, Steps (1)-(4); Algorithm 1), for hrel.two_phase and for the
  * algorithms that need an h-relation as a step (the sorts).
  *
- * A route is five calls, so that a caller can build each element as it deals it and use what
- * arrives where it lies, without a copy of its own on either side:
+ * A route is five calls, so that a caller can build elements a few at a time as it deals them,
+ * and use what arrives where it lies, without a copy of its own on either side:
  *
  *     hr_router rt;
  *     hr__route_start(p, &rt, sizeof(elem), offsetof(elem, dest), h1, h2);
- *     for each element e:  hr__route_deal(p, &rt, &e, e.dest, sizeof e);     Step (1)
+ *     hr__route_deal(p, &rt, elems, count);   (any number of times)          Step (1)
  *     hr__route_exchange(p, &rt);                                             Steps (2)-(4)
  *     for k in 0 .. p-1:   read hr__route_count(&rt, k) elements at hr__route_block(&rt, k)
  *     hr__route_end(p, &rt);
@@ -51,29 +51,9 @@ void hr__route_start(hr_proc *p, hr_router *rt, size_t size, size_t dest_off, ui
 void hr__route_exchange(hr_proc *p, hr_router *rt);
 void hr__route_end(hr_proc *p, hr_router *rt);
 
-/* Put element e of `size` bytes into bin `bin`, failing the run past the bin's bound, which the
- * paper proves cannot be reached: a check on every run. */
-static inline void hr__bin_put(hr_proc *p, hr_bins *b, int bin, const void *e, size_t size,
-                               const char *step)
-{
-    if (b->fill[bin] == b->cap)
-        hr_fail(p, "%s: bin %d is over its bound of %zu elements", step, bin, b->cap);
-    memcpy(b->slots + ((size_t)bin * (b->cap + 1) + 1 + b->fill[bin]++) * size, e, size);
-}
-
-/* Step (1) for one element with destination dest (also at dest_off inside e): it goes to bin
- * next[dest], which starts at (i + dest) mod p and moves round-robin. Inline, so that size is a
- * constant where the caller knows it. */
-static inline void hr__route_deal(hr_proc *p, hr_router *rt, const void *e, uint32_t dest,
-                                  size_t size)
-{
-    if (dest >= (uint32_t)rt->p)
-        hr_fail(p, "element %zu has destination %u, but p = %d", rt->dealt, dest, rt->p);
-    int *t = &rt->next[dest];
-    hr__bin_put(p, &rt->first, *t, e, size, "step (1)");
-    *t = *t + 1 == rt->p ? 0 : *t + 1;
-    rt->dealt++;
-}
+/* Step (1) for count elements: the k-th element with destination l goes to bin (i + l + k) mod p,
+ * round-robin from (i + l) mod p. */
+void hr__route_deal(hr_proc *p, hr_router *rt, const void *elems, size_t count);
 
 /* After exchange: what processor k routed here, in place until hr__route_end. */
 static inline size_t hr__route_count(const hr_router *rt, int k)

@@ -115,14 +115,19 @@ static hr_key *count_pass(hr_proc *p, const hr_key *in, size_t cnt, uint64_t n, 
     uint32_t rem = (uint32_t)(n % (uint64_t)np), q = (uint32_t)(n / (uint64_t)np);
     hr_router rt;
     hr__route_start(p, &rt, sizeof(routed), offsetof(routed, dest), h, h);
-    for (size_t k = 0; k < cnt; k++) {
-        slot *at = &first[(in[k].key >> shift) & mask];
-        routed e = { in[k].key, in[k].id, at->dest, at->pos };
-        if (++at->pos == q + (at->dest < rem)) {     /* block_count(n, np, dest) */
-            at->dest++;
-            at->pos = 0;
+    routed batch[256];        /* made here, dealt from L1 */
+    for (size_t k0 = 0; k0 < cnt; k0 += 256) {
+        size_t m = cnt - k0 < 256 ? cnt - k0 : 256;
+        for (size_t j = 0; j < m; j++) {
+            const hr_key *x = &in[k0 + j];
+            slot *at = &first[(x->key >> shift) & mask];
+            batch[j] = (routed){ x->key, x->id, at->dest, at->pos };
+            if (++at->pos == q + (at->dest < rem)) {     /* block_count(n, np, dest) */
+                at->dest++;
+                at->pos = 0;
+            }
         }
-        hr__route_deal(p, &rt, &e, e.dest, sizeof e);
+        hr__route_deal(p, &rt, batch, m);
     }
     hr_free(p, first);
     hr_compute(p, (double)(rp + cnt));
