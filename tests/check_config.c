@@ -194,7 +194,7 @@ static const bad_file bad_files[] = {
     { "bad_empty_item.ini", ":4: procs: empty item in the list", 0 },
     { "bad_procs.ini", ":2: procs = 4097: must be 1 .. 4096 (it is 4097)", 0 },
     { "bad_procs_sweep.ini", ":2: procs = 0: must be 1 .. 4096 (it is 0)", 0 },
-    { "bad_discipline.ini", ":2: discipline = lockstep: unknown discipline (disciplines: async",
+    { "bad_discipline.ini", ":2: discipline = lockstep: unknown discipline (disciplines: arbitrary, async",
       1 },
     { "bad_topology.ini", ":2: topology = moebius: unknown topology (topologies: ", 1 },
     { "bad_cost.ini", ":2: cost = cray1: unknown cost preset (presets: ", 1 },

@@ -79,8 +79,10 @@ START_TEST(test_util_machine_config_checks)
     ck_assert_int_eq(hr_machine_create(&cfg, &m, &why), HR_EINVAL);
     ck_assert_ptr_null(m);
     /* the names of --list */
-    ck_assert_str_eq(hr_discipline_name(0, NULL), "async");
-    ck_assert_str_eq(hr_discipline_name(1, NULL), "sync");
+    static const char *discs[] = { "arbitrary", "async", "fifo", "ocpc", "priority", "sync" };
+    for (int i = 0; i < 6; i++)
+        ck_assert_str_eq(hr_discipline_name(i, NULL), discs[i]);
+    ck_assert_ptr_null(hr_discipline_name(6, NULL));
     ck_assert_str_eq(hr_topology_name(0, NULL), "complete");
     ck_assert_ptr_null(hr_topology_name(99, NULL));
 }

@@ -15,6 +15,7 @@
     X(buffer)             \
     X(deadlock)           \
     X(superstep)          \
+    X(round)              \
     X(coll)               \
     X(expr)               \
     X(config)             \

@@ -73,6 +73,44 @@ size_t hr_recv(hr_proc *p, int src, int tag, void *buf, size_t cap, hr_status *s
 /* As hr_recv, but leaves the message in place: the next matching hr_recv returns it. */
 void   hr_probe(hr_proc *p, int src, int tag, hr_status *st);
 
+/* ---- rounds (seed 003): disciplines fifo, priority, arbitrary and ocpc ------------------------ */
+/* Under a round discipline processors communicate in synchronous rounds. In a round each processor
+ * sends at most one message (hr_round_send), and every processor ends the round together
+ * (hr_round_end). What becomes of several messages arriving at one receiver in one round is the
+ * discipline's rule (docs/model.md):
+ *   fifo       they join the receiver's FIFO queue, in a seeded random order; in each round the
+ *              message at the head of the queue is received. A sender is stalled, and cannot send,
+ *              while its message waits in a queue.
+ *   priority   as fifo, but the waiting message of highest priority is received first (ties in a
+ *              seeded random order).
+ *   arbitrary  one of them, chosen at random (seeded), is received; the others are lost.
+ *   ocpc       a lone arrival is received; two or more are all lost.
+ * After hr_round_end, hr_round_fate says what became of the caller's message and hr_round_recv
+ * gives the message the caller received in that round. Every draw comes from seeded streams, so
+ * the outcome does not depend on the thread schedule. */
+typedef enum hr_fate {
+    HR_FATE_NONE,        /* no message of the caller's is out (or its fate was told already) */
+    HR_FATE_SENT,        /* hr_round_send: it went out; hr_round_end tells its fate */
+    HR_FATE_DELIVERED,   /* received in the round just ended */
+    HR_FATE_QUEUED,      /* waits in the receiver's queue: the caller is stalled (fifo, priority) */
+    HR_FATE_LOST,        /* lost in a collision (arbitrary, ocpc): send it again */
+    HR_FATE_STALLED,     /* hr_round_send: not sent, the caller is stalled (fifo, priority) */
+} hr_fate;
+
+/* Send len bytes to dest in this round, with priority prio (higher first; used by priority, ignored
+ * otherwise). Returns HR_FATE_SENT, or HR_FATE_STALLED when the caller's previous message still
+ * waits in a queue (nothing is sent). A second send in one round fails the run. */
+hr_fate hr_round_send(hr_proc *p, int dest, const void *buf, size_t len, uint64_t prio);
+/* End the round. Every processor calls it once per round. more says whether the caller still has
+ * messages to deliver (unsent, or out and not yet delivered). Returns how many processors said
+ * so: 0 means nothing is left anywhere, and that last call is not counted as a round. */
+int     hr_round_end(hr_proc *p, int more);
+/* The fate of the caller's message after hr_round_end: DELIVERED, QUEUED (still), LOST, or NONE. */
+hr_fate hr_round_fate(const hr_proc *p);
+/* The message the caller received in the round just ended: copies it into buf (at most cap bytes:
+ * a longer message fails the run), fills st if not NULL, and returns 1; or returns 0 if none. */
+int     hr_round_recv(hr_proc *p, void *buf, size_t cap, hr_status *st);
+
 /* ---- supersteps and one-sided memory (BSPlib / Split-C) --------------------------------------- */
 /* Register [base, base+bytes) for remote access; returns a slot number. Every processor registers
  * its regions in the same order, so slot k names "the k-th region" on every processor. */

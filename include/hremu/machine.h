@@ -31,8 +31,8 @@ int hr_cost_preset(const char *name, hr_cost *c);
 /* The i-th preset's name and one-line source (i from 0); NULL past the end. */
 const char *hr_cost_preset_name(int i, const char **summary);
 
-/* Plain data the caller fills in. Names are those of --list: discipline "async" or "sync",
- * topology "complete". */
+/* Plain data the caller fills in. Names are those of --list: discipline "async", "sync", "fifo",
+ * "priority", "arbitrary" or "ocpc", topology "complete". */
 typedef struct hr_machine_config {
     int         procs;        /* 1 .. HR_MAX_PROCS */
     const char *discipline;   /* NULL: "async" */
@@ -53,7 +53,9 @@ typedef struct hr_run_result {
     uint64_t bytes;           /* payload bytes sent, all processors */
     uint64_t max_out_bytes;   /* max over processors of bytes sent */
     uint64_t max_in_bytes;    /* max over processors of bytes received */
-    uint64_t stalls;          /* sends that waited for buffer space or a rendezvous */
+    uint64_t stalls;          /* sends that waited for buffer space or a rendezvous; under fifo
+                                 and priority, rounds that messages spent waiting in queues */
+    uint64_t lost;            /* round messages lost in collisions (arbitrary, ocpc) */
     double   wall_s;          /* from release of the threads to the last one finishing */
     char     report[4096];    /* why a run failed or deadlocked: one line per processor involved */
 } hr_run_result;

@@ -43,6 +43,7 @@ typedef enum hr_wait_kind {
     HR_WAIT_LENT,        /* its lent blocks to be released (hr_view_end) */
     HR_WAIT_BARRIER,     /* the others to reach the barrier */
     HR_WAIT_BUFFER,      /* room in peer's receive buffer */
+    HR_WAIT_ROUND,       /* the others to end the round (hr_round_end) */
 } hr_wait_kind;
 
 typedef struct hr_wait_desc {
@@ -88,6 +89,29 @@ typedef struct hr_rma {
 
 typedef struct hr_rbuf hr_rbuf;    /* a bounded receive buffer (buffer.c) */
 
+/* A processor's part of the round engine (round.c). The owner writes its message and `more`
+ * before it ends a round; everything else is written by the last processor to end the round,
+ * while the others wait, and read by the owner after the round. */
+enum { HR_ROUT_NONE, HR_ROUT_NEW, HR_ROUT_QUEUED };
+typedef struct hr_round_proc {
+    /* the message out: at most one (a queued one stays until it is received) */
+    int            dest;
+    uint8_t        state;       /* HR_ROUT_* */
+    uint8_t        fate;        /* hr_fate after the round */
+    uint8_t        sent;        /* sent in the current round */
+    int            more;
+    uint64_t       prio;
+    size_t         len, cap;
+    unsigned char *buf;
+    /* the message received in the last round */
+    int            got_src;     /* -1: none */
+    size_t         got_len, got_cap;
+    unsigned char *got;
+    /* as a receiver */
+    hr_rqueue      queue;
+    hr_rng         rng;         /* the discipline's draws for this receiver */
+} hr_round_proc;
+
 typedef struct hr_region {
     void  *base;
     size_t bytes;
@@ -107,7 +131,7 @@ struct hr_proc {
     hr_alloc         mem;
     hr__mbox         box;
     jmp_buf          exit;
-    uint64_t         msgs_out, bytes_out, bytes_in, stalls, rounds;
+    uint64_t         msgs_out, bytes_out, bytes_in, stalls, rounds, lost;
     hr_region       *regions;
     int              nregions, capregions;
     hr_rma          *rma_head, *rma_tail;
@@ -122,6 +146,7 @@ struct hr_proc {
     _Atomic uint32_t buf_admitted; /* that send is admitted (set by whoever admitted it) */
     uint32_t         bar_gen;     /* barrier generation this proc waits to see pass */
     hr_time          bar_in;      /* clock entering the barrier */
+    hr_round_proc    rnd;
 
     /* (shared) */
     _Alignas(64) _Atomic hr_time pub_clock;
@@ -167,6 +192,16 @@ typedef struct hr_machine {
     _Alignas(64) _Atomic int bar_arrived;
     _Atomic uint32_t     bar_gen;
     hr_time             *bar_time;      /* [2p] scratch of the barrier's serial part */
+
+    /* round engine (round.c); the scratch arrays are the last arriver's */
+    _Alignas(64) _Atomic int rnd_arrived;
+    _Alignas(64) _Atomic uint32_t rnd_gen;   /* bumped when a round ends; waiters sleep on it */
+    int                  rnd_more;      /* processors that said more in the last round */
+    int                  rnd_counted;   /* the last round counted (something happened in it) */
+    int                 *rnd_first;     /* [p+1] arrivals by receiver: offsets into rnd_arr */
+    int                 *rnd_next;      /* [p] */
+    hr_arrival          *rnd_arr;       /* [p] */
+    uint8_t             *rnd_lost;      /* [p] */
 } hr_machine;
 
 /* machine.c / wait.c */
@@ -175,6 +210,12 @@ typedef int (*hr_ready_fn)(hr_proc *p, void *ctx);
  * must publish p->event (the model time of its pending event, or HR_TIME_INF) when it returns 0.
  * Leaves through hr__proc_exit if the run is aborted. Owner only. */
 void hr__wait(hr_proc *p, const hr_wait_desc *d, hr_ready_fn ready, void *ctx);
+/* Block the owner, as hr__wait does, until *word != val; whoever changes the word releases every
+ * waiter at once with hr__release_word. For waits that all end together (the round barrier). */
+void hr__wait_word(hr_proc *p, const hr_wait_desc *d, _Atomic uint32_t *word, uint32_t val);
+/* Mark every blocked processor but self running, bump *word and wake its sleepers: one futex
+ * call for all. */
+void hr__release_word(hr_machine *m, hr_proc *self, _Atomic uint32_t *word);
 /* Wake q if it is blocked (it re-checks its condition). Any proc. */
 void hr__wake(hr_proc *q);
 /* A message from src was put in q's mailbox: wake q if it waits for a message from src or ANY.
@@ -211,6 +252,11 @@ void   hr__p2p_reset(hr_proc *p);               /* drop undelivered messages, be
 /* Can no processor other than p and skip still send p a message arriving before (a, src)?
  * (conservative synchronisation on published clocks; p2p.c) */
 int    hr__p2p_nothing_before(hr_proc *p, hr_time a, int src, int skip);
+
+/* round.c */
+int  hr__round_init(hr_machine *m);            /* at machine creation; HR_OK or HR_ENOMEM */
+void hr__round_reset(hr_proc *p);              /* between runs */
+void hr__round_destroy(hr_machine *m);
 
 /* buffer.c: bounded receive buffers */
 int  hr__rbuf_create(hr_rbuf **out, uint64_t cap);

@@ -93,6 +93,10 @@ static void describe(hr_machine *m, const hr_proc *q)
         hr__report(m, "P%d waits in %s for the others to end their views of its blocks\n", q->id,
                    w->call);
         break;
+    case HR_WAIT_ROUND:
+        hr__report(m, "P%d waits in %s for the other processors to end the round\n", q->id,
+                   w->call);
+        break;
     case HR_WAIT_BARRIER:
         hr__report(m, "P%d waits in %s for the other processors\n", q->id, w->call);
         break;
@@ -124,6 +128,7 @@ static void abort_run(hr_machine *m, int why)
     }
     for (int i = 0; i < m->p; i++)
         hr__wake(&m->procs[i]);
+    hr__futex_wake(&m->rnd_gen, INT32_MAX);   /* round waiters sleep on the round's word */
 }
 
 /* Runs with every live processor settled in a wait (see the file comment). The scan reads one
@@ -194,6 +199,46 @@ void hr__wait(hr_proc *p, const hr_wait_desc *d, hr_ready_fn ready, void *ctx)
         if (atomic_load(&m->abort) != 0)
             hr__proc_exit(p);
     }
+}
+
+void hr__wait_word(hr_proc *p, const hr_wait_desc *d, _Atomic uint32_t *word, uint32_t val)
+{
+    hr_machine *m = p->m;
+    p->wait = *d;
+    atomic_store(&p->wake_on, HR__WAKE_NEVER);
+    atomic_store(&p->event, HR_TIME_INF);
+    atomic_store(&p->state, HR_PROC_BLOCKED);
+    /* The releaser bumps the word before it marks the waiters running: either it sees us blocked
+     * here, or we see the new word now. */
+    if (atomic_load(word) != val) {
+        uint32_t expect = HR_PROC_BLOCKED;
+        atomic_compare_exchange_strong(&p->state, &expect, HR_PROC_RUNNING);
+        return;
+    }
+    int settled = atomic_fetch_add(&m->blocked, 1) + 1;
+    if (settled == atomic_load(&m->live))
+        resolve(m);
+    while (atomic_load(word) == val && atomic_load(&m->abort) == 0)
+        hr__futex_wait(word, val);
+    atomic_fetch_sub(&m->blocked, 1);
+    if (atomic_load(&m->abort) != 0)
+        hr__proc_exit(p);
+}
+
+void hr__release_word(hr_machine *m, hr_proc *self, _Atomic uint32_t *word)
+{
+    atomic_fetch_add(word, 1);
+    uint64_t woken = 0;
+    for (int i = 0; i < m->p; i++) {
+        hr_proc *q = &m->procs[i];
+        uint32_t expect = HR_PROC_BLOCKED;
+        if (q != self && atomic_load_explicit(&q->state, memory_order_relaxed) == HR_PROC_BLOCKED &&
+            atomic_compare_exchange_strong(&q->state, &expect, HR_PROC_RUNNING))
+            woken++;
+    }
+    if (woken > 0)
+        atomic_fetch_add(&m->wakes, woken);
+    hr__futex_wake(word, INT32_MAX);
 }
 
 void hr__proc_exit(hr_proc *p)
@@ -275,8 +320,10 @@ static void reset_procs(hr_machine *m, int n)
         if (m->procs[i].rbuf != NULL)
             hr__rbuf_reset(m->procs[i].rbuf);
     }
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         hr__proc_reset(&m->procs[i]);
+        hr__round_reset(&m->procs[i]);
+    }
 }
 
 static void destroy_procs(hr_machine *m, int n)
@@ -287,6 +334,7 @@ static void destroy_procs(hr_machine *m, int n)
         hr__mbox_destroy(&m->procs[i].box);
         hr__rbuf_destroy(m->procs[i].rbuf);
     }
+    hr__round_destroy(m);
     free(m->bar_time);
     free(m->procs);
 }
@@ -328,7 +376,8 @@ int hr_machine_create(const hr_machine_config *cfg, hr_machine **out, const char
     }
     if ((m->threads = malloc(sizeof(pthread_t) * (size_t)m->p)) == NULL)
         goto fail_boxes;
-    if ((m->bar_time = malloc(2 * sizeof(hr_time) * (size_t)m->p)) == NULL) {
+    if ((m->bar_time = malloc(2 * sizeof(hr_time) * (size_t)m->p)) == NULL ||
+        hr__round_init(m) != HR_OK) {
         free(m->threads);
         goto fail_boxes;
     }
@@ -389,6 +438,7 @@ static void collect(hr_machine *m, hr_run_result *res)
         res->messages += p->msgs_out;
         res->bytes += p->bytes_out;
         res->stalls += p->stalls;
+        res->lost += p->lost;
         if (p->bytes_out > res->max_out_bytes)
             res->max_out_bytes = p->bytes_out;
         if (p->bytes_in > res->max_in_bytes)
@@ -413,6 +463,7 @@ int hr_machine_run(hr_machine *m, void (*fn)(hr_proc *, void *), void *arg, hr_r
     atomic_store(&m->blocked, 0);
     atomic_store(&m->ndone, 0);
     atomic_store(&m->bar_arrived, 0);
+    atomic_store(&m->rnd_arrived, 0);
 
     double t0 = wall_now();
     atomic_fetch_add(&m->gen, 1);

@@ -109,6 +109,9 @@ void hr_send(hr_proc *p, int dest, int tag, const void *buf, size_t len)
         hr_fail(p, "hr_send: tag %d is negative (tags >= 0 are the user's)", tag);
     if (buf == NULL && len > 0)
         hr_fail(p, "hr_send: NULL buffer of %zu bytes", len);
+    if (p->m->disc->engine == HR_DISC_ROUND)
+        hr_fail(p, "hr_send: discipline %s communicates in rounds (hr_round_send)",
+                p->m->disc->name);
     hr__proc_comm_point(p);
     if (p->m->disc->engine == HR_DISC_P2P_SYNC) {
         send_sync(p, dest, tag, buf, len);

@@ -117,7 +117,7 @@ void hr__proc_reset(hr_proc *p)
     if (p->jitter == 0 && m->cfg.jitter)
         p->jitter = 1;
     p->cpu_mark = 0;
-    p->msgs_out = p->bytes_out = p->bytes_in = p->stalls = p->rounds = 0;
+    p->msgs_out = p->bytes_out = p->bytes_in = p->stalls = p->rounds = p->lost = 0;
     free(p->regions);
     p->regions = NULL;
     p->nregions = p->capregions = 0;

@@ -1,4 +1,4 @@
-/* discipline.c: the table of disciplines, sorted by name. */
+/* discipline.c: the table of disciplines, sorted by name. The round rules are in disc_round.c. */
 #include "net/discipline.h"
 
 #include <stddef.h>
@@ -6,10 +6,26 @@
 #include <hremu/machine.h>
 
 static const hr_discipline disciplines[] = {
+    { .name = "arbitrary",
+      .summary = "rounds; one random arrival per receiver is received, the others are lost; "
+                 "senders learn which after the round (seed 003)",
+      .engine = HR_DISC_ROUND, .rule = hr__rule_arbitrary },
     { .name = "async",
       .summary = "non-blocking sends into receive buffers; buffer = bytes makes full buffers block "
                  "senders (seed 002 AC)",
       .engine = HR_DISC_P2P_ASYNC },
+    { .name = "fifo",
+      .summary = "rounds; arrivals queue at the receiver, one leaves per round; a sender stalls "
+                 "while its message waits (seed 003)",
+      .engine = HR_DISC_ROUND, .rule = hr__rule_fifo },
+    { .name = "ocpc",
+      .summary = "rounds; a lone arrival is received, two or more at one receiver are all lost "
+                 "(OCPC, seed 003)",
+      .engine = HR_DISC_ROUND, .rule = hr__rule_ocpc },
+    { .name = "priority",
+      .summary = "rounds; as fifo, but the waiting message of highest priority leaves first "
+                 "(seed 003)",
+      .engine = HR_DISC_ROUND, .rule = hr__rule_priority },
     { .name = "sync",
       .summary = "rendezvous: a send completes when the receiver takes it (CM-5 CMMD, seed 001)",
       .engine = HR_DISC_P2P_SYNC },

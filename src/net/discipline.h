@@ -1,23 +1,60 @@
 /* discipline.h: contention disciplines, rows in a table.
  *
  * A point-to-point discipline says when a send completes (at once into a buffer, or at the
- * matching receive). Round disciplines (fifo, priority, arbitrary, ocpc) add a resolve operation
- * over one round's arrivals; they are added as rows with their own disc_<name>.c.
+ * matching receive). A round discipline (fifo, priority, arbitrary, ocpc) has a rule that
+ * resolves one receiver's round: which of the messages that arrived, or that wait in its queue,
+ * it receives, and which are lost (disc_round.c). The round engine (core/round.c) calls the rule
+ * for every receiver, in a fixed order, once every processor has ended the round.
  */
 #ifndef HREMU_NET_DISCIPLINE_H
 #define HREMU_NET_DISCIPLINE_H
 
+#include <stdint.h>
+
+#include "util/rng.h"
+
 typedef enum hr_disc_engine {
     HR_DISC_P2P_ASYNC,     /* sends complete at once; optional bounded receive buffer */
     HR_DISC_P2P_SYNC,      /* sends complete at the matching receive (rendezvous) */
+    HR_DISC_ROUND,         /* synchronous rounds; the rule resolves each receiver's round */
 } hr_disc_engine;
+
+/* A receiver's waiting messages (fifo, priority), named by their senders: a sender has at most
+ * one message out, so there are at most p. fifo keeps a ring from head; priority a binary heap
+ * on (prio, tie) in [0, n). */
+typedef struct hr_rqueue {
+    int32_t  *src;
+    uint64_t *prio, *tie;  /* priority only */
+    int       n, cap, head;
+} hr_rqueue;
+
+/* One message arriving at a receiver in a round. */
+typedef struct hr_arrival {
+    int32_t  src;
+    uint64_t prio;
+} hr_arrival;
+
+/* Resolve one receiver's round: a[0 .. na) arrived in it, in source order; q holds what waits
+ * from earlier rounds (fifo, priority; unused otherwise). Returns the sender whose message is
+ * received in this round, or -1 if none, or -2 if memory ran out; sets lost[k] = 1 for each
+ * arrival k that is lost (and 0 for the others). What neither is received nor lost waits in q.
+ * Random choices are drawn from rng in a fixed order. */
+typedef int (*hr_round_rule)(hr_rqueue *q, const hr_arrival *a, int na, hr_rng *rng,
+                             uint8_t *lost);
 
 typedef struct hr_discipline {
     const char    *name;
     const char    *summary;
     hr_disc_engine engine;
+    hr_round_rule  rule;    /* HR_DISC_ROUND only */
 } hr_discipline;
 
 const hr_discipline *hr__discipline_find(const char *name);
+
+int  hr__rule_fifo(hr_rqueue *q, const hr_arrival *a, int na, hr_rng *rng, uint8_t *lost);
+int  hr__rule_priority(hr_rqueue *q, const hr_arrival *a, int na, hr_rng *rng, uint8_t *lost);
+int  hr__rule_arbitrary(hr_rqueue *q, const hr_arrival *a, int na, hr_rng *rng, uint8_t *lost);
+int  hr__rule_ocpc(hr_rqueue *q, const hr_arrival *a, int na, hr_rng *rng, uint8_t *lost);
+void hr__rqueue_free(hr_rqueue *q);
 
 #endif

@@ -1,0 +1,255 @@
+/* round.c: the round engine of seed 003's disciplines (fifo, priority, arbitrary, ocpc).
+ *
+ * A round is one barrier. Each processor leaves at most one message in its own slot
+ * (hr_round_send) and ends the round (hr_round_end). The last processor to end it resolves the
+ * whole round while the others sleep: it groups the new messages by receiver in source order,
+ * runs the discipline's rule (net/disc_round.c) for every receiver in id order with that
+ * receiver's own random stream, moves each received message into its receiver's slot, writes
+ * every sender's fate, and advances every clock. Then it wakes everyone with one futex call.
+ * Serial resolution is O(p + messages) per round, small beside the barrier itself, and makes the
+ * outcome independent of the thread schedule by construction.
+ *
+ * Model time (docs/model.md): a round in which anything happens lasts
+ *     tau + sigma * m + 2 * overhead,
+ * m the longest message sent or received in it; it starts when the last processor ends its
+ * local work (the largest clock), and every clock leaves the round at its end. The call in which
+ * every processor says it has nothing more to do is no round: it costs nothing and is not counted.
+ */
+#include "core/core.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The discipline's streams: receiver j draws from stream 2^32 + j of the seed, apart from the
+ * algorithm's stream j. */
+#define RULE_STREAM (UINT64_C(1) << 32)
+
+int hr__round_init(hr_machine *m)
+{
+    size_t p = (size_t)m->p;
+    m->rnd_first = malloc((p + 1) * sizeof *m->rnd_first);
+    m->rnd_next = malloc(p * sizeof *m->rnd_next);
+    m->rnd_arr = malloc(p * sizeof *m->rnd_arr);
+    m->rnd_lost = malloc(p);
+    if (m->rnd_first == NULL || m->rnd_next == NULL || m->rnd_arr == NULL || m->rnd_lost == NULL)
+        return HR_ENOMEM;
+    return HR_OK;
+}
+
+void hr__round_destroy(hr_machine *m)
+{
+    for (int i = 0; m->procs != NULL && i < m->p; i++) {
+        hr_round_proc *r = &m->procs[i].rnd;
+        free(r->buf);
+        free(r->got);
+        hr__rqueue_free(&r->queue);
+    }
+    free(m->rnd_first);
+    free(m->rnd_next);
+    free(m->rnd_arr);
+    free(m->rnd_lost);
+}
+
+void hr__round_reset(hr_proc *p)
+{
+    hr_round_proc *r = &p->rnd;
+    r->state = HR_ROUT_NONE;
+    r->fate = HR_FATE_NONE;
+    r->sent = 0;
+    r->more = 0;
+    r->len = 0;
+    r->got_src = -1;
+    r->got_len = 0;
+    r->queue.n = 0;
+    r->queue.head = 0;
+    hr__rng_seed(&r->rng, p->m->cfg.seed, RULE_STREAM + (uint64_t)p->id);
+}
+
+static void need_rounds(hr_proc *p, const char *call)
+{
+    if (p->m->disc->engine != HR_DISC_ROUND)
+        hr_fail(p, "%s: discipline %s has no rounds (the round disciplines are fifo, priority, "
+                   "arbitrary and ocpc)", call, p->m->disc->name);
+}
+
+/* Room for len bytes at *buf; 0, or -1 without memory. */
+static int reserve(unsigned char **buf, size_t *cap, size_t len)
+{
+    if (len <= *cap)
+        return 0;
+    size_t c = *cap ? *cap : 16;
+    while (c < len)
+        c *= 2;
+    unsigned char *b = realloc(*buf, c);
+    if (b == NULL)
+        return -1;
+    *buf = b;
+    *cap = c;
+    return 0;
+}
+
+hr_fate hr_round_send(hr_proc *p, int dest, const void *buf, size_t len, uint64_t prio)
+{
+    need_rounds(p, "hr_round_send");
+    if (dest < 0 || dest >= p->m->p)
+        hr_fail(p, "hr_round_send: processor %d does not exist (p = %d)", dest, p->m->p);
+    if (buf == NULL && len > 0)
+        hr_fail(p, "hr_round_send: NULL buffer of %zu bytes", len);
+    hr__proc_comm_point(p);
+    hr_round_proc *r = &p->rnd;
+    if (r->sent)
+        hr_fail(p, "hr_round_send: a second message in one round (one per round)");
+    if (r->state == HR_ROUT_QUEUED)
+        return HR_FATE_STALLED;
+    if (reserve(&r->buf, &r->cap, len) != 0)
+        hr_fail(p, "out of memory sending %zu bytes", len);
+    if (len > 0)
+        memcpy(r->buf, buf, len);
+    r->dest = dest;
+    r->len = len;
+    r->prio = prio;
+    r->state = HR_ROUT_NEW;
+    r->sent = 1;
+    p->msgs_out++;
+    p->bytes_out += len;
+    return HR_FATE_SENT;
+}
+
+/* Receiver j takes sender s's message. 0, or -1 without memory. */
+static int deliver(hr_proc *j, hr_proc *s)
+{
+    hr_round_proc *rj = &j->rnd, *rs = &s->rnd;
+    if (reserve(&rj->got, &rj->got_cap, rs->len) != 0)
+        return -1;
+    if (rs->len > 0)
+        memcpy(rj->got, rs->buf, rs->len);
+    rj->got_src = s->id;
+    rj->got_len = rs->len;
+    j->bytes_in += rs->len;
+    rs->state = HR_ROUT_NONE;
+    rs->fate = HR_FATE_DELIVERED;
+    return 0;
+}
+
+/* The serial part: every other processor sleeps in hr_round_end. 0, or -1 without memory. */
+static int end_round(hr_machine *m)
+{
+    int np = m->p, more = 0, busy = 0;
+    size_t mmax = 0;
+    hr_time start = 0;
+    int *first = m->rnd_first, *next = m->rnd_next;
+
+    /* The round's new messages, grouped by receiver in source order (a counting sort). */
+    memset(first, 0, (size_t)(np + 1) * sizeof *first);
+    for (int s = 0; s < np; s++) {
+        hr_proc *q = &m->procs[s];
+        hr_round_proc *r = &q->rnd;
+        start = hr__max(start, q->clock);
+        more += r->more;
+        r->got_src = -1;
+        if (r->state != HR_ROUT_QUEUED)
+            r->fate = HR_FATE_NONE;
+        if (r->state == HR_ROUT_NEW) {
+            first[r->dest + 1]++;
+            busy = 1;
+            mmax = r->len > mmax ? r->len : mmax;
+        }
+    }
+    for (int j = 0; j < np; j++) {
+        first[j + 1] += first[j];
+        next[j] = first[j];
+    }
+    for (int s = 0; s < np; s++) {
+        hr_round_proc *r = &m->procs[s].rnd;
+        if (r->state == HR_ROUT_NEW)
+            m->rnd_arr[next[r->dest]++] = (hr_arrival){ s, r->prio };
+    }
+
+    /* Every receiver's rule, in id order. */
+    for (int j = 0; j < np; j++) {
+        hr_proc *rcv = &m->procs[j];
+        hr_rqueue *queue = &rcv->rnd.queue;
+        const hr_arrival *a = m->rnd_arr + first[j];
+        int na = first[j + 1] - first[j];
+        if (na == 0 && queue->n == 0)
+            continue;
+        busy = 1;
+        int got = m->disc->rule(queue, a, na, &rcv->rnd.rng, m->rnd_lost);
+        if (got == -2)
+            return -1;
+        for (int k = 0; k < na; k++) {
+            hr_proc *snd = &m->procs[a[k].src];
+            if (m->rnd_lost[k]) {
+                snd->rnd.state = HR_ROUT_NONE;
+                snd->rnd.fate = HR_FATE_LOST;
+                snd->lost++;
+            } else if (a[k].src != got) {
+                snd->rnd.state = HR_ROUT_QUEUED;
+                snd->rnd.fate = HR_FATE_QUEUED;
+            }
+        }
+        if (got >= 0) {
+            hr_proc *snd = &m->procs[got];
+            mmax = snd->rnd.len > mmax ? snd->rnd.len : mmax;
+            if (deliver(rcv, snd) != 0)
+                return -1;
+        }
+        rcv->stalls += (uint64_t)queue->n;   /* each waiting message stalls its sender a round */
+    }
+
+    m->rnd_more = more;
+    m->rnd_counted = busy || more > 0;
+    if (m->rnd_counted) {
+        hr_time end = start + m->cost.tau + hr__cost_bytes(&m->cost, mmax) + 2 * m->cost.overhead;
+        for (int s = 0; s < np; s++)
+            m->procs[s].clock = end;
+    }
+    for (int s = 0; s < np; s++)
+        m->procs[s].rnd.sent = 0;
+    return 0;
+}
+
+int hr_round_end(hr_proc *p, int more)
+{
+    need_rounds(p, "hr_round_end");
+    hr__proc_comm_point(p);
+    hr_machine *m = p->m;
+    p->rnd.more = more != 0;
+    uint32_t gen = atomic_load(&m->rnd_gen);
+    if (atomic_fetch_add(&m->rnd_arrived, 1) + 1 == m->p) {
+        atomic_store(&m->rnd_arrived, 0);
+        int ok = end_round(m) == 0;
+        hr__release_word(m, p, &m->rnd_gen);
+        if (!ok)
+            hr_fail(p, "out of memory in the round engine");
+    } else {
+        hr_wait_desc d = { HR_WAIT_ROUND, HR_ANY, 0, 0, "hr_round_end" };
+        hr__wait_word(p, &d, &m->rnd_gen, gen);
+    }
+    if (m->rnd_counted)
+        p->rounds++;
+    hr__proc_publish(p);
+    return m->rnd_more;
+}
+
+hr_fate hr_round_fate(const hr_proc *p)
+{
+    return (hr_fate)p->rnd.fate;
+}
+
+int hr_round_recv(hr_proc *p, void *buf, size_t cap, hr_status *st)
+{
+    need_rounds(p, "hr_round_recv");
+    hr_round_proc *r = &p->rnd;
+    if (r->got_src < 0)
+        return 0;
+    if (r->got_len > cap)
+        hr_fail(p, "hr_round_recv: a message of %zu bytes from P%d, but room for %zu", r->got_len,
+                r->got_src, cap);
+    if (r->got_len > 0)
+        memcpy(buf, r->got, r->got_len);
+    if (st != NULL)
+        *st = (hr_status){ r->got_src, 0, r->got_len };
+    r->got_src = -1;
+    return 1;
+}

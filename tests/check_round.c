@@ -1,0 +1,357 @@
+/* check_round.c: the round engine and the rules of fifo, priority, arbitrary and ocpc on
+ * hand-built rounds, against outcomes worked out by hand from seed 003's definitions. */
+#include "hr_test.h"
+
+#include <string.h>
+
+#define MAXP 8
+#define MAXR 8
+
+/* A script: in round r < rounds processor i sends to dest[r][i] (-1: nothing) with priority
+ * prio[r][i]. Rounds go on until nobody has anything left (a refused send is dropped, not tried
+ * again). Each processor records, per round, what hr_round_send returned, its fate after the
+ * round, and whom it received from (-1: nobody). Each writes only its own column. */
+typedef struct script {
+    int      rounds;
+    int      dest[MAXR][MAXP];
+    uint64_t prio[MAXR][MAXP];
+    int      sent[MAXR][MAXP];
+    int      fate[MAXR][MAXP];
+    int      from[MAXR][MAXP];
+    int      ran[MAXP];   /* rounds before the closing hr_round_end returned 0 */
+} script;
+
+static void body_script(hr_proc *p, void *arg)
+{
+    script *s = arg;
+    int me = hr_pid(p);
+    for (int r = 0;; r++) {
+        int sends = r < s->rounds && s->dest[r][me] >= 0, went = 0, later = 0;
+        if (r < MAXR)
+            s->sent[r][me] = -1;
+        if (sends) {
+            uint32_t v = (uint32_t)(100 * r + me);
+            hr_fate f = hr_round_send(p, s->dest[r][me], &v, sizeof v, s->prio[r][me]);
+            went = f == HR_FATE_SENT;
+            s->sent[r][me] = f;
+        }
+        for (int k = r + 1; k < s->rounds; k++)
+            later |= s->dest[k][me] >= 0;
+        if (hr_round_end(p, went || later || hr_round_fate(p) == HR_FATE_QUEUED) == 0) {
+            s->ran[me] = r;
+            return;
+        }
+        uint32_t v;
+        hr_status st;
+        int from = hr_round_recv(p, &v, sizeof v, &st) ? st.source : -1;
+        if (from >= 0 && (st.bytes != sizeof v || v % 100 != (uint32_t)from))
+            from = -2;
+        if (r < MAXR) {
+            s->fate[r][me] = hr_round_fate(p);
+            s->from[r][me] = from;
+        }
+    }
+}
+
+/* An empty script for p processors and rounds rounds. */
+static void script_init(script *s, int rounds)
+{
+    memset(s, 0, sizeof *s);
+    s->rounds = rounds;
+    for (int r = 0; r < MAXR; r++)
+        for (int i = 0; i < MAXP; i++)
+            s->dest[r][i] = -1;
+}
+
+static hr_run_result run_script(int p, const char *disc, uint64_t seed, script *s)
+{
+    hr_machine_config cfg = hr_test_config(p, disc);
+    cfg.seed = seed;
+    hr_run_result res;
+    hr_test_run(&cfg, body_script, s, &res);
+    ck_assert_msg(res.status == HR_OK, "%s", res.report);
+    return res;
+}
+
+/* cm5: tau = 88 us, sigma = 50 ns/byte; a round of 4-byte messages lasts 88.2 us. */
+#define ROUND_S 88.2e-6
+
+START_TEST(test_round_fifo_queue_and_stall)
+{
+    /* Round 0: P1, P2 and P3 send to P0: one, f, is received at once; a and b wait, in the
+     * seeded order a, b. Round 1: all three try again: f goes out and joins the queue behind b;
+     * a and b are stalled and refused. P0 receives a in round 1, b in round 2, f in round 3. */
+    script s;
+    script_init(&s, 2);
+    for (int r = 0; r < 2; r++)
+        for (int i = 1; i <= 3; i++)
+            s.dest[r][i] = 0;
+    hr_run_result res = run_script(4, "fifo", 1, &s);
+    int f = s.from[0][0], a = s.from[1][0], b = s.from[2][0];
+    ck_assert(f >= 1 && f <= 3 && a >= 1 && a <= 3 && b >= 1 && b <= 3);
+    ck_assert(f != a && a != b && b != f);
+    ck_assert_int_eq(s.from[3][0], f);
+    for (int i = 1; i <= 3; i++) {
+        ck_assert_int_eq(s.sent[0][i], HR_FATE_SENT);
+        ck_assert_int_eq(s.fate[0][i], i == f ? HR_FATE_DELIVERED : HR_FATE_QUEUED);
+        ck_assert_int_eq(s.sent[1][i], i == f ? HR_FATE_SENT : HR_FATE_STALLED);
+    }
+    ck_assert_int_eq(s.fate[1][a], HR_FATE_DELIVERED);
+    ck_assert_int_eq(s.fate[1][b], HR_FATE_QUEUED);
+    ck_assert_int_eq(s.fate[1][f], HR_FATE_QUEUED);
+    ck_assert_int_eq(s.fate[2][b], HR_FATE_DELIVERED);
+    ck_assert_int_eq(s.fate[2][a], HR_FATE_NONE);
+    ck_assert_int_eq(s.fate[3][f], HR_FATE_DELIVERED);
+    for (int i = 0; i < 4; i++)
+        ck_assert_int_eq(s.ran[i], 4);
+    ck_assert_int_eq(res.rounds, 4);
+    ck_assert_uint_eq(res.messages, 4);
+    ck_assert_uint_eq(res.lost, 0);
+    ck_assert_double_eq_tol(res.model_time_s, 4 * ROUND_S, 1e-12);
+    /* waiting at the rounds' ends: a, b; b, f; f; none */
+    ck_assert_uint_eq(res.stalls, 5);
+}
+END_TEST
+
+START_TEST(test_round_fifo_tie_order_is_seeded)
+{
+    /* Who of P1..P3 is received first depends on the seed, and only on it. */
+    int firsts[4] = { 0 };
+    for (uint64_t seed = 1; seed <= 12; seed++) {
+        script a, b;
+        script_init(&a, 1);
+        for (int i = 1; i <= 3; i++)
+            a.dest[0][i] = 0;
+        b = a;
+        run_script(4, "fifo", seed, &a);
+        run_script(4, "fifo", seed, &b);
+        ck_assert_int_eq(a.from[0][0], b.from[0][0]);
+        firsts[a.from[0][0]]++;
+    }
+    ck_assert_msg(firsts[1] > 0 && firsts[2] > 0 && firsts[3] > 0,
+                  "12 seeds should let each of three be first (%d %d %d)", firsts[1], firsts[2],
+                  firsts[3]);
+}
+END_TEST
+
+START_TEST(test_round_priority_highest_first)
+{
+    /* Round 0: P1 (5), P2 (9), P3 (7) to P0; round 1: P4 (100) to P0 overtakes the waiting P1.
+     * Received: P2, P4, P3, P1. */
+    script s;
+    script_init(&s, 2);
+    s.dest[0][1] = s.dest[0][2] = s.dest[0][3] = s.dest[1][4] = 0;
+    s.prio[0][1] = 5;
+    s.prio[0][2] = 9;
+    s.prio[0][3] = 7;
+    s.prio[1][4] = 100;
+    hr_run_result res = run_script(5, "priority", 1, &s);
+    ck_assert_int_eq(s.from[0][0], 2);
+    ck_assert_int_eq(s.from[1][0], 4);
+    ck_assert_int_eq(s.from[2][0], 3);
+    ck_assert_int_eq(s.from[3][0], 1);
+    ck_assert_int_eq(s.fate[0][1], HR_FATE_QUEUED);
+    ck_assert_int_eq(s.fate[2][1], HR_FATE_QUEUED);
+    ck_assert_int_eq(s.fate[3][1], HR_FATE_DELIVERED);
+    ck_assert_int_eq(s.fate[1][4], HR_FATE_DELIVERED);
+    ck_assert_int_eq(res.rounds, 4);
+    ck_assert_int_eq(s.ran[0], 4);
+    ck_assert_uint_eq(res.stalls, 2 + 2 + 1);
+}
+END_TEST
+
+START_TEST(test_round_arbitrary_one_wins)
+{
+    /* P1..P3 to P0: one is received, two are lost; nothing waits for round 1. P4 to P5 alone. */
+    script s;
+    script_init(&s, 1);
+    s.dest[0][1] = s.dest[0][2] = s.dest[0][3] = 0;
+    s.dest[0][4] = 5;
+    hr_run_result res = run_script(6, "arbitrary", 3, &s);
+    int win = s.from[0][0];
+    ck_assert(win >= 1 && win <= 3);
+    for (int i = 1; i <= 3; i++)
+        ck_assert_int_eq(s.fate[0][i], i == win ? HR_FATE_DELIVERED : HR_FATE_LOST);
+    ck_assert_int_eq(s.from[0][5], 4);
+    ck_assert_int_eq(s.fate[0][4], HR_FATE_DELIVERED);
+    ck_assert_uint_eq(res.lost, 2);
+    ck_assert_uint_eq(res.messages, 4);
+    ck_assert_int_eq(res.rounds, 1);   /* nothing waits: the next call closes */
+}
+END_TEST
+
+START_TEST(test_round_ocpc_collisions_destroy_all)
+{
+    /* P1, P2 to P0 collide: both lost. P3 to P4 alone: received. Round 1: P1 alone to P0. */
+    script s;
+    script_init(&s, 2);
+    s.dest[0][1] = s.dest[0][2] = 0;
+    s.dest[0][3] = 4;
+    s.dest[1][1] = 0;
+    hr_run_result res = run_script(5, "ocpc", 1, &s);
+    ck_assert_int_eq(s.from[0][0], -1);
+    ck_assert_int_eq(s.fate[0][1], HR_FATE_LOST);
+    ck_assert_int_eq(s.fate[0][2], HR_FATE_LOST);
+    ck_assert_int_eq(s.from[0][4], 3);
+    ck_assert_int_eq(s.from[1][0], 1);
+    ck_assert_int_eq(s.fate[1][1], HR_FATE_DELIVERED);
+    ck_assert_uint_eq(res.lost, 2);
+    ck_assert_int_eq(res.rounds, 2);
+    ck_assert_double_eq_tol(res.model_time_s, 2 * ROUND_S, 1e-12);
+}
+END_TEST
+
+/* ---- misuse --------------------------------------------------------------------------------- */
+
+static void body_two_sends(hr_proc *p, void *arg)
+{
+    (void)arg;
+    int v = 0;
+    if (hr_pid(p) == 0) {
+        hr_round_send(p, 1, &v, sizeof v, 0);
+        hr_round_send(p, 1, &v, sizeof v, 0);
+    }
+    hr_round_end(p, 0);
+}
+
+static void body_round_on_async(hr_proc *p, void *arg)
+{
+    (void)arg;
+    hr_round_end(p, 0);
+}
+
+/* P1 leaves at once; the others wait for it in a round forever. */
+static void body_round_left(hr_proc *p, void *arg)
+{
+    (void)arg;
+    if (hr_pid(p) != 1)
+        hr_round_end(p, 1);
+}
+
+START_TEST(test_round_misuse_is_reported)
+{
+    hr_machine_config cfg = hr_test_config(2, "fifo");
+    hr_run_result res;
+    hr_test_run(&cfg, body_two_sends, NULL, &res);
+    ck_assert_int_eq(res.status, HR_EFAIL);
+    ck_assert_msg(strstr(res.report, "a second message in one round") != NULL, "%s", res.report);
+
+    cfg = hr_test_config(2, "async");
+    hr_test_run(&cfg, body_round_on_async, NULL, &res);
+    ck_assert_int_eq(res.status, HR_EFAIL);
+    ck_assert_msg(strstr(res.report, "discipline async has no rounds") != NULL, "%s", res.report);
+
+    cfg = hr_test_config(3, "arbitrary");
+    hr_test_run(&cfg, body_round_left, NULL, &res);
+    ck_assert_int_eq(res.status, HR_EDEADLK);
+    ck_assert_msg(strstr(res.report, "P0 waits in hr_round_end") != NULL, "%s", res.report);
+    ck_assert_msg(strstr(res.report, "P2 waits in hr_round_end") != NULL, "%s", res.report);
+}
+END_TEST
+
+/* ---- determinism and scale ------------------------------------------------------------------- */
+
+/* Every processor sends one message to each other processor (destinations in a random order of
+ * its own; in a round, with probability 1/2), resending what is lost and waiting while stalled,
+ * until all are received. Each
+ * checks it received exactly one message from every other. */
+static void body_storm(hr_proc *p, void *arg)
+{
+    int *bad = arg;
+    int n = hr_nprocs(p), me = hr_pid(p);
+    int *todo = hr_malloc(p, sizeof(int) * (size_t)n);
+    char *got = hr_calloc(p, (size_t)n, 1);
+    int left = 0;
+    for (int d = 0; d < n; d++)
+        if (d != me)
+            todo[left++] = d;
+    for (int k = left - 1; k > 0; k--) {
+        int j = (int)hr_rand_below(p, (uint64_t)k + 1), t = todo[k];
+        todo[k] = todo[j];
+        todo[j] = t;
+    }
+    int out = -1;   /* index in todo of the message out */
+    for (;;) {
+        /* Half the time: under ocpc two that keep sending to one receiver collide forever. */
+        if (out < 0 && left > 0 && (hr_rand(p) & 1)) {
+            out = left - 1;
+            uint32_t v = (uint32_t)me;
+            hr_round_send(p, todo[out], &v, sizeof v, hr_rand(p));
+        }
+        if (hr_round_end(p, left > 0) == 0)
+            break;
+        hr_fate f = hr_round_fate(p);
+        if (f == HR_FATE_DELIVERED) {
+            left--;
+            out = -1;
+        } else if (f == HR_FATE_LOST) {
+            out = -1;   /* the same destination is sent again next round */
+        }
+        uint32_t v;
+        hr_status st;
+        if (hr_round_recv(p, &v, sizeof v, &st) && (v != (uint32_t)st.source || got[v]++))
+            *bad = 1;
+    }
+    for (int s = 0; s < n; s++)
+        if (s != me && got[s] != 1)
+            *bad = 1;
+}
+
+static hr_run_result run_storm(int p, const char *disc, int jitter)
+{
+    hr_machine_config cfg = hr_test_config(p, disc);
+    cfg.jitter = jitter;
+    cfg.seed = 7;
+    int bad = 0;
+    hr_run_result res;
+    hr_test_run(&cfg, body_storm, &bad, &res);
+    ck_assert_msg(res.status == HR_OK, "%s", res.report);
+    ck_assert_msg(!bad, "%s, p = %d: a message was lost, repeated or changed", disc, p);
+    return res;
+}
+
+START_TEST(test_round_deterministic_under_jitter)
+{
+    static const char *discs[] = { "fifo", "priority", "arbitrary", "ocpc" };
+    for (int d = 0; d < 4; d++) {
+        hr_run_result a = run_storm(16, discs[d], 0);
+        hr_run_result b = run_storm(16, discs[d], 1);
+        ck_assert_msg(a.rounds >= 15, "%s: %llu rounds for an all-to-all of 16", discs[d],
+                      (unsigned long long)a.rounds);
+        ck_assert_uint_eq(a.rounds, b.rounds);
+        ck_assert_uint_eq(a.lost, b.lost);
+        ck_assert_uint_eq(a.stalls, b.stalls);
+        ck_assert_uint_eq(a.messages, b.messages);
+        ck_assert(a.model_time_s == b.model_time_s);
+    }
+}
+END_TEST
+
+START_TEST(test_round_scale)
+{
+    /* An all-to-all over HR_TEST_SCALE_PROCS processors finishes (fifo: nothing is lost). */
+    int p = HR_TEST_TSAN ? 64 : 256;
+    hr_run_result a = run_storm(p, "fifo", 0);
+    ck_assert_uint_eq(a.messages, (uint64_t)p * (uint64_t)(p - 1));
+    ck_assert_uint_eq(a.lost, 0);
+}
+END_TEST
+
+Suite *hr_round_suite(void)
+{
+    Suite *s = suite_create("round");
+    TCase *tc = tcase_create("rules");
+    tcase_add_test(tc, test_round_fifo_queue_and_stall);
+    tcase_add_test(tc, test_round_fifo_tie_order_is_seeded);
+    tcase_add_test(tc, test_round_priority_highest_first);
+    tcase_add_test(tc, test_round_arbitrary_one_wins);
+    tcase_add_test(tc, test_round_ocpc_collisions_destroy_all);
+    tcase_add_test(tc, test_round_misuse_is_reported);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("engine");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_round_deterministic_under_jitter);
+    tcase_add_test(tc, test_round_scale);
+    suite_add_tcase(s, tc);
+    return s;
+}
