@@ -1,7 +1,8 @@
 /* check_workload.c: the workload table and the "hrelation" workload: eq. (7) against values
  * computed independently, the cyclic layout, the uniform generator, the permutation generator
- * against its definition, file:PATH input and its errors, rejected parameters, and the verifier
- * against a sequential routing of the same instance. */
+ * against its definition, alltoall, random and difficult against their defining properties,
+ * file:PATH input and its errors, rejected parameters, and the verifier against a sequential
+ * routing of the same instance. */
 #include "hr_test.h"
 
 #include <inttypes.h>
@@ -116,6 +117,18 @@ START_TEST(test_workload_table)
     ck_assert_ptr_null(hr_workload_find("no-such-kind"));
     ck_assert_ptr_null(hr_workload_find(NULL));
     ck_assert_int_eq(hrelation()->kind, HR_KIND_HRELATION);
+    /* The error for an unknown distribution lists the table's names, and they include all. */
+    const char *names = hrelation()->distributions;
+    static const char *const dists[] = { "alltoall",    "difficult", "file:PATH", "permutation",
+                                         "random",      "skewed",    "transpose", "uniform" };
+    for (size_t d = 0; d < sizeof dists / sizeof dists[0]; d++)
+        ck_assert_msg(strstr(names, dists[d]) != NULL, "%s not in \"%s\"", dists[d], names);
+    hr_workload_spec s = { .kind = "hrelation", .n = 16, .distribution = "zipf", .seed = 1 };
+    char why[256] = "", known[256];
+    void *inst = NULL;
+    ck_assert_int_eq(hrelation()->make(&s, 4, &inst, why, sizeof why), HR_EINVAL);
+    snprintf(known, sizeof known, "unknown hrelation distribution \"zipf\" (known: %s)", names);
+    ck_assert_str_eq(why, known);
 }
 END_TEST
 
@@ -302,6 +315,21 @@ START_TEST(test_workload_rejects)
         { "skewed",    N16 + 16, (N16 + 16) / P16, P16, "multiple of p^2 = 256" },
         { "permutation", 1023, 0, 4, "permutation needs n to be a multiple of p = 4" },
         { "permutation", 1024, 512, 4, "permutation has h = n/p = 256, not 512" },
+        { "alltoall",  0, 0, 1, "alltoall needs at least 2 processors" },
+        { "alltoall",  10, 0, 4, "alltoall has n = p(p-1) = 12 elements (write n = p*(p-1)); "
+                                 "n = 10" },
+        { "alltoall",  12, 4, 4, "alltoall has h = p-1 = 3, not 4: leave h unset" },
+        { "random",    12, 0, 4, "random needs h" },
+        { "random",    13, 3, 4, "random has n = p*h = 12 elements (write n = 3*p); n = 13" },
+        { "random",    3, 3, 1, "random needs at least 2 processors" },
+        { "random",    4, UINT64_C(1) << 31, 4, "more than 2^32" },
+        { "difficult", 21, 0, 15, "difficult needs h" },
+        { "difficult", 1, 1, 4, "difficult needs h >= 2" },
+        { "difficult", 21, 3, 10, "with h = 3 needs p >= 15 (h^3 - 2h^2 + 2h); p = 10" },
+        { "difficult", 20, 3, 15, "with h = 3 has n = h^3 - h^2 + h = 21 elements; n = 20" },
+        { "difficult", 0, 3, 15, "with h = 3 has n = h^3 - h^2 + h = 21 elements; n = 0" },
+        { "difficult", 4917, 17, 4096, "with h = 17 needs p >= 4369" },
+        { "difficult", 1, UINT64_C(1) << 21, 4096, "needs p >= h^3 - 2h^2 + 2h; p = 4096" },
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         hr_workload_spec s = { .kind = "hrelation", .n = cases[c].n, .h = cases[c].h,
@@ -561,6 +589,283 @@ START_TEST(test_workload_permutation)
 }
 END_TEST
 
+/* ---- alltoall, random, difficult ------------------------------------------------------------ */
+
+/* Ids are g = 0 .. n-1 in sender order: processor 0's elements first, each processor's in order. */
+static void expect_ids_by_source(const hr_hrel *r)
+{
+    uint64_t g = 0;
+    for (int i = 0; i < r->p; i++)
+        for (size_t k = 0; k < r->in_count[i]; k++, g++)
+            ck_assert_msg(r->in[i][k].data == g, "processor %d element %zu: data %u, want %" PRIu64,
+                          i, k, r->in[i][k].data, g);
+    ck_assert_uint_eq(g, r->n);
+}
+
+/* The test's routing must verify, and losing one element must not. */
+static void expect_routes(hr_hrel *r)
+{
+    route(r);
+    expect_ok(r);
+    int d = -1;
+    for (int i = 0; i < r->p && d < 0; i++)
+        if (r->out_count[i] > 0)
+            d = i;
+    ck_assert_int_ge(d, 0);
+    r->out_count[d]--;
+    char expected[128];
+    snprintf(expected, sizeof expected, "element %u (dest %d) never arrived",
+             r->out[d][r->out_count[d]].data, d);
+    expect_fail(r, expected);
+    r->out_count[d]++;
+    expect_ok(r);
+    free_routed(r);
+}
+
+START_TEST(test_workload_alltoall)
+{
+    static const int ps[] = { 2, 3, 8 };
+    static const uint64_t ns[] = { 2, 6, 56 };   /* p(p-1), by hand */
+    for (size_t c = 0; c < 3; c++) {
+        int p = ps[c];
+        uint64_t n = ns[c];
+        hr_hrel *r = make_ok("alltoall", n, p, 0, 1);
+        ck_assert_uint_eq(r->n, n);
+        ck_assert_uint_eq(r->h, (uint64_t)p - 1);
+        ck_assert_uint_eq(r->h1, (uint64_t)p - 1);
+        unsigned pair[8][8] = { { 0 } };
+        for (int i = 0; i < p; i++) {
+            ck_assert_uint_eq(r->in_count[i], (size_t)p - 1);
+            for (size_t k = 0; k < r->in_count[i]; k++) {
+                uint32_t d = r->in[i][k].dest;
+                ck_assert_uint_lt(d, (uint32_t)p);
+                /* The k-th element goes to i+1+k (mod p). */
+                ck_assert_uint_eq(d, ((size_t)i + 1 + k) % (size_t)p);
+                pair[i][d]++;
+            }
+        }
+        for (int i = 0; i < p; i++)
+            for (int j = 0; j < p; j++)
+                ck_assert_msg(pair[i][j] == (i != j), "p = %d: %u elements from %d to %d", p,
+                              pair[i][j], i, j);
+        expect_ids_by_source(r);
+        /* h = p-1 given explicitly: the same instance. */
+        hr_hrel *b = make_ok("alltoall", n, p, (uint64_t)p - 1, 9);
+        for (int i = 0; i < p; i++)
+            ck_assert_mem_eq(r->in[i], b->in[i], r->in_count[i] * sizeof(hr_elem));
+        hrelation()->destroy(b);
+        expect_routes(r);
+        hrelation()->destroy(r);
+    }
+}
+END_TEST
+
+/* The definition in hrel.c, written out independently: for k = 0 .. h-1 a Fisher-Yates shuffle of
+ * the identity on stream UINT64_MAX of the seed, then each fixed point i swapped with a uniform
+ * j != i, in order; processor i's k-th element goes to pi_k(i). */
+static void random_reference(int p, uint64_t h, uint64_t seed, uint32_t *dest)
+{
+    uint32_t pi[64];
+    ck_assert_int_le(p, 64);
+    hr_rng rng;
+    hr__rng_seed(&rng, seed, UINT64_MAX);
+    for (uint64_t k = 0; k < h; k++) {
+        for (int i = 0; i < p; i++)
+            pi[i] = (uint32_t)i;
+        for (int i = p - 1; i > 0; i--) {
+            uint64_t j = hr__rng_below(&rng, (uint64_t)i + 1);
+            uint32_t t = pi[i];
+            pi[i] = pi[j];
+            pi[j] = t;
+        }
+        for (int i = 0; i < p; i++)
+            if (pi[i] == (uint32_t)i) {
+                uint64_t j = hr__rng_below(&rng, (uint64_t)p - 1);
+                j += j >= (uint64_t)i;
+                pi[i] = pi[j];
+                pi[j] = (uint32_t)i;
+            }
+        for (int i = 0; i < p; i++)
+            dest[(uint64_t)i * h + k] = pi[i];
+    }
+}
+
+static int same_instance(const hr_hrel *a, const hr_hrel *b)
+{
+    for (int i = 0; i < a->p; i++)
+        if (a->in_count[i] != b->in_count[i] ||
+            memcmp(a->in[i], b->in[i], a->in_count[i] * sizeof(hr_elem)) != 0)
+            return 0;
+    return 1;
+}
+
+START_TEST(test_workload_random)
+{
+    static const int ps[] = { 2, 3, 16, 64 };
+    static const uint64_t hs[] = { 1, 3, 16 };
+    static uint32_t want[64 * 16];
+    for (size_t a = 0; a < 4; a++)
+        for (size_t b = 0; b < 3; b++) {
+            int p = ps[a];
+            uint64_t h = hs[b], n = (uint64_t)p * h;
+            hr_hrel *r = make_ok("random", n, p, h, 42);
+            ck_assert_uint_eq(r->n, n);
+            ck_assert_uint_eq(r->h, h);
+            ck_assert_uint_eq(r->h1, h);
+            uint64_t recv[64] = { 0 };
+            random_reference(p, h, 42, want);
+            for (int i = 0; i < p; i++) {
+                ck_assert_uint_eq(r->in_count[i], h);   /* exactly h out */
+                for (size_t k = 0; k < h; k++) {
+                    uint32_t d = r->in[i][k].dest;
+                    ck_assert_uint_lt(d, (uint32_t)p);
+                    ck_assert_msg(d != (uint32_t)i, "p = %d, h = %" PRIu64 ": %d sends to itself",
+                                  p, h, i);
+                    ck_assert_uint_eq(d, want[(uint64_t)i * h + k]);
+                    recv[d]++;
+                }
+            }
+            for (int d = 0; d < p; d++)   /* exactly h in */
+                ck_assert_msg(recv[d] == h, "p = %d, h = %" PRIu64 ": %d receives %" PRIu64, p,
+                              h, d, recv[d]);
+            /* Each k-th column is a permutation: processor d receives one k-th element. */
+            for (size_t k = 0; k < h; k++) {
+                uint64_t seen = 0;
+                for (int i = 0; i < p; i++)
+                    seen |= UINT64_C(1) << r->in[i][k].dest;
+                ck_assert_uint_eq(seen, p == 64 ? UINT64_MAX : (UINT64_C(1) << p) - 1);
+            }
+            expect_ids_by_source(r);
+            /* The same seed, the same instance; p = 2 has one derangement, so every seed gives
+             * it; otherwise some other seed gives another (p = 3, h = 1 has only two). */
+            hr_hrel *again = make_ok("random", n, p, h, 42);
+            ck_assert(same_instance(r, again));
+            hrelation()->destroy(again);
+            int differ = 0;
+            for (uint64_t seed = 43; seed < 51; seed++) {
+                hr_hrel *other = make_ok("random", n, p, h, seed);
+                differ += !same_instance(r, other);
+                hrelation()->destroy(other);
+            }
+            if (p == 2)
+                ck_assert_int_eq(differ, 0);
+            else if (n >= 16)
+                ck_assert_int_eq(differ, 8);   /* thousands of instances or more: no repeat */
+            else
+                ck_assert_int_gt(differ, 0);
+            if (a == 2 && b == 1)
+                expect_routes(r);
+            hrelation()->destroy(r);
+        }
+}
+END_TEST
+
+/* The properties of seed 003 section 3's difficult h-relation, checked on the instance alone. */
+static void check_difficult(const hr_hrel *r, uint64_t h)
+{
+    int p = r->p;
+    uint64_t B = h * (h - 1);
+    ck_assert_uint_eq(r->h, h);
+    ck_assert_uint_eq(r->h1, h);
+    /* Processor 0 sends h elements to h distinct processors, J, not itself. */
+    ck_assert_uint_eq(r->in_count[0], h);
+    char *is_j = calloc((size_t)p, 1);
+    uint64_t *recv = calloc((size_t)p, sizeof *recv);
+    uint64_t *from_blockers = calloc((size_t)p, sizeof *from_blockers);
+    int *nc_dest = calloc((size_t)p, sizeof *nc_dest);
+    ck_assert(is_j && recv && from_blockers && nc_dest);
+    for (size_t k = 0; k < h; k++) {
+        uint32_t d = r->in[0][k].dest;
+        ck_assert(d != 0 && d < (uint32_t)p && !is_j[d]);
+        is_j[d] = 1;
+    }
+    /* Every other sender is a blocker: h elements, exactly one into J. */
+    uint64_t blockers = 0, nonconf = 0;
+    for (int i = 1; i < p; i++) {
+        if (r->in_count[i] == 0)
+            continue;
+        ck_assert_msg(!is_j[i], "j = %d sends", i);
+        ck_assert_uint_eq(r->in_count[i], h);
+        blockers++;
+        int into_j = 0;
+        for (size_t k = 0; k < h; k++) {
+            uint32_t d = r->in[i][k].dest;
+            ck_assert(d < (uint32_t)p && d != (uint32_t)i);
+            if (is_j[d]) {
+                into_j++;
+                from_blockers[d]++;
+            } else {
+                /* Non-conflicting: every destination distinct. */
+                ck_assert_msg(nc_dest[d] == 0, "two non-conflicting elements go to %u", d);
+                nc_dest[d] = 1;
+                nonconf++;
+            }
+        }
+        ck_assert_int_eq(into_j, 1);
+    }
+    ck_assert_uint_eq(blockers, B);
+    ck_assert_uint_eq(nonconf, B * (h - 1));
+    for (int i = 0; i < p; i++)
+        for (size_t k = 0; k < r->in_count[i]; k++)
+            recv[r->in[i][k].dest]++;
+    for (int d = 0; d < p; d++) {
+        ck_assert_uint_le(recv[d], h);
+        if (is_j[d]) {   /* h in all: one from processor 0, h-1 from distinct blockers */
+            ck_assert_uint_eq(recv[d], h);
+            ck_assert_uint_eq(from_blockers[d], h - 1);
+        }
+    }
+    free(is_j);
+    free(recv);
+    free(from_blockers);
+    free(nc_dest);
+}
+
+START_TEST(test_workload_difficult)
+{
+    static const struct {
+        uint64_t h, n;   /* n = h + h(h-1)h, by hand */
+        int      p;
+    } cases[] = {
+        { 2, 6, 5 },      /* the least p for h = 2: 0, j = 1 2, blockers 3 4 */
+        { 2, 6, 64 },
+        { 3, 21, 15 },    /* the least p for h = 3: 27 - 18 + 6 */
+        { 3, 21, 16 },
+        { 3, 21, 100 },
+        { 4, 52, 40 },    /* 64 - 32 + 8 */
+        { 4, 52, 41 },
+        { 5, 105, 85 },   /* 125 - 50 + 10 */
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        hr_hrel *r = make_ok("difficult", cases[c].n, cases[c].p, cases[c].h, 1);
+        ck_assert_uint_eq(r->n, cases[c].n);
+        check_difficult(r, cases[c].h);
+        expect_ids_by_source(r);
+        expect_routes(r);
+        hrelation()->destroy(r);
+    }
+    /* One below the least p is refused, naming the least p. */
+    static const struct {
+        uint64_t h, n;
+        int      p;
+        const char *why;
+    } tight[] = {
+        { 2, 6, 4, "distribution difficult with h = 2 needs p >= 5 (h^2 + 1); p = 4" },
+        { 3, 21, 14, "distribution difficult with h = 3 needs p >= 15 (h^3 - 2h^2 + 2h); p = 14" },
+        { 4, 52, 39, "distribution difficult with h = 4 needs p >= 40 (h^3 - 2h^2 + 2h); p = 39" },
+    };
+    for (size_t c = 0; c < sizeof tight / sizeof tight[0]; c++) {
+        hr_workload_spec s = { .kind = "hrelation", .n = tight[c].n, .h = tight[c].h,
+                               .distribution = "difficult", .seed = 1 };
+        char why[256] = "";
+        void *inst = NULL;
+        ck_assert_int_eq(hrelation()->make(&s, tight[c].p, &inst, why, sizeof why), HR_EINVAL);
+        ck_assert_ptr_null(inst);
+        ck_assert_str_eq(why, tight[c].why);
+    }
+}
+END_TEST
+
 /* ---- file:PATH ------------------------------------------------------------------------------ */
 
 #define DATA "tests/data/"
@@ -782,6 +1087,9 @@ Suite *hr_workload_suite(void)
     tcase_add_test(core, test_workload_uniform_seeded);
     tcase_add_test(core, test_workload_permutation);
     tcase_add_test(core, test_workload_file_good);
+    tcase_add_test(core, test_workload_alltoall);
+    tcase_add_test(core, test_workload_random);
+    tcase_add_test(core, test_workload_difficult);
     suite_add_tcase(s, core);
     TCase *limits = tcase_create("limits");
     tcase_add_test(limits, test_workload_rejects);

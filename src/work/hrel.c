@@ -1,7 +1,8 @@
 /* hrel.c: the "hrelation" workload of seed 000 section 3: the transpose, skewed (eq. 7), uniform
- * and permutation inputs, laid out cyclically, relations read from a file (file:PATH), and an O(n)
- * verifier of exactly-once delivery (a bitmap over ids and a fingerprint of each processor's id
- * set). */
+ * and permutation inputs, laid out cyclically; alltoall, random (h permutations without fixed
+ * points) and seed 003's difficult h-relation, laid out by sender; relations read from a file
+ * (file:PATH); and an O(n) verifier of exactly-once delivery (a bitmap over ids and a fingerprint
+ * of each processor's id set). */
 #include "work/hrel.h"
 
 #include <ctype.h>
@@ -23,8 +24,9 @@
 enum dest_mode {
     DEST_COUNTS = 0,     /* transpose, skewed: v_d consecutive elements for each d */
     DEST_UNIFORM,        /* uniform: drawn from seed, regenerated on demand */
-    DEST_TABLE,          /* permutation, file: stored in dest_of (the permutation needs O(n)
-                          * memory to draw anyway, and a file cannot be regenerated) */
+    DEST_TABLE,          /* permutation, file, alltoall, random, difficult: stored in dest_of
+                          * (the permutation needs O(n) memory to draw anyway, a file cannot be
+                          * regenerated, and the others are laid out by sender, not cyclically) */
 };
 
 /* An instance. pub comes first, so the pointer handed out as the instance is both an hrel_inst *
@@ -34,7 +36,8 @@ enum dest_mode {
  * their ids g. For the counted and uniform distributions element g's destination itself is not
  * stored (2 bytes per element would be 32 MB at n = 2^24 and, read in delivery order, cost the
  * verifier ten times its other work); on a failure it is regenerated from (v, or seed) to name the
- * culprit. permutation and file:PATH keep dest_of, read only on that failure path.
+ * culprit. permutation, file:PATH, alltoall, random and difficult keep dest_of, read only on that
+ * failure path.
  *
  * For file:PATH instances ids are still g = 0 .. n-1 (the element's line order in the file), but
  * the data field carries the user's VALUE: value[g] is element g's data and by_value the sorted
@@ -552,6 +555,250 @@ done:
     return err;
 }
 
+/* ---- alltoall, random, difficult --------------------------------------------------------- */
+
+/* These three are defined per sender, not by the cyclic layout: processor i holds count[i]
+ * elements, and element g (g = 0 .. n-1, processor 0's elements first, each processor's in order)
+ * has data = g and dest = dest[g]. The dests are kept in dest_of (DEST_TABLE), 2 bytes per
+ * element, as for permutation. */
+static int make_by_source(const hr_workload_spec *s, int p, uint64_t n, const uint64_t *count,
+                          uint16_t *dest, void **inst)
+{
+    hrel_inst *I = NULL;
+    int err = alloc_inst(n, p, count, &I);
+    if (err != HR_OK)
+        return err;
+    I->mode = DEST_TABLE;
+    I->seed = s->seed;
+    uint64_t g = 0;
+    for (int i = 0; i < p; i++)
+        for (size_t k = 0; k < I->pub.in_count[i]; k++, g++) {
+            uint16_t d = dest[g];
+            I->pub.in[i][k] = (hr_elem){ .data = (uint32_t)g, .dest = d };
+            I->want[d]++;
+            I->print[d] += hr__work_mix(g);
+        }
+    HR_ASSERT(g == n);
+    set_h(I);
+    I->dest_of = dest;   /* the instance owns it now */
+    *inst = &I->pub;
+    return HR_OK;
+}
+
+/* count[] and dest[] for n elements, or HR_ENOMEM with neither allocated. */
+static int alloc_tables(int p, uint64_t n, uint64_t **count, uint16_t **dest)
+{
+    *count = calloc((size_t)p, sizeof **count);
+    *dest = malloc((size_t)(n > 0 ? n : 1) * sizeof **dest);
+    if (*count == NULL || *dest == NULL) {
+        free(*count);
+        free(*dest);
+        return HR_ENOMEM;
+    }
+    return HR_OK;
+}
+
+/* Build from filled tables, freeing count always and dest on failure. */
+static int finish_by_source(const hr_workload_spec *s, int p, uint64_t n, uint64_t *count,
+                            uint16_t *dest, void **inst)
+{
+    int err = make_by_source(s, p, n, count, dest, inst);
+    if (err != HR_OK)
+        free(dest);
+    free(count);
+    return err;
+}
+
+/* alltoall: one element for every ordered pair (i, j), i != j. Processor i holds p-1 elements, in
+ * the order of their destinations i+1, i+2, ..., i+p-1 (mod p), so that in a direct send the k-th
+ * elements of all processors go to p distinct processors. h = h1 = p-1, n = p(p-1). p = 1 is
+ * refused: its relation would be empty, and n = 0 is no instance. */
+static int make_alltoall(const hr_workload_spec *s, int p, void **inst, char *why, size_t whylen)
+{
+    if (p < 2)
+        return hr__work_fail(why, whylen, HR_EINVAL,
+                             "distribution alltoall needs at least 2 processors: with p = 1 "
+                             "there is no pair to send between");
+    uint64_t q = (uint64_t)p - 1, n = (uint64_t)p * q;
+    if (s->n != n)
+        return hr__work_fail(why, whylen, HR_EINVAL,
+                             "distribution alltoall has n = p(p-1) = %" PRIu64
+                             " elements (write n = p*(p-1)); n = %" PRIu64,
+                             n, s->n);
+    if (s->h != 0 && s->h != q)
+        return hr__work_fail(why, whylen, HR_EINVAL,
+                             "distribution alltoall has h = p-1 = %" PRIu64 ", not %" PRIu64
+                             ": leave h unset",
+                             q, s->h);
+    uint64_t *count;
+    uint16_t *dest;
+    if (alloc_tables(p, n, &count, &dest) != HR_OK)
+        return HR_ENOMEM;
+    uint64_t g = 0;
+    for (int i = 0; i < p; i++) {
+        count[i] = q;
+        for (int k = 1; k < p; k++)
+            dest[g++] = (uint16_t)((i + k) % p);
+    }
+    return finish_by_source(s, p, n, count, dest, inst);
+}
+
+/* random: the union of h permutations pi_0 .. pi_{h-1} of the processors without fixed points;
+ * processor i's k-th element goes to pi_k(i). So every processor sends exactly h and receives
+ * exactly h, and none sends to itself (h = h1 = h, n = p*h; two of a processor's elements may share
+ * a destination). Each pi_k is drawn on the workload stream, pi_0 first: a Fisher-Yates shuffle as
+ * for permutation (pi starts as the identity; for i = p-1 down to 1, pi(i) and pi(j) swap,
+ * j = hr__rng_below(i + 1)), then for i = 0 .. p-1 in order, a fixed point pi(i) = i swaps with
+ * pi(j) for j drawn uniformly from the other p-1 processors (j = hr__rng_below(p - 1), plus one if
+ * j >= i). A swap never makes a new fixed point: position i gets the old pi(j), which is not i
+ * because pi(i) = i and pi is a bijection, and position j gets i, which is not j. So one pass
+ * removes them all. The result is a permutation without fixed points, though not a uniformly
+ * random one among them. */
+static void draw_derangement(hr_rng *rng, int p, uint16_t *pi)
+{
+    for (int i = 0; i < p; i++)
+        pi[i] = (uint16_t)i;
+    for (int i = p - 1; i > 0; i--) {
+        int j = (int)hr__rng_below(rng, (uint64_t)i + 1);
+        uint16_t t = pi[i];
+        pi[i] = pi[j];
+        pi[j] = t;
+    }
+    for (int i = 0; i < p; i++)
+        if (pi[i] == i) {
+            int j = (int)hr__rng_below(rng, (uint64_t)p - 1);
+            if (j >= i)
+                j++;
+            pi[i] = pi[j];
+            pi[j] = (uint16_t)i;
+        }
+}
+
+static int make_random(const hr_workload_spec *s, int p, void **inst, char *why, size_t whylen)
+{
+    uint64_t h = s->h;
+    if (p < 2)
+        return hr__work_fail(why, whylen, HR_EINVAL,
+                             "distribution random needs at least 2 processors: no processor "
+                             "sends to itself, and with p = 1 there is no other");
+    if (h == 0)
+        return hr__work_fail(why, whylen, HR_EINVAL,
+                             "distribution random needs h (every processor sends and receives "
+                             "exactly h; n = p*h)");
+    if (h > MAX_ELEMS / (uint64_t)p)
+        return hr__work_fail(why, whylen, HR_EINVAL,
+                             "distribution random with h = %" PRIu64
+                             " has p*h elements, more than 2^32: element ids are 32-bit data "
+                             "fields",
+                             h);
+    uint64_t n = (uint64_t)p * h;
+    if (s->n != n)
+        return hr__work_fail(why, whylen, HR_EINVAL,
+                             "distribution random has n = p*h = %" PRIu64
+                             " elements (write n = %" PRIu64 "*p); n = %" PRIu64,
+                             n, h, s->n);
+    uint64_t *count;
+    uint16_t *dest;
+    if (alloc_tables(p, n, &count, &dest) != HR_OK)
+        return HR_ENOMEM;
+    uint16_t *pi = malloc((size_t)p * sizeof *pi);
+    if (pi == NULL) {
+        free(count);
+        free(dest);
+        return HR_ENOMEM;
+    }
+    hr_rng rng;
+    hr__rng_seed(&rng, s->seed, WORK_STREAM);
+    for (uint64_t k = 0; k < h; k++) {
+        draw_derangement(&rng, p, pi);
+        for (int i = 0; i < p; i++)
+            dest[(uint64_t)i * h + k] = pi[i];
+    }
+    free(pi);
+    for (int i = 0; i < p; i++)
+        count[i] = h;
+    return finish_by_source(s, p, n, count, dest, inst);
+}
+
+/* The least p that holds the difficult h-relation's layout (below): p >= h^2 + 1 for the
+ * blocking processors, and p - h >= h(h-1)^2 for the non-conflicting destinations, which are
+ * every processor but the h conflicted ones. That is 5 for h = 2 and h^3 - 2h^2 + 2h for h >= 3
+ * (where h(h-1)(h-2) > 1 makes the second bound the larger). 0 when it exceeds 2^63 (h > 2^20). */
+static uint64_t difficult_least_p(uint64_t h)
+{
+    if (h > (UINT64_C(1) << 20))
+        return 0;
+    uint64_t a = h * h + 1, b = h + h * (h - 1) * (h - 1);
+    return a > b ? a : b;
+}
+
+/* difficult: the difficult h-relation of seed 003 section 3 (the input of Theorem 1's lower
+ * bound), with the paper's processor 1 as processor 0 and B = h(h-1) blocking processors:
+ * - processor 0 sends its k-th element (k = 0 .. h-1) to j_{k+1} = processor k+1;
+ * - blocking processor t (t = 0 .. B-1) is processor h+1+t. Its first element is its conflicting
+ *   one, to processor 1 + t/(h-1): so j_1 = 1 gets those of t = 0 .. h-2, j_2 those of
+ *   t = h-1 .. 2h-3, and so on, h-1 distinct blockers for each j. Its other h-1 elements,
+ *   r = 0 .. h-2, are non-conflicting message m = r*B + t (numbered across blockers, round robin);
+ * - message m goes to the m-th of processors h^2+1, h^2+2, ..., p-1, then processor 0; once those
+ *   E = p - h^2 are used up (m >= E), to the next blocker, processor h+1 + (t+1) mod B.
+ * The last rule gives distinct destinations: the messages with m >= E are at most B when p is
+ * feasible (N = B(h-1) <= E + B, i.e. p - h >= h(h-1)^2), so their t = m mod B are distinct, and so
+ * are the blockers t+1 they go to; and no blocker sends to itself since B >= 2. So each j receives
+ * exactly h, every other processor at most one, and the h(h-1)^2 non-conflicting messages all go to
+ * distinct processors outside j_1 .. j_h. Processors h^2+1 .. p-1 hold nothing. h = h1 = h, and
+ * n = h + Bh = h^3 - h^2 + h. h = 1 is refused: it has no blocking processor and no conflict. The
+ * instance does not depend on the seed. */
+static int make_difficult(const hr_workload_spec *s, int p, void **inst, char *why, size_t whylen)
+{
+    uint64_t h = s->h;
+    if (h == 0)
+        return hr__work_fail(why, whylen, HR_EINVAL,
+                             "distribution difficult needs h (seed 003 section 3: n = h^3 - h^2 "
+                             "+ h, p >= h^3 - 2h^2 + 2h)");
+    if (h == 1)
+        return hr__work_fail(why, whylen, HR_EINVAL,
+                             "distribution difficult needs h >= 2: with h = 1 there is no "
+                             "blocking processor and no conflict");
+    uint64_t least = difficult_least_p(h);
+    if (least == 0)
+        return hr__work_fail(
+            why, whylen, HR_EINVAL,
+            "distribution difficult with h = %" PRIu64 " needs p >= h^3 - 2h^2 + 2h; p = %d", h, p);
+    if (least > (uint64_t)p)
+        return hr__work_fail(why, whylen, HR_EINVAL,
+                             "distribution difficult with h = %" PRIu64 " needs p >= %" PRIu64
+                             " (%s); p = %d",
+                             h, least, h == 2 ? "h^2 + 1" : "h^3 - 2h^2 + 2h", p);
+    uint64_t B = h * (h - 1), n = h + B * h;
+    if (s->n != n)
+        return hr__work_fail(why, whylen, HR_EINVAL,
+                             "distribution difficult with h = %" PRIu64
+                             " has n = h^3 - h^2 + h = %" PRIu64 " elements; n = %" PRIu64,
+                             h, n, s->n);
+    uint64_t *count;
+    uint16_t *dest;
+    if (alloc_tables(p, n, &count, &dest) != HR_OK)
+        return HR_ENOMEM;
+    uint64_t E = (uint64_t)p - h * h, g = 0;
+    count[0] = h;
+    for (uint64_t k = 0; k < h; k++)
+        dest[g++] = (uint16_t)(k + 1);
+    for (uint64_t t = 0; t < B; t++) {
+        count[h + 1 + t] = h;
+        dest[g++] = (uint16_t)(1 + t / (h - 1));
+        for (uint64_t r = 0; r + 1 < h; r++) {
+            uint64_t m = r * B + t;
+            if (m + 1 < E)
+                dest[g++] = (uint16_t)(h * h + 1 + m);
+            else if (m + 1 == E)
+                dest[g++] = 0;
+            else
+                dest[g++] = (uint16_t)(h + 1 + (t + 1) % B);
+        }
+    }
+    return finish_by_source(s, p, n, count, dest, inst);
+}
+
 /* ---- make -------------------------------------------------------------------------------- */
 
 int hr__hrel_make(const hr_workload_spec *s, int p, void **inst, char *why, size_t whylen)
@@ -563,15 +810,26 @@ int hr__hrel_make(const hr_workload_spec *s, int p, void **inst, char *why, size
     int is_transpose = strcmp(dist, "transpose") == 0;
     int is_perm = strcmp(dist, "permutation") == 0;
     int is_file = strncmp(dist, "file:", 5) == 0;
+    int is_alltoall = strcmp(dist, "alltoall") == 0;
+    int is_random = strcmp(dist, "random") == 0;
+    int is_difficult = strcmp(dist, "difficult") == 0;
 
-    if (!is_uniform && !is_transpose && !is_perm && !is_file && strcmp(dist, "skewed") != 0)
+    if (!is_uniform && !is_transpose && !is_perm && !is_file && !is_alltoall && !is_random &&
+        !is_difficult && strcmp(dist, "skewed") != 0)
         return hr__work_fail(why, whylen, HR_EINVAL,
-                             "unknown hrelation distribution \"%s\" (known: file:PATH, "
-                             "permutation, skewed, transpose, uniform)",
+                             "unknown hrelation distribution \"%s\" (known: alltoall, difficult, "
+                             "file:PATH, permutation, random, skewed, transpose, uniform)",
                              dist);
     if (p < 1 || p > HR_MAX_PROCS)
         return hr__work_fail(why, whylen, HR_EINVAL, "procs = %d is outside 1 .. %d", p,
                              HR_MAX_PROCS);
+    /* These fix n from p and h, so a wrong n (0 included) is told what it should be. */
+    if (is_alltoall)
+        return make_alltoall(s, p, inst, why, whylen);
+    if (is_random)
+        return make_random(s, p, inst, why, whylen);
+    if (is_difficult)
+        return make_difficult(s, p, inst, why, whylen);
     if (n == 0)
         return hr__work_fail(why, whylen, HR_EINVAL, "n must be at least 1");
     if (n > MAX_ELEMS)

@@ -3,7 +3,7 @@
  * An instance is an hr_hrel (include/hremu/workload.h) followed by private verification data; the
  * pointer that make returns points at the hr_hrel, so algorithms cast it to hr_hrel *.
  *
- * Layout, for every generated distribution: the n elements form one global sequence g = 0 .. n-1,
+ * Layout, for the cyclic distributions: the n elements form one global sequence g = 0 .. n-1,
  * dealt cyclically as in seed 000 section 3.1: element g lives on processor g mod p at local index
  * g / p, so the first n mod p processors hold one element more. Element g has data = g (a unique
  * id, so the verifier can check exactly-once delivery) and dest chosen by the distribution:
@@ -13,6 +13,18 @@
  *   permutation  dest = pi(g) / (n/p) for a random permutation pi of 0 .. n-1, drawn by
  *                Fisher-Yates on the same stream (hrel.c says exactly how); needs p | n, and every
  *                processor sends and receives n/p (h = h1 = n/p).
+ * alltoall, random and difficult are laid out by sender instead: processor i holds its own
+ * elements, and ids g = 0 .. n-1 number them processor 0's first, each processor's in order:
+ *   alltoall     one element for every ordered pair i != j, processor i's in the order of dest
+ *                i+1, i+2, ... (mod p); n = p(p-1), h = h1 = p-1; needs p >= 2;
+ *   random       the union of h random permutations of the processors without fixed points,
+ *                drawn from the seed: every processor sends and receives exactly h, none to
+ *                itself; h required, n = p*h, p >= 2;
+ *   difficult    seed 003 section 3's difficult h-relation (the lower-bound input of its
+ *                Theorem 1): processor 0 sends to 1 .. h, each of which also receives h-1
+ *                conflicting elements from distinct blocking processors h+1 .. h^2, whose other
+ *                elements all go to distinct processors; h >= 2 required, n = h^3 - h^2 + h,
+ *                p >= h^3 - 2h^2 + 2h (5 for h = 2); hrel.c gives the exact layout.
  * file:PATH reads the relation instead (format in docs/config.md: lines "SOURCE DEST VALUE").
  * Element g is the g-th element line; it lives on processor SOURCE, after the earlier lines with
  * the same SOURCE, with data = VALUE and dest = DEST. VALUEs must be unique: they stand in for the

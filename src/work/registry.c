@@ -11,7 +11,8 @@ static const hr_workload workloads[] = {
     { .name = "hrelation",
       .summary = "route every element to its destination (seed 000 section 3)",
       .kind = HR_KIND_HRELATION,
-      .distributions = "file:PATH, permutation, skewed, transpose, uniform",
+      .distributions = "alltoall, difficult, file:PATH, permutation, random, skewed, transpose, "
+                       "uniform",
       .make = hr__hrel_make,          /* generate one instance, cyclic layout */
       .reset = hr__hrel_reset,        /* forget outputs before the next run */
       .verify = hr__hrel_verify,      /* exactly-once delivery, O(n) bitmap */

@@ -163,6 +163,22 @@ run --format csv --set machine.procs=2 --set workload.n=8 --set workload.h=0 \
 expect_rc 2 "distribution file: with a SOURCE >= p"
 expect_grep "tests/data/hrel_good.txt:" "$TMP/err" "file: errors name the file and line"
 
+# alltoall, random and seed 003's difficult h-relation, each routed by every h-relation
+# algorithm (n written as the docs suggest), and a difficult h-relation on too few processors.
+generated() {   # PROCS N H DISTRIBUTION
+    run --format csv --set machine.procs="$1" --set workload.n="$2" --set workload.h="$3" \
+        --set workload.distribution="$4" --set run.algorithms=hrel.direct,hrel.two_phase,hrel.xor
+    expect_rc 0 "distribution $4"
+    [ "$(grep -c ',true,' "$TMP/out")" = 3 ] && ok || bad "distribution $4: all three verify"
+}
+generated 8 'p*(p-1)' 0 alltoall
+generated 16 '3*p' 3 random
+generated 15 21 3 difficult
+run --format csv --set machine.procs=14 --set workload.n=21 --set workload.h=3 \
+    --set workload.distribution=difficult
+expect_rc 2 "distribution difficult with too few processors"
+expect_grep "needs p >= 15" "$TMP/err" "difficult names the least p"
+
 run --format csv --out "$TMP/rows.csv" --set workload.n=2^12
 expect_rc 0 "--out"
 expect_empty "$TMP/out" "--out leaves stdout"
