@@ -58,25 +58,38 @@ static void body_alg(hr_proc *p, void *arg)
     }
 }
 
-/* Run alg on a fresh machine of p processors on the instance spec makes; returns the verify code
- * (or the run's status if it failed). */
-static int run_spec(const hr_algorithm *a, int p, const hr_workload_spec *spec, int corrupt,
-                    hr_run_result *res, char *why, size_t whylen)
+/* Run alg on a fresh machine of p processors with discipline disc (NULL: async) and the given
+ * seed, on the instance spec makes; returns the verify code (or the run's status if it failed). */
+static int run_on(const hr_algorithm *a, int p, const char *disc, uint64_t seed, int jitter,
+                  const hr_workload_spec *spec, int corrupt, hr_run_result *res, char *why,
+                  size_t whylen)
 {
     const hr_workload *w = hr_workload_find(spec->kind);
     alg_job j = { .alg = a, .corrupt = corrupt };
     for (int k = 0; a->params != NULL && a->params[k].name != NULL; k++)
         j.params[k] = a->params[k].def;
     ck_assert_msg(w->make(spec, p, &j.inst, why, whylen) == HR_OK, "make: %s", why);
-    hr_machine_config cfg = hr_test_config(p, NULL);
+    if (a->plan != NULL)
+        ck_assert_msg(a->plan(j.inst, why, whylen) == HR_OK, "plan: %s", why);
+    hr_machine_config cfg = hr_test_config(p, disc);
+    cfg.seed = seed;
+    cfg.jitter = jitter;
     hr_machine *m;
     ck_assert_int_eq(hr_machine_create(&cfg, &m, NULL), HR_OK);
     ck_assert_int_eq(hr_machine_run(m, body_alg, &j, res), HR_OK);
     /* outputs are the processors' memory: verify before the machine goes */
     int v = res->status == HR_OK ? w->verify(j.inst, why, whylen) : res->status;
     hr_machine_destroy(m);
+    if (a->unplan != NULL)
+        a->unplan(j.inst);
     w->destroy(j.inst);
     return v;
+}
+
+static int run_spec(const hr_algorithm *a, int p, const hr_workload_spec *spec, int corrupt,
+                    hr_run_result *res, char *why, size_t whylen)
+{
+    return run_on(a, p, NULL, 1, -1, spec, corrupt, res, why, whylen);
 }
 
 /* An h-relation of distribution dist. */
@@ -95,8 +108,8 @@ START_TEST(test_alg_every_algorithm_verifies)
     char why[256];
     for (int i = 0; hr_algorithm_at(i) != NULL; i++) {
         const hr_algorithm *a = hr_algorithm_at(i);
-        if (a->kind != HR_KIND_HRELATION)
-            continue;
+        if (a->kind != HR_KIND_HRELATION || !hr_algorithm_allows(a, "async"))
+            continue;   /* the round algorithms: test_alg_round_algorithms_deliver */
         for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
             for (size_t d = 0; d < 3; d++) {
                 int p = sizes[s];
@@ -109,6 +122,105 @@ START_TEST(test_alg_every_algorithm_verifies)
                 ck_assert_msg(v == HR_OK, "%s p=%d %s: %s %s", a->name, p, dists[d], why,
                               res.report);
             }
+    }
+}
+END_TEST
+
+/* ---- seed 003: the round algorithms --------------------------------------------------------- */
+
+static const char *const round_discs[] = { "fifo", "priority", "arbitrary", "ocpc" };
+
+/* Every round algorithm, on every discipline it is defined for, delivers every message exactly
+ * once (the verifier) for p in {2, 3, 8, 64}, on all-to-all and on random 5-relations; and on
+ * the difficult relation of Theorem 1 (h = 3, p = 15). */
+START_TEST(test_alg_round_algorithms_deliver)
+{
+    static const int sizes[] = { 2, 3, 8, 64 };
+    char why[256];
+    for (int i = 0; hr_algorithm_at(i) != NULL; i++) {
+        const hr_algorithm *a = hr_algorithm_at(i);
+        if (a->kind != HR_KIND_HRELATION || hr_algorithm_allows(a, "async"))
+            continue;
+        for (int d = 0; d < 4; d++) {
+            if (!hr_algorithm_allows(a, round_discs[d]))
+                continue;
+            for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+                int p = sizes[s];
+                hr_workload_spec all = { .kind = "hrelation", .n = (uint64_t)p * (uint64_t)(p - 1),
+                                         .distribution = "alltoall", .seed = 3 };
+                hr_workload_spec rnd = { .kind = "hrelation", .n = 5 * (uint64_t)p, .h = 5,
+                                         .distribution = "random", .seed = 4 };
+                hr_run_result res;
+                int v = run_on(a, p, round_discs[d], 1, -1, &all, 0, &res, why, sizeof why);
+                ck_assert_msg(v == HR_OK, "%s %s p=%d alltoall: %s %s", a->name, round_discs[d], p,
+                              why, res.report);
+                ck_assert_uint_ge(res.rounds, (uint64_t)p - 1);
+                v = run_on(a, p, round_discs[d], 1, -1, &rnd, 0, &res, why, sizeof why);
+                ck_assert_msg(v == HR_OK, "%s %s p=%d random: %s %s", a->name, round_discs[d], p,
+                              why, res.report);
+                ck_assert_uint_ge(res.rounds, 5);
+            }
+            hr_workload_spec dif = { .kind = "hrelation", .n = 3 + 3 * 2 * 3, .h = 3,
+                                     .distribution = "difficult", .seed = 5 };
+            hr_run_result res;
+            int v = run_on(a, 15, round_discs[d], 1, -1, &dif, 0, &res, why, sizeof why);
+            ck_assert_msg(v == HR_OK, "%s %s difficult: %s %s", a->name, round_discs[d], why,
+                          res.report);
+        }
+    }
+}
+END_TEST
+
+/* Seed 003 section 2: off-line, an h-relation takes exactly h rounds, with nothing lost or
+ * queued, under every discipline. */
+START_TEST(test_alg_offline_takes_h_rounds)
+{
+    static const int sizes[] = { 2, 3, 8, 64 };
+    static const uint64_t hs[] = { 1, 3, 8 };
+    const hr_algorithm *a = hr_algorithm_find("hrel.offline");
+    char why[256];
+    for (int d = 0; d < 4; d++)
+        for (size_t s = 0; s < 4; s++)
+            for (size_t k = 0; k < 3; k++) {
+                int p = sizes[s];
+                hr_workload_spec rnd = { .kind = "hrelation", .n = hs[k] * (uint64_t)p,
+                                         .h = hs[k], .distribution = "random", .seed = 11 + k };
+                hr_run_result res;
+                int v = run_on(a, p, round_discs[d], 1, -1, &rnd, 0, &res, why, sizeof why);
+                ck_assert_msg(v == HR_OK, "%s p=%d h=%d: %s %s", round_discs[d], p, (int)hs[k],
+                              why, res.report);
+                ck_assert_uint_eq(res.rounds, hs[k]);
+                ck_assert_uint_eq(res.lost, 0);
+                ck_assert_uint_eq(res.stalls, 0);
+                ck_assert_uint_eq(res.messages, hs[k] * (uint64_t)p);
+            }
+}
+END_TEST
+
+/* The model columns of every round algorithm are the same with HREMU_JITTER's random yields and
+ * sleeps as without, and the same seed gives the same figures; another seed other ones. */
+START_TEST(test_alg_round_algorithms_deterministic)
+{
+    char why[256];
+    for (int i = 0; hr_algorithm_at(i) != NULL; i++) {
+        const hr_algorithm *a = hr_algorithm_at(i);
+        if (a->kind != HR_KIND_HRELATION || hr_algorithm_allows(a, "async"))
+            continue;
+        for (int d = 0; d < 4; d++) {
+            if (!hr_algorithm_allows(a, round_discs[d]))
+                continue;
+            hr_workload_spec all = { .kind = "hrelation", .n = 16 * 15, .distribution = "alltoall",
+                                     .seed = 3 };
+            hr_run_result x, y;
+            ck_assert_int_eq(run_on(a, 16, round_discs[d], 9, 0, &all, 0, &x, why, sizeof why),
+                             HR_OK);
+            ck_assert_int_eq(run_on(a, 16, round_discs[d], 9, 1, &all, 0, &y, why, sizeof why),
+                             HR_OK);
+            ck_assert_msg(x.rounds == y.rounds && x.lost == y.lost && x.stalls == y.stalls &&
+                              x.messages == y.messages && x.model_time_s == y.model_time_s,
+                          "%s %s: %llu/%llu rounds", a->name, round_discs[d],
+                          (unsigned long long)x.rounds, (unsigned long long)y.rounds);
+        }
     }
 }
 END_TEST
@@ -376,6 +488,12 @@ Suite *hr_alg_suite(void)
     tcase_add_test(tc, test_alg_two_phase_wrong_rules_overflow);
     tcase_add_test(tc, test_alg_every_sort_verifies);
     tcase_add_test(tc, test_alg_sorts_model_and_refusals);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("rounds");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_alg_round_algorithms_deliver);
+    tcase_add_test(tc, test_alg_offline_takes_h_rounds);
+    tcase_add_test(tc, test_alg_round_algorithms_deterministic);
     suite_add_tcase(s, tc);
     tc = tcase_create("limits");
     tcase_set_timeout(tc, 300);

@@ -9,7 +9,7 @@
 
 static const char csv_header[] =
     "algorithm,procs,n,h,discipline,topology,cost,seed,model_time_s,rounds,messages,bytes,"
-    "max_out_bytes,max_in_bytes,wall_s,verified,stalls,status,params\n";
+    "max_out_bytes,max_in_bytes,wall_s,verified,rounds_per_h,lost,stalls,status,params\n";
 
 static hr_row sample(void)
 {
@@ -65,9 +65,10 @@ START_TEST(test_report_csv)
     char want[1024];
     snprintf(want, sizeof want, "%s"
              "hrel.direct,16,1048576,262144,async,complete,cm5,1,0.1,2,347,7866224,524408,"
-             "1966200,0.25,true,0,ok,\n"
+             "1966200,0.25,true,7.62939453125e-06,0,0,ok,\n"
              "hrel.direct,16,1048576,262144,async,complete,cm5,1,0.3333333333333333,2,347,"
-             "7866224,524408,1966200,0.25,false,0,wrong,K=1.5 r=8\n", csv_header);
+             "7866224,524408,1966200,0.25,false,7.62939453125e-06,0,0,wrong,K=1.5 r=8\n",
+             csv_header);
     ck_assert_str_eq(out, want);
     free(out);
 }
@@ -84,7 +85,8 @@ START_TEST(test_report_csv_quoting)
     char *out = render(HR_FORMAT_CSV, &r, 1);
     const char *row = out + strlen(csv_header);
     ck_assert_str_eq(row, "\"say \"\"hi\"\"\",16,1048576,262144,async,mesh 4x4,\"a,b\",1,0.1,2,"
-                          "347,7866224,524408,1966200,0.25,true,0,ok,\"x\ny\"\n");
+                          "347,7866224,524408,1966200,0.25,true,7.62939453125e-06,0,0,ok,"
+                          "\"x\ny\"\n");
     free(out);
 }
 END_TEST
@@ -100,7 +102,8 @@ START_TEST(test_report_json)
         "\"discipline\":\"async\",\"topology\":\"complete\",\"cost\":\"cm5\","
         "\"seed\":18446744073709551615,\"model_time_s\":1e-300,\"rounds\":2,\"messages\":347,"
         "\"bytes\":7866224,\"max_out_bytes\":524408,\"max_in_bytes\":1966200,\"wall_s\":0.25,"
-        "\"verified\":true,\"stalls\":0,\"status\":\"ok\",\"params\":\"\"}\n");
+        "\"verified\":true,\"rounds_per_h\":7.62939453125e-06,\"lost\":0,\"stalls\":0,"
+        "\"status\":\"ok\",\"params\":\"\"}\n");
     free(out);
 }
 END_TEST

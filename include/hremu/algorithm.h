@@ -21,6 +21,12 @@ typedef struct hr_algorithm {
     /* The SPMD body: inst is the workload instance, params follow the order of .params. */
     void      (*run)(hr_proc *p, void *inst, const double *params);
     const hr_param_spec *params;  /* NULL or a list ended by a row with name NULL */
+    /* Off-line algorithms only (NULL for the others): plan runs once on the whole instance before
+     * the processors start and leaves in it what the off-line model lets every processor know
+     * (seed 003: "every processor knows the source and destination of every message"); unplan
+     * frees that. Planning is not part of wall_s. HR_OK, or an error with a reason in why. */
+    int       (*plan)(void *inst, char *why, size_t whylen);
+    void      (*unplan)(void *inst);
 } hr_algorithm;
 
 const hr_algorithm *hr_algorithm_find(const char *name);

@@ -36,6 +36,7 @@ typedef struct hr_hrel {
     size_t   *in_count;
     hr_elem **out;
     size_t   *out_count;
+    void     *plan;           /* an off-line algorithm's plan (algorithm.h), else NULL */
 } hr_hrel;
 
 /* One key of a sort, as in seed 000 section 5: a 32-bit key, and id = the element's position in

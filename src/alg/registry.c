@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "alg/hrel.h"
+#include "alg/rounds.h"
 #include "alg/sort.h"
 
 static const hr_param_spec radix_params[] = {
@@ -12,11 +13,70 @@ static const hr_param_spec radix_params[] = {
     { .name = NULL },
 };
 
+static const hr_param_spec fifo_staged_params[] = {
+    { .name = "K", .summary = "a stage lasts K h_{i-1} rounds (the paper: 2.5 in the proof, 1.0 best "
+      "in its simulations)", .def = 1.0, .min = 0.05, .max = 100 },
+    { .name = "mu", .summary = "h_i = h mu^i: the undelivered part each stage leaves (0.267)",
+      .def = 0.267, .min = 0.01, .max = 0.99 },
+    { .name = NULL },
+};
+
+static const hr_param_spec aw_params[] = {
+    { .name = "beta", .summary = "h_k = (1-beta)^k h: each stage delivers a beta part (the theorem "
+      "takes beta near 0)", .def = 0.1, .min = 0.001, .max = 0.9 },
+    { .name = NULL },
+};
+
+static const hr_param_spec gt_params[] = {
+    { .name = "eps", .summary = "k_i = (1-eps)^i h: each phase delivers an eps part",
+      .def = 0.1, .min = 0.001, .max = 0.9 },
+    { .name = NULL },
+};
+
+#define QUEUED "fifo,priority"
+#define ROUNDS "arbitrary,fifo,ocpc,priority"
+
 static const hr_algorithm algorithms[] = {
+    { .name = "hrel.aw_uniform",
+      .summary = "arbitrary write, every undelivered message alike (seed 003 sec. 7's comparison)",
+      .kind = HR_KIND_HRELATION,
+      .disciplines = "arbitrary",
+      .run = hr_alg_hrel_aw_uniform,
+      .params = aw_params },
+    { .name = "hrel.aw_weighted",
+      .summary = "arbitrary write, to j with probability 1 - exp(-d_ij/h_{k-1}) (seed 003 sec. 5)",
+      .kind = HR_KIND_HRELATION,
+      .disciplines = "arbitrary",
+      .run = hr_alg_hrel_aw_weighted,
+      .params = aw_params },
     { .name = "hrel.direct",
       .summary = "sort by destination, then one alltoallv (seed 000 sec. 3, the MPI_Alltoallv baseline)",
       .kind = HR_KIND_HRELATION,
       .run = hr_alg_hrel_direct },
+    { .name = "hrel.fifo_staged",
+      .summary = "stages of K h_{i-1} rounds at random times, deferred while stalled (seed 003 sec. 4)",
+      .kind = HR_KIND_HRELATION,
+      .disciplines = QUEUED,
+      .run = hr_alg_hrel_fifo_staged,
+      .params = fifo_staged_params },
+    { .name = "hrel.ocpc_gt",
+      .summary = "phases sending with probability r/k_i (Gereb-Graus, Tsantilas; seed 003 sec. 2.1)",
+      .kind = HR_KIND_HRELATION,
+      .disciplines = "arbitrary,ocpc",
+      .run = hr_alg_hrel_ocpc_gt,
+      .params = gt_params },
+    { .name = "hrel.offline",
+      .summary = "edge colouring of the relation: exactly h conflict-free rounds (seed 003 sec. 2)",
+      .kind = HR_KIND_HRELATION,
+      .disciplines = ROUNDS,
+      .run = hr_alg_hrel_offline,
+      .plan = hr_alg_hrel_offline_plan,
+      .unplan = hr_alg_hrel_offline_unplan },
+    { .name = "hrel.pq_random",
+      .summary = "random priorities, highest sent first (seed 003 sec. 6)",
+      .kind = HR_KIND_HRELATION,
+      .disciplines = "priority",
+      .run = hr_alg_hrel_pq_random },
     { .name = "hrel.two_phase",
       .summary = "two transposes with bins dealt round robin (seed 000 sec. 3, Algorithm 1)",
       .kind = HR_KIND_HRELATION,

@@ -33,6 +33,8 @@ static const column columns[] = {
     { "max_in_bytes",  COL_NUM,  12 },
     { "wall_s",        COL_NUM,  10 },
     { "verified",      COL_BOOL,  8 },
+    { "rounds_per_h",  COL_NUM,  12 },
+    { "lost",          COL_NUM,   6 },
     { "stalls",        COL_NUM,   6 },
     { "status",        COL_STR,  16 },
     { "params",        COL_STR,   0 },
@@ -105,9 +107,11 @@ static void fill(field f[NCOL], const hr_row *r, hr_format fmt)
     f[13].s = num(&f[13], r->max_in_bytes);
     f[14].s = real(&f[14], r->wall_s, fmt);
     f[15].s = r->verified ? "true" : "false";
-    f[16].s = num(&f[16], r->stalls);
-    f[17].s = text(r->status);
-    f[18].s = text(r->params);
+    f[16].s = real(&f[16], r->h > 0 ? (double)r->rounds / (double)r->h : NAN, fmt);
+    f[17].s = num(&f[17], r->lost);
+    f[18].s = num(&f[18], r->stalls);
+    f[19].s = text(r->status);
+    f[20].s = text(r->params);
 }
 
 /* ---- CSV (RFC 4180 quoting) ----------------------------------------------------------------- */

@@ -2,7 +2,10 @@
  *
  * Columns, in this order (DESIGN.md section 4; the first sixteen are the contract):
  *   algorithm procs n h discipline topology cost seed model_time_s rounds messages bytes
- *   max_out_bytes max_in_bytes wall_s verified | stalls status params
+ *   max_out_bytes max_in_bytes wall_s verified | rounds_per_h lost stalls status params
+ * rounds_per_h is rounds / h (seed 003's measure); lost counts round messages lost in collisions
+ * (arbitrary, ocpc); stalls counts sends that waited for buffer room or a rendezvous, and the
+ * rounds messages waited in fifo and priority queues.
  * status is ok, unchecked (verify = false), wrong (verification failed), failed (hr_fail),
  * deadlock, nondeterministic (model figures differed between repeats) or error (the machine could
  * not run); verified is true exactly when status is ok. params lists the algorithm's parameters as
@@ -34,6 +37,7 @@ typedef struct hr_row {
     uint64_t    rounds, messages, bytes, max_out_bytes, max_in_bytes;
     double      wall_s;
     int         verified;
+    uint64_t    lost;
     uint64_t    stalls;
     const char *status;
     const char *params;

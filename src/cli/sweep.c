@@ -71,6 +71,8 @@ static int model_differs(const hr_run_result *a, const hr_run_result *b, char *w
     HR_DIFF_U64(bytes)
     HR_DIFF_U64(max_out_bytes)
     HR_DIFF_U64(max_in_bytes)
+    HR_DIFF_U64(lost)
+    HR_DIFF_U64(stalls)
 #undef HR_DIFF_U64
     return 0;
 }
@@ -148,6 +150,7 @@ static void report_row(sweep *s, const outcome *o, double wall)
         .messages = o->first.messages, .bytes = o->first.bytes,
         .max_out_bytes = o->first.max_out_bytes, .max_in_bytes = o->first.max_in_bytes,
         .wall_s = wall, .verified = strcmp(o->status, "ok") == 0, .stalls = o->first.stalls,
+        .lost = o->first.lost,
         .status = o->status, .params = params,
     };
     hr__report_row(s->rep, &row);
@@ -165,7 +168,15 @@ static int run_row(sweep *s)
     outcome *o = calloc(1, sizeof *o);
     hr_run_result *res = malloc(sizeof *res);
     int err = walls && o && res ? HR_OK : HR_ENOMEM;
-    if (err == HR_OK) {
+    char why[512] = "";
+    int planned = err == HR_OK && s->pt.alg->plan != NULL;
+    if (planned && s->pt.alg->plan(s->inst, why, sizeof why) != HR_OK) {
+        /* The plan is the off-line model's knowledge: without it there is no run. */
+        o->status = "failed";
+        snprintf(o->msg, sizeof o->msg, "the off-line plan failed: %s", why);
+        report_row(s, o, 0);
+        planned = 0;
+    } else if (err == HR_OK) {
         o->status = s->pt.verify ? "ok" : "unchecked";
         for (size_t k = 0; k < s->pt.repeat; k++) {
             int stop = run_once(s, k, res, o);
@@ -178,6 +189,8 @@ static int run_row(sweep *s)
     } else {
         hr__config_fail(s->e, err, NULL, "%s: out of memory", s->pt.alg->name);
     }
+    if (planned)
+        s->pt.alg->unplan(s->inst);
     free(walls);
     free(o);
     free(res);

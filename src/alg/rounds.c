@@ -1,0 +1,497 @@
+/* rounds.c: seed 003's h-relation algorithms on the round disciplines (Adler, Byers, Karp,
+ * "Scheduling Parallel Communication: The h-relation Problem", 1995). Each is direct: a message
+ * goes from its source to its destination and nowhere else. h is the instance's h, which every
+ * processor knows, as the paper assumes; n in the paper's formulas is the number of processors p.
+ *
+ * Every processor makes the same calls to hr_round_end: stage lengths depend only on h, p and the
+ * parameters, and the open-ended phases stop when hr_round_end says that nobody has anything
+ * left. Rounds in which nobody has anything left are not rounds (round.c), so a stage that ends
+ * early costs nothing more.
+ *
+ * The choices where the paper leaves room are written next to each algorithm.
+ */
+#include "alg/rounds.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <hremu/workload.h>
+
+#include "alg/colour.h"
+
+/* ---- a processor's messages -------------------------------------------------------------------- */
+
+typedef struct sender {
+    hr_proc       *p;
+    const hr_elem *msg;
+    size_t         cnt;
+    size_t         left;      /* not yet delivered */
+    uint8_t       *done;      /* per message: delivered */
+    long           out;       /* the message out, neither delivered nor lost yet; -1: none */
+    hr_elem       *recv;      /* what this processor received */
+    size_t         got, cap;
+    int            active;    /* processors with something left, after the last round */
+} sender;
+
+static void sender_init(sender *s, hr_proc *p, const hr_hrel *r)
+{
+    int me = hr_pid(p);
+    *s = (sender){ .p = p, .msg = r->in[me], .cnt = r->in_count[me], .out = -1, .active = 1 };
+    s->left = s->cnt;
+    s->done = hr_calloc(p, s->cnt + 1, 1);
+    s->cap = (size_t)r->h;
+    s->recv = hr_malloc(p, (s->cap + 1) * sizeof *s->recv);
+}
+
+static void sender_finish(sender *s, hr_hrel *r)
+{
+    int me = hr_pid(s->p);
+    r->out[me] = s->recv;
+    r->out_count[me] = s->got;
+}
+
+/* Stalled: the last message out still waits in a queue (fifo, priority). */
+static int stalled(const sender *s)
+{
+    return s->out >= 0;
+}
+
+/* One round: send message k (k < 0: nothing) with priority prio, end the round, keep what
+ * arrived, and learn the fate of the message out. Returns that fate. */
+static hr_fate step(sender *s, long k, uint64_t prio)
+{
+    if (k >= 0) {
+        if (hr_round_send(s->p, (int)s->msg[k].dest, &s->msg[k], sizeof s->msg[k], prio) !=
+            HR_FATE_SENT)
+            hr_fail(s->p, "message %ld: sent while stalled", k);
+        s->out = k;
+    }
+    s->active = hr_round_end(s->p, s->left > 0);
+    hr_elem e;
+    if (hr_round_recv(s->p, &e, sizeof e, NULL)) {
+        if (s->got == s->cap)
+            hr_fail(s->p, "received more than h = %zu messages", s->cap);
+        s->recv[s->got++] = e;
+    }
+    hr_fate f = hr_round_fate(s->p);
+    if (f == HR_FATE_DELIVERED) {
+        s->done[s->out] = 1;
+        s->left--;
+        s->out = -1;
+    } else if (f == HR_FATE_LOST) {
+        s->out = -1;
+    }
+    return f;
+}
+
+/* Until nobody has anything left: send the remaining messages in index order, each as soon as
+ * the last one is through (fifo, priority: received, so the sender is not stalled; arbitrary: a
+ * lost one is sent again). The deterministic final phase of sections 4 and 5. */
+static void send_in_order(sender *s)
+{
+    size_t from = 0;   /* every message before it is delivered */
+    while (s->active > 0) {
+        long k = -1;
+        if (!stalled(s)) {
+            while (from < s->cnt && s->done[from])
+                from++;
+            if (from < s->cnt)
+                k = (long)from;
+        }
+        step(s, k, 0);
+    }
+}
+
+/* ---- hrel.fifo_staged: section 4, the parameterised algorithm (K, mu) ------------------------ */
+
+/* Choices:
+ * - Stage i lasts ceil(K h_{i-1}) rounds, h_i = h mu^i (real numbers); stages run until the
+ *   first i with h_i <= h^(2/5), then the final phase sends what is left in any order (here: by
+ *   index, each as soon as the processor is not stalled).
+ * - A processor with more undelivered messages than the stage has rounds (possible when K < 1,
+ *   or when a stage leaves more than h_i behind) schedules a random subset of as many as there
+ *   are rounds and defers the rest to the next stage.
+ * - A message still waiting in a queue when its stage ends stays there; it is not rescheduled. */
+void hr_alg_hrel_fifo_staged(hr_proc *p, void *inst, const double *params)
+{
+    hr_hrel *r = inst;
+    double K = params[0], mu = params[1];
+    sender s;
+    sender_init(&s, p, r);
+    double h = (double)r->h, hprev = h, floor_h = pow(h, 0.4);
+    long *todo = hr_malloc(p, (s.cnt + 1) * sizeof *todo);
+    for (;;) {
+        size_t len = (size_t)ceil(K * hprev), u = 0;
+        /* Sending times: sampled without replacement from the stage's rounds. */
+        long *slot = hr_malloc(p, (len + 1) * sizeof *slot);
+        size_t *when = hr_malloc(p, (len + 1) * sizeof *when);
+        for (size_t t = 0; t < len; t++) {
+            slot[t] = -1;
+            when[t] = t;
+        }
+        for (size_t k = 0; k < s.cnt; k++)
+            if (!s.done[k] && (long)k != s.out)
+                todo[u++] = (long)k;
+        for (size_t j = 0; j < u && j < len; j++) {
+            size_t a = j + (size_t)hr_rand_below(p, u - j), b = j + (size_t)hr_rand_below(p, len - j);
+            long m = todo[a];
+            todo[a] = todo[j];
+            todo[j] = m;
+            size_t t = when[b];
+            when[b] = when[j];
+            when[j] = t;
+            slot[t] = m;
+        }
+        hr_compute(p, (double)(u + len));
+        /* At its time a message goes out, unless the processor is stalled: then it waits for
+         * the next stage. */
+        for (size_t t = 0; t < len && s.active > 0; t++)
+            step(&s, slot[t] >= 0 && !stalled(&s) ? slot[t] : -1, 0);
+        hr_free(p, slot);
+        hr_free(p, when);
+        hprev *= mu;
+        if (hprev <= floor_h || s.active == 0)
+            break;
+    }
+    hr_free(p, todo);
+    send_in_order(&s);
+    sender_finish(&s, r);
+}
+
+/* ---- hrel.pq_random: section 6 ------------------------------------------------------------------ */
+
+typedef struct ranked {
+    uint64_t prio;
+    long     k;
+} ranked;
+
+static int by_priority(const void *a, const void *b)
+{
+    const ranked *x = a, *y = b;
+    if (x->prio != y->prio)
+        return x->prio > y->prio ? -1 : 1;
+    return x->k < y->k ? -1 : x->k > y->k;
+}
+
+/* Priorities uniform over 64 bits (the paper's [1..R], R large enough that all differ w.h.p.);
+ * each processor sends its messages in order of priority, highest first, the next as soon as the
+ * last one is received. */
+void hr_alg_hrel_pq_random(hr_proc *p, void *inst, const double *params)
+{
+    (void)params;
+    hr_hrel *r = inst;
+    sender s;
+    sender_init(&s, p, r);
+    ranked *order = hr_malloc(p, (s.cnt + 1) * sizeof *order);
+    for (size_t k = 0; k < s.cnt; k++)
+        order[k] = (ranked){ hr_rand(p), (long)k };
+    qsort(order, s.cnt, sizeof *order, by_priority);
+    hr_compute(p, (double)s.cnt);
+    size_t next = 0;
+    while (s.active > 0) {
+        long k = -1;
+        uint64_t prio = 0;
+        if (!stalled(&s) && next < s.cnt) {
+            k = order[next].k;
+            prio = order[next++].prio;
+        }
+        step(&s, k, prio);
+    }
+    hr_free(p, order);
+    sender_finish(&s, r);
+}
+
+/* ---- arbitrary write: section 5 ------------------------------------------------------------------ */
+
+/* alpha = 1 / (4 (1 - e^(-1/2))^2), about 1.62 (Theorem 10). */
+static double aw_alpha(void)
+{
+    double x = 1 - exp(-0.5);
+    return 1 / (4 * x * x);
+}
+
+/* A Fenwick tree of weights over a processor's distinct destinations: draws a destination with
+ * probability proportional to its weight in O(log d). */
+typedef struct fenwick {
+    double *t;
+    int     n;
+} fenwick;
+
+static void fen_add(fenwick *f, int i, double v)
+{
+    for (i++; i <= f->n; i += i & -i)
+        f->t[i] += v;
+}
+
+/* The first index whose prefix sum exceeds x (x below the total). */
+static int fen_find(const fenwick *f, double x)
+{
+    int pos = 0, step = 1;
+    while (step * 2 <= f->n)
+        step *= 2;
+    for (; step > 0; step /= 2)
+        if (pos + step <= f->n && f->t[pos + step] <= x) {
+            pos += step;
+            x -= f->t[pos];
+        }
+    return pos < f->n ? pos : f->n - 1;
+}
+
+/* A processor's messages grouped by destination: dest[j], and its undelivered messages
+ * msgs[first[j] .. first[j] + d[j]) (delivered ones are swapped past the end). */
+typedef struct bydest {
+    int    n;
+    int   *dest;
+    long  *msgs;
+    size_t *first, *d;
+} bydest;
+
+static int by_dest_then_index(const void *a, const void *b, void *ctx)
+{
+    const hr_elem *m = ctx;
+    long x = *(const long *)a, y = *(const long *)b;
+    if (m[x].dest != m[y].dest)
+        return m[x].dest < m[y].dest ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+static void bydest_init(bydest *g, hr_proc *p, const sender *s)
+{
+    g->msgs = hr_malloc(p, (s->cnt + 1) * sizeof *g->msgs);
+    for (size_t k = 0; k < s->cnt; k++)
+        g->msgs[k] = (long)k;
+    qsort_r(g->msgs, s->cnt, sizeof *g->msgs, by_dest_then_index, (void *)s->msg);
+    g->dest = hr_malloc(p, (s->cnt + 1) * sizeof *g->dest);
+    g->first = hr_malloc(p, (s->cnt + 1) * sizeof *g->first);
+    g->d = hr_malloc(p, (s->cnt + 1) * sizeof *g->d);
+    g->n = 0;
+    for (size_t k = 0; k < s->cnt; k++) {
+        int dst = (int)s->msg[g->msgs[k]].dest;
+        if (g->n == 0 || g->dest[g->n - 1] != dst) {
+            g->dest[g->n] = dst;
+            g->first[g->n] = k;
+            g->d[g->n++] = 0;
+        }
+        g->d[g->n - 1]++;
+    }
+}
+
+/* Message k (of group j) was delivered: it leaves the group's undelivered part. */
+static void bydest_remove(bydest *g, int j, long k)
+{
+    size_t a = g->first[j], z = a + g->d[j] - 1;
+    for (size_t i = a; i <= z; i++)
+        if (g->msgs[i] == k) {
+            g->msgs[i] = g->msgs[z];
+            g->msgs[z] = k;
+            break;
+        }
+    g->d[j]--;
+}
+
+/* The stages of Theorem 10: h_k = (1-beta)^k h, stage k lasting
+ * t_k = ceil(alpha beta (1+beta)/(1-beta) (h_k + ln p)) rounds, m the least k with
+ * h (1-beta)^k < h^(2/5). In each round a processor sends with the probabilities weight(j) for
+ * destination j (the weights sum to at most 1; with the rest it sends nothing), one of its
+ * messages to j. uniform: every undelivered message alike (weight 1 - e^(-1/h_{k-1}) each);
+ * otherwise seed 003's weights 1 - e^(-d_ij/h_{k-1}). Then the final phase. */
+static void arbitrary_write(hr_proc *p, hr_hrel *r, double beta, int uniform)
+{
+    sender s;
+    sender_init(&s, p, r);
+    bydest g;
+    bydest_init(&g, p, &s);
+    fenwick f = { hr_calloc(p, (size_t)g.n + 1, sizeof(double)), g.n };
+    double h = (double)r->h, lnp = log((double)hr_nprocs(p)), alpha = aw_alpha();
+    double hk1 = h, stop = pow(h, 0.4);
+    while (s.active > 0) {
+        double hk = hk1 * (1 - beta);
+        size_t t = (size_t)ceil(alpha * beta * (1 + beta) / (1 - beta) * (hk + lnp));
+        /* This stage's weights. */
+        double w1 = 1 - exp(-1 / hk1);
+        memset(f.t, 0, ((size_t)g.n + 1) * sizeof *f.t);
+        for (int j = 0; j < g.n; j++)
+            fen_add(&f, j, uniform ? w1 * (double)g.d[j] : 1 - exp(-(double)g.d[j] / hk1));
+        for (size_t round = 0; round < t && s.active > 0; round++) {
+            long k = -1;
+            int j = -1;
+            double total = 0;
+            for (int i = g.n; i > 0; i -= i & -i)
+                total += f.t[i];
+            double u = hr_rand_unit(p);
+            if (u < total) {
+                j = fen_find(&f, u);
+                size_t c = g.d[j];
+                if (c > 0)   /* uniform: any of the group; weighted: messages to j are alike */
+                    k = g.msgs[g.first[j] + (uniform ? (size_t)hr_rand_below(p, c) : 0)];
+            }
+            if (step(&s, k, 0) == HR_FATE_DELIVERED) {
+                double before = uniform ? w1 * (double)g.d[j] : 1 - exp(-(double)g.d[j] / hk1);
+                bydest_remove(&g, j, k);
+                double after = uniform ? w1 * (double)g.d[j] : 1 - exp(-(double)g.d[j] / hk1);
+                fen_add(&f, j, after - before);
+            }
+        }
+        hr_compute(p, (double)t);
+        if (hk < stop)
+            break;
+        hk1 = hk;
+    }
+    send_in_order(&s);
+    sender_finish(&s, r);
+}
+
+void hr_alg_hrel_aw_weighted(hr_proc *p, void *inst, const double *params)
+{
+    arbitrary_write(p, inst, params[0], 0);
+}
+
+void hr_alg_hrel_aw_uniform(hr_proc *p, void *inst, const double *params)
+{
+    arbitrary_write(p, inst, params[0], 1);
+}
+
+/* ---- hrel.ocpc_gt: section 2.1, Gereb-Graus and Tsantilas ------------------------------------ */
+
+/* Phase i has k_i = (1-eps)^i h and lasts ceil(e/(1-eps) (eps k_i + sqrt(eps k_i ln p) + ln p))
+ * rounds (the paper's bound with the O() constants taken as 1); phases run while k_i >= 1. In
+ * each round a processor with r undelivered messages picks one uniformly and sends it with
+ * probability r/k_i (1 if r > k_i). The paper's text says the send happens "with probability
+ * (k_i - r)/k_i" and nothing happens with the same probability, which cannot both hold; r/k_i is
+ * Gereb-Graus and Tsantilas' rule. Then what is left goes in a final phase in which each
+ * processor with messages sends a uniformly chosen one with probability 1/2: under OCPC two
+ * processors that keep sending to one receiver would collide forever. */
+void hr_alg_hrel_ocpc_gt(hr_proc *p, void *inst, const double *params)
+{
+    hr_hrel *r = inst;
+    double eps = params[0];
+    sender s;
+    sender_init(&s, p, r);
+    /* undelivered messages, swap-removed as they are delivered */
+    long *pool = hr_malloc(p, (s.cnt + 1) * sizeof *pool);
+    size_t *at = hr_malloc(p, (s.cnt + 1) * sizeof *at);
+    for (size_t k = 0; k < s.cnt; k++) {
+        pool[k] = (long)k;
+        at[k] = k;
+    }
+    double lnp = log((double)hr_nprocs(p)), e = exp(1.0);
+    for (double k_i = (double)r->h; s.active > 0; k_i *= 1 - eps) {
+        int final = k_i < 1;
+        size_t len = final ? SIZE_MAX
+                           : (size_t)ceil(e / (1 - eps) * (eps * k_i + sqrt(eps * k_i * lnp) + lnp));
+        for (size_t t = 0; t < len && s.active > 0; t++) {
+            long k = -1;
+            double rr = (double)s.left, prob = final ? 0.5 : rr / k_i;
+            if (s.left > 0 && hr_rand_unit(p) < prob)
+                k = pool[hr_rand_below(p, s.left)];
+            if (step(&s, k, 0) == HR_FATE_DELIVERED) {
+                size_t i = at[k];
+                long last = pool[s.left];   /* s.left is already one less */
+                pool[i] = last;
+                at[last] = i;
+                pool[s.left] = k;
+                at[k] = s.left;
+            }
+        }
+        if (final)
+            break;
+    }
+    sender_finish(&s, r);
+}
+
+/* ---- hrel.offline: section 2, the off-line optimum ------------------------------------------- */
+
+/* The plan: message k of processor i goes out in round colour[first[i] + k], a proper edge
+ * colouring of the relation's bipartite multigraph (alg/colour.c) with D colours, D its largest
+ * degree. Each processor sends at most one message a round and each receiver gets at most one, so
+ * nothing waits or collides under any round discipline: exactly D rounds, h for an h-relation
+ * whose busiest processor sends or receives h. */
+typedef struct offline_plan {
+    uint32_t *colour;
+    size_t   *first;   /* [p+1] */
+    int       rounds;
+} offline_plan;
+
+void hr_alg_hrel_offline_unplan(void *inst)
+{
+    hr_hrel *r = inst;
+    offline_plan *pl = r->plan;
+    if (pl != NULL) {
+        free(pl->colour);
+        free(pl->first);
+        free(pl);
+    }
+    r->plan = NULL;
+}
+
+int hr_alg_hrel_offline_plan(void *inst, char *why, size_t len)
+{
+    hr_hrel *r = inst;
+    offline_plan *pl = calloc(1, sizeof *pl);
+    size_t ne = 0;
+    for (int i = 0; i < r->p; i++)
+        ne += r->in_count[i];
+    uint32_t *left = malloc((ne + 1) * sizeof *left), *right = malloc((ne + 1) * sizeof *right);
+    int err = HR_ENOMEM;
+    if (pl == NULL || left == NULL || right == NULL ||
+        (pl->colour = malloc((ne + 1) * sizeof *pl->colour)) == NULL ||
+        (pl->first = malloc(((size_t)r->p + 1) * sizeof *pl->first)) == NULL)
+        goto done;
+    size_t e = 0;
+    for (int i = 0; i < r->p; i++) {
+        pl->first[i] = e;
+        for (size_t k = 0; k < r->in_count[i]; k++, e++) {
+            left[e] = (uint32_t)i;
+            right[e] = r->in[i][k].dest;
+            if (right[e] >= (uint32_t)r->p) {
+                snprintf(why, len, "element %zu of processor %d has destination %u, but p = %d", k,
+                         i, right[e], r->p);
+                err = HR_EINVAL;
+                goto done;
+            }
+        }
+    }
+    pl->first[r->p] = e;
+    if (hr__edge_colour(r->p, r->p, left, right, ne, pl->colour, &pl->rounds) != 0)
+        goto done;
+    r->plan = pl;
+    pl = NULL;
+    err = HR_OK;
+done:
+    if (err == HR_ENOMEM)
+        snprintf(why, len, "out of memory colouring %zu messages", ne);
+    if (pl != NULL) {
+        free(pl->colour);
+        free(pl->first);
+        free(pl);
+    }
+    free(left);
+    free(right);
+    return err;
+}
+
+void hr_alg_hrel_offline(hr_proc *p, void *inst, const double *params)
+{
+    (void)params;
+    hr_hrel *r = inst;
+    const offline_plan *pl = r->plan;
+    if (pl == NULL)
+        hr_fail(p, "hrel.offline: no plan (plan runs before the processors start)");
+    int me = hr_pid(p);
+    sender s;
+    sender_init(&s, p, r);
+    long *in_round = hr_malloc(p, ((size_t)pl->rounds + 1) * sizeof *in_round);
+    for (int c = 0; c < pl->rounds; c++)
+        in_round[c] = -1;
+    for (size_t k = 0; k < s.cnt; k++)
+        in_round[pl->colour[pl->first[me] + k]] = (long)k;
+    for (int c = 0; c < pl->rounds; c++) {
+        hr_fate f = step(&s, in_round[c], 0);
+        if (in_round[c] >= 0 && f != HR_FATE_DELIVERED)
+            hr_fail(p, "hrel.offline: message %ld, round %d, was not received at once", in_round[c],
+                    c);
+    }
+    step(&s, -1, 0);   /* nobody has anything left: the closing call, not a round */
+    sender_finish(&s, r);
+}
