@@ -94,7 +94,8 @@ stress: deps
 	HREMU_STRESS=1 CK_RUN_CASE=stress $(TESTS)
 
 bench: deps
-	@$(MAKE) --no-print-directory all $(BUILD)/bench/ref_alltoall $(BUILD)/bench/seq_route $(BUILD)/bench/seq_radix
+	@$(MAKE) --no-print-directory all $(BUILD)/bench/ref_alltoall $(BUILD)/bench/seq_route $(BUILD)/bench/seq_radix \
+	    $(BUILD)/bench/barrier $(BUILD)/bench/seq_rounds
 	scripts/bench.sh $(BUILD)
 
 $(BUILD)/bench/%: bench/%.c bench/bench_common.h

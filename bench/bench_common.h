@@ -10,6 +10,9 @@
  * - src/work/sort.c's dataset R draws from stream UINT64_MAX - 1 of the seed: key g is the top
  *   31 bits of draw g, its id is g: then seq_radix sorts exactly the keys that
  *   `hremu configs/bench/radix.ini` sorts.
+ * - src/core/proc.c seeds processor i's hr_rand with stream i of the seed (bench_seed_stream(s,
+ *   seed, i)), and hrel.pq_random draws its priorities from it in the order of its messages: then
+ *   seq_rounds draws the priorities that `hremu configs/bench/rounds.ini` draws.
  * Static inline functions only: each reference is a single translation unit.
  */
 #ifndef HREMU_BENCH_COMMON_H

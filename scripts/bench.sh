@@ -1,5 +1,5 @@
 #!/bin/sh
-# scripts/bench.sh BUILD_DIR: the figures of `make bench`, two tables.
+# scripts/bench.sh BUILD_DIR: the figures of `make bench`, three tables.
 #
 # h-relations: `BUILD_DIR/hremu configs/bench/hrel.ini` (hrel.direct, hrel.two_phase, hrel.xor)
 #   beside BUILD_DIR/bench/ref_alltoall (the same elements routed by p plain pthreads) and
@@ -8,10 +8,17 @@
 # sorting: `BUILD_DIR/hremu configs/bench/radix.ini` (sort.radix) beside BUILD_DIR/bench/seq_radix
 #   (one LSD radix sort of the same keys on one thread). Ratio: x_seq = elements/s over
 #   seq_radix's elements/s.
+# rounds: `BUILD_DIR/hremu configs/bench/rounds.ini` (hrel.pq_random under the priority discipline
+#   on the alltoall h-relation, swept over its procs list) beside, for each p of that list,
+#   BUILD_DIR/bench/barrier (p threads doing only barriers: the floor of a round) and
+#   BUILD_DIR/bench/seq_rounds (one thread simulating the same rounds). Ratios: x_barrier =
+#   hremu's seconds per round over barrier's (the target is at most 1.5 at p = 1024); x_seq =
+#   seq_rounds's seconds per round over hremu's, i.e. rounds/s over seq_rounds's rounds/s.
 #
 # The references take p, n and seed from the configs, so every row of a table moves the same
-# elements. Each figure is a median: over BENCH_RUNS runs (default 11) for a reference, over the
-# config's repeat for hremu. Benchmarks are not tests: the figures vary run to run; the exit status
+# elements. Each figure is a median: over BENCH_RUNS runs (default 11) for a reference, at most 5
+# in the rounds table (a barrier run at p = 1024 takes about half a second), over the config's
+# repeat for hremu. Benchmarks are not tests: the figures vary run to run; the exit status
 # is 1 only when a program fails or hremu reports a run it could not verify.
 set -u
 
@@ -104,6 +111,107 @@ table() {
         }' "$1"
 }
 
+# rounds_setup CONFIG: rprocs (the procs list, blank-separated), rseed and rruns for the round
+# table; the procs must be plain numbers of at least 2 (alltoall needs two processors).
+rounds_setup() {
+    rprocs=$(ini "$1" machine procs | tr , ' ')
+    rseed=$(ini "$1" machine seed)
+    case "$rseed" in
+        *[!0-9]* | "") echo "bench.sh: $1: seed must be a plain number" >&2; exit 2 ;;
+    esac
+    [ -n "$rprocs" ] || { echo "bench.sh: $1: no procs" >&2; exit 2; }
+    for q in $rprocs; do
+        case "$q" in
+            *[!0-9]* | "" | [01]) echo "bench.sh: $1: procs must be plain numbers >= 2" >&2; exit 2 ;;
+        esac
+    done
+    rruns=$runs
+    [ "$rruns" -gt 5 ] 2> /dev/null && rruns=5
+}
+
+# round_reference NAME P ROWS: run BUILD_DIR/bench/NAME on P, n = P(P-1), rruns, rseed; append
+# "P NAME per_round_s rounds" to ROWS (rounds "-" when NAME does not print one).
+round_reference() {
+    if [ ! -x "$build/bench/$1" ]; then
+        echo "bench.sh: $build/bench/$1 is not built; skipped" >&2
+        return
+    fi
+    if ! out=$("$build/bench/$1" "$2" $(($2 * ($2 - 1))) "$rruns" "$rseed"); then
+        echo "bench.sh: $1 failed" >&2
+        status=1
+        return
+    fi
+    echo "$out"
+    echo "$out" | awk -v name="$1" -v p="$2" '{
+        for (i = 2; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+        print p, name, f["per_round_s"], ("rounds" in f) ? f["rounds"] : "-" }' >> "$3"
+}
+
+# emulated_rounds CONFIG ROWS: run hremu on CONFIG; append "P hremu rounds messages wall_s" per
+# verified row to ROWS. Failures count as in emulated.
+emulated_rounds() {
+    if [ ! -x "$build/hremu" ]; then
+        echo "bench.sh: $build/hremu is not built; only the references ran" >&2
+        return
+    fi
+    "$build/hremu" "$1" --format csv > "$tmp/csv" 2> "$tmp/err"
+    rc=$?
+    cat "$tmp/err" >&2
+    [ $rc -eq 0 ] || { echo "bench.sh: hremu $1 exited with status $rc" >&2; status=1; }
+    awk -F, '
+        { gsub(/"/, "") }
+        NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        !("procs" in col) || !("rounds" in col) || !("messages" in col) || !("wall_s" in col) {
+            missing = 1; exit
+        }
+        {
+            v = ("verified" in col) ? $col["verified"] : "true"
+            if (v == "true" || v == "1" || v == "yes")
+                print $col["procs"], "hremu", $col["rounds"], $col["messages"], $col["wall_s"]
+            else
+                bad = 1
+        }
+        END { exit missing ? 3 : bad ? 4 : 0 }' "$tmp/csv" >> "$2"
+    case $? in
+        0) ;;
+        3) echo "bench.sh: hremu's CSV lacks the procs, rounds, messages or wall_s column" >&2; status=1 ;;
+        *) echo "bench.sh: hremu could not verify a run of $1" >&2; status=1 ;;
+    esac
+}
+
+# round_table ROWS PROCS: one line per p of PROCS (blank-separated), "-" where a figure is missing.
+round_table() {
+    awk -v procs="$2" '
+        $2 == "hremu" { hr[$1] = $3; hm[$1] = $4; hw[$1] = $5 }
+        $2 == "barrier" { bs[$1] = $3 }
+        $2 == "seq_rounds" { ss[$1] = $3; sr[$1] = $4 }
+        function num(x, f) { return (x != "" && x + 0 > 0) ? sprintf(f, x) : "-" }
+        END {
+            printf "%5s %7s %7s %9s %9s %9s %9s %10s %9s %10s %7s\n", "p", "rounds", "seq_rnd",
+                   "wall_s", "rounds/s", "msg/s", "s/round", "barrier_s", "x_barrier", "seq_s",
+                   "x_seq"
+            np = split(procs, P, " ")
+            for (i = 1; i <= np; i++) {
+                q = P[i]
+                ok = (q in hr) && hr[q] > 0 && hw[q] > 0
+                spr = ok ? hw[q] / hr[q] : 0
+                printf "%5s %7s %7s %9s %9s %9s %9s %10s %9s %10s %7s\n", q,
+                       ok ? hr[q] : "-", (q in sr) ? sr[q] : "-",
+                       ok ? sprintf("%.3f", hw[q]) : "-",
+                       ok ? sprintf("%.3e", hr[q] / hw[q]) : "-",
+                       ok ? sprintf("%.3e", hm[q] / hw[q]) : "-",
+                       ok ? sprintf("%.3e", spr) : "-",
+                       num(bs[q], "%.3e"),
+                       (ok && bs[q] > 0) ? sprintf("%.2f", spr / bs[q]) : "-",
+                       num(ss[q], "%.3e"),
+                       (ok && ss[q] > 0) ? sprintf("%.4f", ss[q] / spr) : "-"
+            }
+        }' "$1"
+}
+
+rounds=configs/bench/rounds.ini
+rounds_setup "$rounds"
+
 hrel=configs/bench/hrel.ini
 setup "$hrel"
 hrel_p=$p hrel_n=$n hrel_seed=$seed
@@ -117,6 +225,13 @@ setup "$radix"
 : > "$tmp/sort"
 reference seq_radix "$tmp/sort"
 emulated "$radix" "$tmp/sort"
+
+: > "$tmp/rounds"
+for q in $rprocs; do
+    round_reference barrier "$q" "$tmp/rounds"
+    round_reference seq_rounds "$q" "$tmp/rounds"
+done
+emulated_rounds "$rounds" "$tmp/rounds"
 
 echo
 echo "h-relations: uniform, p = $hrel_p, n = $hrel_n, seed $hrel_seed ($hrel)"
@@ -134,6 +249,23 @@ if [ -s "$tmp/sort" ]; then
 else
     echo "(nothing ran)"
 fi
+echo
+echo "rounds: $(ini "$rounds" run algorithms), $(ini "$rounds" machine discipline) discipline, alltoall (n = p(p-1), h = p-1), seed $rseed ($rounds)"
+if [ -s "$tmp/rounds" ]; then
+    round_table "$tmp/rounds" "$rprocs"
+    echo "rounds, wall_s, rounds/s, msg/s (messages sent per second), s/round: hremu's, one run per p"
+    echo "barrier_s: s/round of bench/barrier, p threads doing only pthread barriers (the floor)"
+    echo "x_barrier: hremu's s/round over barrier_s: 1.00 is a bare barrier; target <= 1.50 at p = 1024"
+    echo "seq_s, seq_rnd: s/round and rounds of bench/seq_rounds, one thread simulating the same rounds"
+    echo "  from the same priorities (so seq_rnd = rounds), drawing and sorting them included"
+    echo "x_seq: seq_s over hremu's s/round (rounds/s over seq_rounds's): above 1.00 faster"
+    echo "barrier_s, seq_s: medians over $rruns runs (BENCH_RUNS, at most 5 in this table)"
+else
+    echo "(nothing ran)"
+fi
 echo "wall_s: medians over runs; the box is shared, so quote the ratios, not the absolute times"
-[ -s "$tmp/hrel" ] || [ -s "$tmp/sort" ] || { echo "bench.sh: nothing ran" >&2; exit 1; }
+[ -s "$tmp/hrel" ] || [ -s "$tmp/sort" ] || [ -s "$tmp/rounds" ] || {
+    echo "bench.sh: nothing ran" >&2
+    exit 1
+}
 exit $status
