@@ -216,6 +216,23 @@ else
 fi
 same_model "HREMU_JITTER=1" env HREMU_JITTER=1
 
+# Seed 003's rounds: the example config's three algorithms verify, off-line takes exactly h
+# rounds, the model columns survive jitter, and an algorithm on a discipline it is not defined
+# for is one line and status 2.
+run --format csv configs/examples/rounds.ini
+expect_rc 0 "rounds example"
+[ "$(grep -c ',true,' "$TMP/out")" = 3 ] && ok || bad "rounds example: all three verify"
+grep -q '^hrel.offline,32,992,31,priority,.*,31,992,.*,true,1,0,0,ok,' "$TMP/out" && ok ||
+    bad "rounds example: offline takes h rounds: $(grep offline "$TMP/out")"
+cp "$TMP/out" "$TMP/rounds.csv"
+HREMU_JITTER=1 "$BIN" configs/examples/rounds.ini --format csv >"$TMP/m.csv" 2>"$TMP/err"
+[ "$(model_cols "$TMP/m.csv")" = "$(model_cols "$TMP/rounds.csv")" ] && ok ||
+    bad "rounds example: model columns differ with HREMU_JITTER=1"
+run configs/examples/rounds.ini --set machine.discipline=fifo
+expect_rc 2 "pq_random under fifo"
+expect_err "hremu: configs/examples/rounds.ini:22: hrel.pq_random is not defined for discipline fifo (it takes: priority)" \
+    "an algorithm on a discipline it is not for"
+
 # 1024 processors (threads) on a few cores: verifies and exits 0, in seconds (a minute at most:
 # `timeout` turns a hang into a failure). TSan makes this take many minutes (here 512 threads:
 # 17 s, 1024: over 10 min), so under TSan p is 256.
