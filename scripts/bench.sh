@@ -67,33 +67,54 @@ reference() {
         print name, f["median_s"], f["n"] }' >> "$2"
 }
 
-# emulated CONFIG ROWS: run hremu on CONFIG; append "hremu:ALGORITHM wall_s n" per row to ROWS.
-emulated() {
+# hremu_rows CONFIG OUT COLUMN...: run hremu on CONFIG and write to OUT, per row, "OK VALUE..."
+# with the named columns' values (found by name in the header: more may follow the contract's
+# first sixteen) and OK 1 if the row verified, 0 if not. Sets status = 1 if hremu fails, a
+# column is missing or a row did not verify; returns 1 if hremu is not built.
+hremu_rows() {
+    cfg=$1 rows=$2
+    shift 2
+    : > "$rows"
     if [ ! -x "$build/hremu" ]; then
         echo "bench.sh: $build/hremu is not built; only the references ran" >&2
-        return
+        return 1
     fi
-    "$build/hremu" "$1" --format csv > "$tmp/csv" 2> "$tmp/err"
+    "$build/hremu" "$cfg" --format csv > "$tmp/csv" 2> "$tmp/err"
     rc=$?
     cat "$tmp/err" >&2
-    [ $rc -eq 0 ] || { echo "bench.sh: hremu $1 exited with status $rc" >&2; status=1; }
-    # Columns are found by name in the header: more may follow the contract's first sixteen.
-    awk -F, '
+    [ $rc -eq 0 ] || { echo "bench.sh: hremu $cfg exited with status $rc" >&2; status=1; }
+    awk -F, -v want="$*" '
         { gsub(/"/, "") }
-        NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-        !("algorithm" in col) || !("wall_s" in col) || !("n" in col) { missing = 1; exit }
+        NR == 1 {
+            for (i = 1; i <= NF; i++) col[$i] = i
+            nw = split(want, w, " ")
+            for (k = 1; k <= nw; k++) if (!(w[k] in col)) { missing = w[k]; exit }
+            next
+        }
         {
             v = ("verified" in col) ? $col["verified"] : "true"
             ok = v == "true" || v == "1" || v == "yes"
-            print "hremu:" $col["algorithm"] (ok ? "" : ":NOT-VERIFIED"), $col["wall_s"], $col["n"]
+            line = ok ? 1 : 0
+            for (k = 1; k <= nw; k++) line = line " " $col[w[k]]
+            print line
             if (!ok) bad = 1
         }
-        END { exit missing ? 3 : bad ? 4 : 0 }' "$tmp/csv" >> "$2"
+        END {
+            if (missing != "") { print "bench.sh: hremu'"'"'s CSV lacks the " missing " column" > "/dev/stderr"; exit 3 }
+            exit bad ? 4 : 0
+        }' "$tmp/csv" > "$rows"
     case $? in
         0) ;;
-        3) echo "bench.sh: hremu's CSV lacks the algorithm, n or wall_s column" >&2; status=1 ;;
-        *) echo "bench.sh: hremu could not verify a run of $1" >&2; status=1 ;;
+        3) status=1 ;;
+        *) echo "bench.sh: hremu could not verify a run of $cfg" >&2; status=1 ;;
     esac
+    return 0
+}
+
+# emulated CONFIG ROWS: run hremu on CONFIG; append "hremu:ALGORITHM wall_s n" per row to ROWS.
+emulated() {
+    hremu_rows "$1" "$tmp/hrows" algorithm wall_s n || return
+    awk '{ print "hremu:" $2 ($1 ? "" : ":NOT-VERIFIED"), $3, $4 }' "$tmp/hrows" >> "$2"
 }
 
 # table ROWS BASE COLUMN: name, wall_s, elements/s and COLUMN = elements/s over BASE's elements/s.
@@ -148,35 +169,10 @@ round_reference() {
 }
 
 # emulated_rounds CONFIG ROWS: run hremu on CONFIG; append "P hremu rounds messages wall_s" per
-# verified row to ROWS. Failures count as in emulated.
+# verified row to ROWS.
 emulated_rounds() {
-    if [ ! -x "$build/hremu" ]; then
-        echo "bench.sh: $build/hremu is not built; only the references ran" >&2
-        return
-    fi
-    "$build/hremu" "$1" --format csv > "$tmp/csv" 2> "$tmp/err"
-    rc=$?
-    cat "$tmp/err" >&2
-    [ $rc -eq 0 ] || { echo "bench.sh: hremu $1 exited with status $rc" >&2; status=1; }
-    awk -F, '
-        { gsub(/"/, "") }
-        NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-        !("procs" in col) || !("rounds" in col) || !("messages" in col) || !("wall_s" in col) {
-            missing = 1; exit
-        }
-        {
-            v = ("verified" in col) ? $col["verified"] : "true"
-            if (v == "true" || v == "1" || v == "yes")
-                print $col["procs"], "hremu", $col["rounds"], $col["messages"], $col["wall_s"]
-            else
-                bad = 1
-        }
-        END { exit missing ? 3 : bad ? 4 : 0 }' "$tmp/csv" >> "$2"
-    case $? in
-        0) ;;
-        3) echo "bench.sh: hremu's CSV lacks the procs, rounds, messages or wall_s column" >&2; status=1 ;;
-        *) echo "bench.sh: hremu could not verify a run of $1" >&2; status=1 ;;
-    esac
+    hremu_rows "$1" "$tmp/hrows" procs rounds messages wall_s || return
+    awk '$1 { print $2, "hremu", $3, $4, $5 }' "$tmp/hrows" >> "$2"
 }
 
 # round_table ROWS PROCS: one line per p of PROCS (blank-separated), "-" where a figure is missing.
@@ -253,7 +249,7 @@ echo
 echo "rounds: $(ini "$rounds" run algorithms), $(ini "$rounds" machine discipline) discipline, alltoall (n = p(p-1), h = p-1), seed $rseed ($rounds)"
 if [ -s "$tmp/rounds" ]; then
     round_table "$tmp/rounds" "$rprocs"
-    echo "rounds, wall_s, rounds/s, msg/s (messages sent per second), s/round: hremu's, one run per p"
+    echo "rounds, wall_s, rounds/s, msg/s (messages sent per second), s/round: hremu's (wall_s the median of the config's repeat)"
     echo "barrier_s: s/round of bench/barrier, p threads doing only pthread barriers (the floor)"
     echo "x_barrier: hremu's s/round over barrier_s: 1.00 is a bare barrier; target <= 1.50 at p = 1024"
     echo "seq_s, seq_rnd: s/round and rounds of bench/seq_rounds, one thread simulating the same rounds"
