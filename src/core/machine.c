@@ -175,9 +175,23 @@ out:
     hr__mutex_unlock(&m->resolve_lock);
 }
 
-void hr__wait(hr_proc *p, const hr_wait_desc *d, hr_ready_fn ready, void *ctx)
+/* p, marked BLOCKED, counts itself settled (running the resolver if it is the last), sleeps
+ * while *word == val, and uncounts itself; it leaves the run if the run was aborted. */
+static void settle(hr_proc *p, _Atomic uint32_t *word, uint32_t val)
 {
     hr_machine *m = p->m;
+    int settled = atomic_fetch_add(&m->blocked, 1) + 1;
+    if (settled == atomic_load(&m->live))
+        resolve(m);
+    while (atomic_load(word) == val && atomic_load(&m->abort) == 0)
+        hr__futex_wait(word, val);
+    atomic_fetch_sub(&m->blocked, 1);
+    if (atomic_load(&m->abort) != 0)
+        hr__proc_exit(p);
+}
+
+void hr__wait(hr_proc *p, const hr_wait_desc *d, hr_ready_fn ready, void *ctx)
+{
     p->wait = *d;
     atomic_store(&p->wake_on, d->kind == HR_WAIT_RECV ? d->peer : HR__WAKE_NEVER);
     for (;;) {
@@ -190,20 +204,12 @@ void hr__wait(hr_proc *p, const hr_wait_desc *d, hr_ready_fn ready, void *ctx)
             atomic_compare_exchange_strong(&p->state, &expect, HR_PROC_RUNNING);
             return;
         }
-        int settled = atomic_fetch_add(&m->blocked, 1) + 1;
-        if (settled == atomic_load(&m->live))
-            resolve(m);
-        while (atomic_load(&p->state) == HR_PROC_BLOCKED)
-            hr__futex_wait(&p->state, HR_PROC_BLOCKED);
-        atomic_fetch_sub(&m->blocked, 1);
-        if (atomic_load(&m->abort) != 0)
-            hr__proc_exit(p);
+        settle(p, &p->state, HR_PROC_BLOCKED);
     }
 }
 
 void hr__wait_word(hr_proc *p, const hr_wait_desc *d, _Atomic uint32_t *word, uint32_t val)
 {
-    hr_machine *m = p->m;
     p->wait = *d;
     atomic_store(&p->wake_on, HR__WAKE_NEVER);
     atomic_store(&p->event, HR_TIME_INF);
@@ -215,14 +221,7 @@ void hr__wait_word(hr_proc *p, const hr_wait_desc *d, _Atomic uint32_t *word, ui
         atomic_compare_exchange_strong(&p->state, &expect, HR_PROC_RUNNING);
         return;
     }
-    int settled = atomic_fetch_add(&m->blocked, 1) + 1;
-    if (settled == atomic_load(&m->live))
-        resolve(m);
-    while (atomic_load(word) == val && atomic_load(&m->abort) == 0)
-        hr__futex_wait(word, val);
-    atomic_fetch_sub(&m->blocked, 1);
-    if (atomic_load(&m->abort) != 0)
-        hr__proc_exit(p);
+    settle(p, word, val);
 }
 
 void hr__release_word(hr_machine *m, hr_proc *self, _Atomic uint32_t *word)
