@@ -85,22 +85,36 @@ static hr_fate step(sender *s, long k, uint64_t prio)
     return f;
 }
 
-/* Until nobody has anything left: send the remaining messages in index order, each as soon as
+/* Until nobody has anything left: send the remaining messages one after another, each as soon as
  * the last one is through (fifo, priority: received, so the sender is not stalled; arbitrary: a
- * lost one is sent again). The deterministic final phase of sections 4 and 5. */
+ * lost one is sent again). The deterministic final phase of sections 4 and 5, which may take the
+ * messages "in any order": here a random one, drawn once, so that the outcome does not depend on
+ * how the workload lists a processor's messages (alltoall lists them as a shift, i+1, i+2, ...,
+ * which taken in index order by every processor at once is already free of conflicts). */
 static void send_in_order(sender *s)
 {
-    size_t from = 0;   /* every message before it is delivered */
+    long *order = hr_malloc(s->p, (s->left + 1) * sizeof *order);
+    size_t m = 0, next = 0;
+    for (size_t k = 0; k < s->cnt; k++)
+        if (!s->done[k] && (long)k != s->out)
+            order[m++] = (long)k;
+    for (size_t k = m; k > 1; k--) {
+        size_t j = (size_t)hr_rand_below(s->p, k);
+        long t = order[k - 1];
+        order[k - 1] = order[j];
+        order[j] = t;
+    }
     while (s->active > 0) {
         long k = -1;
         if (!stalled(s)) {
-            while (from < s->cnt && s->done[from])
-                from++;
-            if (from < s->cnt)
-                k = (long)from;
+            while (next < m && s->done[order[next]])
+                next++;
+            if (next < m)
+                k = order[next];   /* a lost one stays at next and goes again */
         }
         step(s, k, 0);
     }
+    hr_free(s->p, order);
 }
 
 /* ---- hrel.fifo_staged: section 4, the parameterised algorithm (K, mu) ------------------------ */
