@@ -32,6 +32,8 @@ typedef struct sender {
     hr_elem       *recv;      /* what this processor received */
     size_t         got, cap;
     int            active;    /* processors with something left, after the last round */
+    uint64_t       round;     /* rounds so far */
+    int            by_time;   /* priority = sending time, earliest first (FIFO on priority) */
 } sender;
 
 static void sender_init(sender *s, hr_proc *p, const hr_hrel *r)
@@ -57,10 +59,14 @@ static int stalled(const sender *s)
     return s->out >= 0;
 }
 
-/* One round: send message k (k < 0: nothing) with priority prio, end the round, keep what
- * arrived, and learn the fate of the message out. Returns that fate. */
+/* One round: send message k (k < 0: nothing) with priority prio (or, by_time, with the earlier
+ * sending time the higher priority), end the round, keep what arrived, and learn the fate of the
+ * message out. Returns that fate. */
 static hr_fate step(sender *s, long k, uint64_t prio)
 {
+    if (s->by_time)
+        prio = UINT64_MAX - s->round;
+    s->round++;
     if (k >= 0) {
         if (hr_round_send(s->p, (int)s->msg[k].dest, &s->msg[k], sizeof s->msg[k], prio) !=
             HR_FATE_SENT)
@@ -126,13 +132,16 @@ static void send_in_order(sender *s)
  * - A processor with more undelivered messages than the stage has rounds (possible when K < 1,
  *   or when a stage leaves more than h_i behind) schedules a random subset of as many as there
  *   are rounds and defers the rest to the next stage.
- * - A message still waiting in a queue when its stage ends stays there; it is not rescheduled. */
+ * - A message still waiting in a queue when its stage ends stays there; it is not rescheduled.
+ * - Under the priority discipline a message's priority is its sending time, earliest first:
+ *   section 6's simulation of FIFO on priority queues. */
 void hr_alg_hrel_fifo_staged(hr_proc *p, void *inst, const double *params)
 {
     hr_hrel *r = inst;
     double K = params[0], mu = params[1];
     sender s;
     sender_init(&s, p, r);
+    s.by_time = 1;
     double h = (double)r->h, hprev = h, floor_h = pow(h, 0.4);
     long *todo = hr_malloc(p, (s.cnt + 1) * sizeof *todo);
     for (;;) {
