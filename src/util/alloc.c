@@ -4,6 +4,7 @@
 #include <stdalign.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
 struct hr_alloc_hdr {
     alignas(max_align_t) hr_alloc_hdr *prev;
@@ -49,6 +50,15 @@ void *hr__alloc(hr_alloc *a, size_t bytes)
         if ((h = malloc(sizeof *h + bytes)) == NULL)
             return NULL;
         h->cap = bytes;
+        /* Blocks of 4 MiB and more ask for transparent huge pages over their aligned middle:
+         * fewer TLB misses where an algorithm writes all over a large block (sort.radix placing
+         * keys by rank: 3 % less wall time in make bench, measured interleaved). */
+        if (bytes >= (4u << 20)) {
+            uintptr_t lo = ((uintptr_t)(h + 1) + (2u << 20) - 1) & ~(uintptr_t)((2u << 20) - 1);
+            uintptr_t hi = ((uintptr_t)(h + 1) + bytes) & ~(uintptr_t)((2u << 20) - 1);
+            if (hi > lo)
+                madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+        }
     }
     link_live(a, h, bytes);
     return h + 1;
