@@ -246,6 +246,8 @@ START_TEST(test_round_misuse_is_reported)
     ck_assert_int_eq(res.status, HR_EDEADLK);
     ck_assert_msg(strstr(res.report, "P0 waits in hr_round_end") != NULL, "%s", res.report);
     ck_assert_msg(strstr(res.report, "P2 waits in hr_round_end") != NULL, "%s", res.report);
+    ck_assert_msg(strstr(res.report, "P1 has returned from the algorithm") != NULL, "%s",
+                  res.report);
 }
 END_TEST
 

@@ -124,7 +124,13 @@ static void abort_run(hr_machine *m, int why)
         }
         if (live > shown)
             hr__report(m, "... and %d more processors waiting\n", live - shown);
-
+        /* Those that returned from the algorithm: a barrier or a round waits for them forever. */
+        int done = 0;
+        for (int i = 0; i < m->p; i++)
+            if (atomic_load(&m->procs[i].state) == HR_PROC_DONE && done++ < 8)
+                hr__report(m, "P%d has returned from the algorithm\n", i);
+        if (done > 8)
+            hr__report(m, "... and %d more have returned\n", done - 8);
     }
     for (int i = 0; i < m->p; i++)
         hr__wake(&m->procs[i]);
