@@ -229,6 +229,35 @@ START_TEST(test_alg_round_algorithms_deterministic)
 }
 END_TEST
 
+/* make stress: the same on random 4-relations, for several seeds and sizes, each against two
+ * jittered runs (HREMU_STRESS=1 only). */
+START_TEST(test_alg_round_stress)
+{
+    static const int sizes[] = { 5, 16, 64 };
+    char why[256];
+    for (int i = 0; hr_algorithm_at(i) != NULL; i++)
+        for (int d = 0; d < 4; d++) {
+            const hr_algorithm *a = round_alg(i, d);
+            for (size_t s = 0; a != NULL && s < 3; s++)
+                for (uint64_t seed = 1; seed <= 5; seed++) {
+                    int p = sizes[s];
+                    hr_workload_spec rnd = { .kind = "hrelation", .n = 4 * (uint64_t)p, .h = 4,
+                                             .distribution = "random", .seed = seed };
+                    hr_run_result x, y;
+                    ck_assert_int_eq(run_on(a, p, round_discs[d], seed, 0, &rnd, 0, &x, why,
+                                            sizeof why), HR_OK);
+                    for (int rep = 0; rep < 2; rep++) {
+                        ck_assert_int_eq(run_on(a, p, round_discs[d], seed, 1, &rnd, 0, &y, why,
+                                                sizeof why), HR_OK);
+                        ck_assert_msg(x.rounds == y.rounds && x.lost == y.lost &&
+                                          x.stalls == y.stalls && x.model_time_s == y.model_time_s,
+                                      "%s %s p=%d seed %d", a->name, round_discs[d], p, (int)seed);
+                    }
+                }
+        }
+}
+END_TEST
+
 /* A sort of dataset ds. */
 static int run_sort(const hr_algorithm *a, int p, const char *ds, uint64_t n, hr_run_result *res,
                     char *why, size_t whylen)
@@ -499,6 +528,12 @@ Suite *hr_alg_suite(void)
     tcase_add_test(tc, test_alg_offline_takes_h_rounds);
     tcase_add_test(tc, test_alg_round_algorithms_deterministic);
     suite_add_tcase(s, tc);
+    if (getenv("HREMU_STRESS") != NULL) {
+        tc = tcase_create("stress");
+        tcase_set_timeout(tc, 1200);
+        tcase_add_test(tc, test_alg_round_stress);
+        suite_add_tcase(s, tc);
+    }
     tc = tcase_create("limits");
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_alg_direct_on_1024_processors);
