@@ -2,6 +2,8 @@
  * hand-built rounds, against outcomes worked out by hand from seed 003's definitions. */
 #include "hr_test.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MAXP 8
@@ -157,6 +159,40 @@ START_TEST(test_round_priority_highest_first)
     ck_assert_int_eq(res.rounds, 4);
     ck_assert_int_eq(s.ran[0], 4);
     ck_assert_uint_eq(res.stalls, 2 + 2 + 1);
+}
+END_TEST
+
+/* The trace of the priority test's rounds, line by line (hr_machine_trace). */
+START_TEST(test_round_trace)
+{
+    script s;
+    script_init(&s, 2);
+    s.dest[0][1] = s.dest[0][2] = s.dest[0][3] = s.dest[1][4] = 0;
+    s.prio[0][1] = 5;
+    s.prio[0][2] = 9;
+    s.prio[0][3] = 7;
+    s.prio[1][4] = 100;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    ck_assert_ptr_nonnull(f);
+    hr_machine_config cfg = hr_test_config(5, "priority");
+    hr_machine *m;
+    ck_assert_int_eq(hr_machine_create(&cfg, &m, NULL), HR_OK);
+    hr_machine_trace(m, f);
+    hr_run_result res;
+    ck_assert_int_eq(hr_machine_run(m, body_script, &s, &res), HR_OK);
+    hr_machine_trace(m, NULL);
+    ck_assert_int_eq(hr_machine_run(m, body_script, &s, &res), HR_OK);   /* not traced */
+    hr_machine_destroy(m);
+    fclose(f);
+    ck_assert_str_eq(text, "1,1,0,queued\n"
+                           "1,2,0,delivered\n"
+                           "1,3,0,queued\n"
+                           "2,4,0,delivered\n"
+                           "3,3,0,delivered\n"
+                           "4,1,0,delivered\n");
+    free(text);
 }
 END_TEST
 
@@ -346,6 +382,7 @@ Suite *hr_round_suite(void)
     tcase_add_test(tc, test_round_fifo_queue_and_stall);
     tcase_add_test(tc, test_round_fifo_tie_order_is_seeded);
     tcase_add_test(tc, test_round_priority_highest_first);
+    tcase_add_test(tc, test_round_trace);
     tcase_add_test(tc, test_round_arbitrary_one_wins);
     tcase_add_test(tc, test_round_ocpc_collisions_destroy_all);
     tcase_add_test(tc, test_round_misuse_is_reported);

@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <hremu/hremu.h>
 
 #define HR_MAX_PROCS 4096
@@ -68,6 +69,12 @@ int  hr_machine_create(const hr_machine_config *cfg, hr_machine **out, const cha
  * Returns HR_OK or HR_ESYS; the run's own outcome is res->status. Machine thread only. */
 int  hr_machine_run(hr_machine *m, void (*fn)(hr_proc *, void *), void *arg, hr_run_result *res);
 void hr_machine_destroy(hr_machine *m);
+/* Under a round discipline, write every message's fate in every round of the following runs to
+ * out (NULL: stop), one line each, "ROUND,SOURCE,DEST,EVENT" with ROUND from 1 and EVENT
+ * delivered, queued or lost; a queued message gets a delivered line in the round it leaves its
+ * queue. The lines follow the order in which rounds are resolved (receivers by id, arrivals by
+ * source), so they are the same for every thread schedule. Machine thread, between runs. */
+void hr_machine_trace(hr_machine *m, FILE *out);
 int  hr_machine_procs(const hr_machine *m);
 
 /* The i-th discipline / topology name and summary (i from 0); NULL past the end. */

@@ -21,7 +21,7 @@ enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2 };
 
 static const char usage_text[] =
     "usage: hremu [CONFIG.ini] [--set SECTION.KEY=VALUE]... [--format table|csv|json]\n"
-    "             [--out FILE]\n"
+    "             [--out FILE] [--trace FILE]\n"
     "       hremu --list | --help | --version\n";
 
 static const char help_text[] =
@@ -34,6 +34,8 @@ static const char help_text[] =
     "                           --set hrel.fifo_staged.K=1.5; a comma list is a sweep\n"
     "  --format FORMAT          table (default), csv, or json (one object per line)\n"
     "  --out FILE               write the rows to FILE instead of standard output\n"
+    "  --trace FILE             round disciplines: write every message's fate in every round\n"
+    "                           of each row's first run to FILE (round,source,dest,event)\n"
     "  --list                   algorithms, workloads, disciplines, topologies, cost presets\n"
     "  --help                   this text\n"
     "  --version                the version\n"
@@ -47,6 +49,7 @@ typedef struct options {
     int          nsets;
     const char  *format;
     const char  *out;
+    const char  *trace;
     int          list, help, version;
 } options;
 
@@ -105,6 +108,8 @@ static int parse_args(int argc, char **argv, options *o)
             o->format = v;
         } else if (option_value(argc, argv, &i, "--out", &v, &err)) {
             o->out = v;
+        } else if (option_value(argc, argv, &i, "--trace", &v, &err)) {
+            o->trace = v;
         } else if (!flag(a, "--list", &o->list) && !flag(a, "--help", &o->help) &&
                    !flag(a, "-h", &o->help) && !flag(a, "--version", &o->version)) {
             return usage_error("unknown option '%s'", a);
@@ -196,14 +201,28 @@ static int run(const options *o, const hr_config *c, hr_format format)
         fprintf(stderr, "hremu: %s: cannot open: %s\n", o->out, strerror(errno));
         return EXIT_USAGE;
     }
+    FILE *trace = NULL;
+    if (o->trace != NULL) {
+        if ((trace = fopen(o->trace, "w")) == NULL) {
+            fprintf(stderr, "hremu: %s: cannot open: %s\n", o->trace, strerror(errno));
+            if (out != stdout)
+                fclose(out);
+            return EXIT_USAGE;
+        }
+        fputs("round,source,dest,event\n", trace);
+    }
     hr_report rep;
     hr_sweep_stats st;
     hr_config_error e;
     hr__report_begin(&rep, out, format);
-    int err = hr__sweep_run(c, &rep, note_failure, NULL, &st, &e);
+    int err = hr__sweep_run(c, &rep, note_failure, NULL, trace, &st, &e);
     int werr = hr__report_end(&rep);
     if (out != stdout && fclose(out) != 0)
         werr = HR_ESYS;
+    if (trace != NULL && fclose(trace) != 0) {
+        fprintf(stderr, "hremu: %s: write error\n", o->trace);
+        return EXIT_USAGE;
+    }
     if (err < 0)
         return config_error(&e);
     if (werr < 0) {

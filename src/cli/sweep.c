@@ -21,6 +21,7 @@ typedef struct sweep {
     hr_machine      *m;
     void            *inst;
     int              dirty;
+    FILE            *trace;    /* --trace, or NULL */
 } sweep;
 
 /* What the processors run: the algorithm's body on the shared instance. */
@@ -106,7 +107,13 @@ static int run_once(sweep *s, size_t k, hr_run_result *res, outcome *o)
     if (s->dirty)
         pt->workload->reset(s->inst);
     s->dirty = 1;
+    if (s->trace != NULL && k == 0)
+        fprintf(s->trace, "# %s procs=%d discipline=%s seed=%llu\n", pt->alg->name,
+                pt->machine.procs, pt->machine.discipline,
+                (unsigned long long)pt->machine.seed);
+    hr_machine_trace(s->m, k == 0 ? s->trace : NULL);
     int err = hr_machine_run(s->m, body, &b, res);
+    hr_machine_trace(s->m, NULL);
     if (err != HR_OK) {
         o->status = "error";
         snprintf(o->msg, sizeof o->msg, "the machine could not run: %s", hr_strerror(err));
@@ -275,10 +282,10 @@ int hr__sweep_check(const hr_config *c, hr_config_error *e)
     return machine_level(&s);
 }
 
-int hr__sweep_run(const hr_config *c, hr_report *rep, hr_sweep_note note, void *arg,
+int hr__sweep_run(const hr_config *c, hr_report *rep, hr_sweep_note note, void *arg, FILE *trace,
                   hr_sweep_stats *st, hr_config_error *e)
 {
     *st = (hr_sweep_stats){ 0 };
-    sweep s = { .c = c, .rep = rep, .note = note, .arg = arg, .st = st, .e = e };
+    sweep s = { .c = c, .rep = rep, .note = note, .arg = arg, .st = st, .e = e, .trace = trace };
     return machine_level(&s);
 }

@@ -198,6 +198,8 @@ typedef struct hr_machine {
     _Alignas(64) _Atomic uint32_t rnd_gen;   /* bumped when a round ends; waiters sleep on it */
     int                  rnd_more;      /* processors that said more in the last round */
     int                  rnd_counted;   /* the last round counted (something happened in it) */
+    uint64_t             rnd_count;     /* rounds counted in this run */
+    FILE                *trace;         /* hr_machine_trace, or NULL */
     int                 *rnd_first;     /* [p+1] arrivals by receiver: offsets into rnd_arr */
     int                 *rnd_next;      /* [p] */
     hr_arrival          *rnd_arr;       /* [p] */

@@ -429,6 +429,11 @@ void hr_machine_destroy(hr_machine *m)
     free(m);
 }
 
+void hr_machine_trace(hr_machine *m, FILE *out)
+{
+    m->trace = out;
+}
+
 int hr_machine_procs(const hr_machine *m)
 {
     return m->p;
@@ -469,6 +474,7 @@ int hr_machine_run(hr_machine *m, void (*fn)(hr_proc *, void *), void *arg, hr_r
     atomic_store(&m->ndone, 0);
     atomic_store(&m->bar_arrived, 0);
     atomic_store(&m->rnd_arrived, 0);
+    m->rnd_count = 0;
 
     double t0 = wall_now();
     atomic_fetch_add(&m->gen, 1);

@@ -7,7 +7,8 @@
  * receiver's own random stream, moves each received message into its receiver's slot, writes
  * every sender's fate, and advances every clock. Then it wakes everyone with one futex call.
  * Serial resolution is O(p + messages) per round, small beside the barrier itself, and makes the
- * outcome independent of the thread schedule by construction.
+ * outcome independent of the thread schedule by construction. It also writes the trace
+ * (hr_machine_trace) when there is one: in resolution order, so the same for every schedule.
  *
  * Model time (docs/model.md): a round in which anything happens lasts
  *     tau + sigma * m + 2 * overhead,
@@ -17,6 +18,8 @@
  */
 #include "core/core.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -177,17 +180,27 @@ static int end_round(hr_machine *m)
         int got = m->disc->rule(queue, a, na, &rcv->rnd.rng, m->rnd_lost);
         if (got == -2)
             return -1;
+        int from_queue = got >= 0;
         for (int k = 0; k < na; k++) {
             hr_proc *snd = &m->procs[a[k].src];
+            const char *event = "delivered";
             if (m->rnd_lost[k]) {
                 snd->rnd.state = HR_ROUT_NONE;
                 snd->rnd.fate = HR_FATE_LOST;
                 snd->lost++;
+                event = "lost";
             } else if (a[k].src != got) {
                 snd->rnd.state = HR_ROUT_QUEUED;
                 snd->rnd.fate = HR_FATE_QUEUED;
+                event = "queued";
+            } else {
+                from_queue = 0;
             }
+            if (m->trace != NULL)
+                fprintf(m->trace, "%" PRIu64 ",%d,%d,%s\n", m->rnd_count + 1, a[k].src, j, event);
         }
+        if (from_queue && m->trace != NULL)
+            fprintf(m->trace, "%" PRIu64 ",%d,%d,delivered\n", m->rnd_count + 1, got, j);
         if (got >= 0) {
             hr_proc *snd = &m->procs[got];
             mmax = snd->rnd.len > mmax ? snd->rnd.len : mmax;
@@ -199,6 +212,7 @@ static int end_round(hr_machine *m)
 
     m->rnd_more = more;
     m->rnd_counted = busy || more > 0;
+    m->rnd_count += (uint64_t)m->rnd_counted;
     if (m->rnd_counted) {
         hr_time end = start + m->cost.tau + hr__cost_bytes(&m->cost, mmax) + 2 * m->cost.overhead;
         for (int s = 0; s < np; s++)

@@ -228,6 +228,17 @@ cp "$TMP/out" "$TMP/rounds.csv"
 HREMU_JITTER=1 "$BIN" configs/examples/rounds.ini --format csv >"$TMP/m.csv" 2>"$TMP/err"
 [ "$(model_cols "$TMP/m.csv")" = "$(model_cols "$TMP/rounds.csv")" ] && ok ||
     bad "rounds example: model columns differ with HREMU_JITTER=1"
+run configs/examples/rounds.ini --set machine.procs=4 --trace "$TMP/trace.csv"
+expect_rc 0 "--trace"
+[ "$(head -n 1 "$TMP/trace.csv")" = "round,source,dest,event" ] && ok || bad "--trace header"
+[ "$(grep -c '^# hrel' "$TMP/trace.csv")" = 3 ] && ok || bad "--trace: a line per row"
+# off-line: 12 messages, 3 rounds, every one delivered in its round
+[ "$(sed -n '/^# hrel.offline/,$p' "$TMP/trace.csv" | grep -c ',delivered$')" = 12 ] && ok ||
+    bad "--trace: offline's 12 deliveries"
+run configs/examples/rounds.ini --trace "$TMP/no/such/dir/trace.csv"
+expect_rc 2 "--trace into a missing directory"
+expect_grep "cannot open" "$TMP/err" "--trace names the problem"
+
 run configs/examples/rounds.ini --set machine.discipline=fifo
 expect_rc 2 "pq_random under fifo"
 expect_err "hremu: configs/examples/rounds.ini:22: hrel.pq_random is not defined for discipline fifo (it takes: priority)" \
