@@ -60,9 +60,11 @@ static uint32_t dest_of(const unsigned char *e, size_t dest_off)
 static inline void bin_put(hr_proc *p, hr_bins *b, int bin, const void *e, size_t size,
                            const char *step)
 {
-    if (b->fill[bin] == b->cap)
+    uint32_t f = b->fill[bin];
+    if (f == b->cap)
         hr_fail(p, "%s: bin %d is over its bound of %zu elements", step, bin, b->cap);
-    memcpy(b->slots + ((size_t)bin * (b->cap + 1) + 1 + b->fill[bin]++) * size, e, size);
+    b->fill[bin] = f + 1;   /* before the copy, which the compiler must assume may change it */
+    memcpy(b->slots + ((size_t)bin * (b->cap + 1) + 1 + f) * size, e, size);
 }
 
 /* The dealing loops of steps (1) and (3) are inlined for the layouts hremu routes (hr_elem: 8
@@ -81,8 +83,9 @@ static ALWAYS_INLINE void deal1_at(hr_proc *p, hr_router *rt, const unsigned cha
         uint32_t l = dest_of(e, dest_off);
         if (l >= (uint32_t)n)
             hr_fail(p, "element %zu has destination %u, but p = %d", rt->dealt + k, l, n);
-        bin_put(p, &c, t[l], e, size, "step (1)");
-        t[l] = t[l] + 1 == n ? 0 : t[l] + 1;
+        int bin = t[l];
+        t[l] = bin + 1 == n ? 0 : bin + 1;
+        bin_put(p, &c, bin, e, size, "step (1)");
     }
     rt->dealt += cnt;
 }
