@@ -134,6 +134,8 @@ static void list_all(void)
     for (int i = 0; hr_algorithm_at(i) != NULL; i++) {
         const hr_algorithm *a = hr_algorithm_at(i);
         printf("  %-18s %s\n", a->name, a->summary);
+        if (a->disciplines != NULL)
+            printf("  %-18s   disciplines: %s\n", "", a->disciplines);
         for (const hr_param_spec *s = a->params; s && s->name; s++)
             printf("  %-18s   %s = %g (%g .. %g%s): %s\n", "", s->name, s->def, s->min, s->max,
                    s->integer ? ", whole" : "", s->summary);

@@ -66,6 +66,8 @@ expect_rc 0 "--list"
 for section in algorithms: workloads: disciplines: topologies: "cost presets:"; do
     expect_grep "$section" "$TMP/out" "--list"
 done
+grep -A1 '^  hrel.pq_random ' "$TMP/out" | grep -q 'disciplines: priority$' && ok ||
+    bad "--list names the disciplines an algorithm takes"
 for name in hrel.direct hrelation async complete cm5 "distributions: "; do
     expect_grep "$name" "$TMP/out" "--list"
 done
