@@ -127,8 +127,8 @@ static void send_in_order(sender *s)
 
 /* Choices:
  * - Stage i lasts ceil(K h_{i-1}) rounds, h_i = h mu^i (real numbers); stages run until the
- *   first i with h_i <= h^(2/5), then the final phase sends what is left in any order (here: by
- *   index, each as soon as the processor is not stalled).
+ *   first i with h_i <= h^(2/5), then the final phase sends what is left in any order (here: a
+ *   random one, each as soon as the processor is not stalled; send_in_order).
  * - A processor with more undelivered messages than the stage has rounds (possible when K < 1,
  *   or when a stage leaves more than h_i behind) schedules a random subset of as many as there
  *   are rounds and defers the rest to the next stage.
