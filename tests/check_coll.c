@@ -27,25 +27,26 @@ static int64_t *row(coll_out *o, int i)
     return o->got + (size_t)i * (size_t)o->p * B;
 }
 
-static void body_transpose(hr_proc *p, void *arg)
+/* A transpose's send buffer: block d holds val(me, d, 0 .. B-1). */
+static int64_t *transpose_send(hr_proc *p)
 {
-    coll_out *o = arg;
     int n = hr_nprocs(p), me = hr_pid(p);
     int64_t *send = hr_malloc(p, sizeof(int64_t) * (size_t)n * B);
     for (int d = 0; d < n; d++)
         for (int j = 0; j < B; j++)
             send[d * B + j] = val(me, d, j);
-    hr_transpose(p, send, row(o, me), B * sizeof(int64_t));
+    return send;
 }
 
-START_TEST(test_coll_transpose_matches_reference)
+/* Run body for every size; processor i must end with val(s, i, j) from every s. */
+static void check_transpose(void (*body)(hr_proc *, void *))
 {
     for (int t = 0; t < NSIZES; t++) {
         int n = sizes[t];
         coll_out o = { n, calloc((size_t)n * n * B, sizeof(int64_t)), 0 };
         hr_machine_config cfg = hr_test_config(n, NULL);
         hr_run_result res;
-        hr_test_run(&cfg, body_transpose, &o, &res);
+        hr_test_run(&cfg, body, &o, &res);
         ck_assert_int_eq(res.status, HR_OK);
         for (int i = 0; i < n; i++)
             for (int s = 0; s < n; s++)
@@ -53,6 +54,17 @@ START_TEST(test_coll_transpose_matches_reference)
                     ck_assert_int_eq(row(&o, i)[s * B + j], val(s, i, j));
         free(o.got);
     }
+}
+
+static void body_transpose(hr_proc *p, void *arg)
+{
+    coll_out *o = arg;
+    hr_transpose(p, transpose_send(p), row(o, hr_pid(p)), B * sizeof(int64_t));
+}
+
+START_TEST(test_coll_transpose_matches_reference)
+{
+    check_transpose(body_transpose);
 }
 END_TEST
 
@@ -63,11 +75,8 @@ static void body_transpose_view(hr_proc *p, void *arg)
 {
     coll_out *o = arg;
     int n = hr_nprocs(p), me = hr_pid(p);
-    int64_t *send = hr_malloc(p, sizeof(int64_t) * (size_t)n * B);
+    int64_t *send = transpose_send(p);
     const void **view = hr_malloc(p, sizeof *view * (size_t)n);
-    for (int d = 0; d < n; d++)
-        for (int j = 0; j < B; j++)
-            send[d * B + j] = val(me, d, j);
     hr_transpose_view(p, send, B * sizeof(int64_t), view);
     volatile uint64_t spin = 0;
     for (int k = 0; k < (n - me) * 20000; k++)
@@ -81,19 +90,7 @@ static void body_transpose_view(hr_proc *p, void *arg)
 
 START_TEST(test_coll_transpose_view_matches_reference)
 {
-    for (int t = 0; t < NSIZES; t++) {
-        int n = sizes[t];
-        coll_out o = { n, calloc((size_t)n * n * B, sizeof(int64_t)), 0 };
-        hr_machine_config cfg = hr_test_config(n, NULL);
-        hr_run_result res;
-        hr_test_run(&cfg, body_transpose_view, &o, &res);
-        ck_assert_int_eq(res.status, HR_OK);
-        for (int i = 0; i < n; i++)
-            for (int s = 0; s < n; s++)
-                for (int j = 0; j < B; j++)
-                    ck_assert_int_eq(row(&o, i)[s * B + j], val(s, i, j));
-        free(o.got);
-    }
+    check_transpose(body_transpose_view);
 }
 END_TEST
 

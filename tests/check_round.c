@@ -136,17 +136,22 @@ START_TEST(test_round_fifo_tie_order_is_seeded)
 }
 END_TEST
 
+/* Round 0: P1 (5), P2 (9), P3 (7) to P0; round 1: P4 (100) to P0 overtakes the waiting P1.
+ * Received: P2, P4, P3, P1. */
+static void priority_script(script *s)
+{
+    script_init(s, 2);
+    s->dest[0][1] = s->dest[0][2] = s->dest[0][3] = s->dest[1][4] = 0;
+    s->prio[0][1] = 5;
+    s->prio[0][2] = 9;
+    s->prio[0][3] = 7;
+    s->prio[1][4] = 100;
+}
+
 START_TEST(test_round_priority_highest_first)
 {
-    /* Round 0: P1 (5), P2 (9), P3 (7) to P0; round 1: P4 (100) to P0 overtakes the waiting P1.
-     * Received: P2, P4, P3, P1. */
     script s;
-    script_init(&s, 2);
-    s.dest[0][1] = s.dest[0][2] = s.dest[0][3] = s.dest[1][4] = 0;
-    s.prio[0][1] = 5;
-    s.prio[0][2] = 9;
-    s.prio[0][3] = 7;
-    s.prio[1][4] = 100;
+    priority_script(&s);
     hr_run_result res = run_script(5, "priority", 1, &s);
     ck_assert_int_eq(s.from[0][0], 2);
     ck_assert_int_eq(s.from[1][0], 4);
@@ -166,12 +171,7 @@ END_TEST
 START_TEST(test_round_trace)
 {
     script s;
-    script_init(&s, 2);
-    s.dest[0][1] = s.dest[0][2] = s.dest[0][3] = s.dest[1][4] = 0;
-    s.prio[0][1] = 5;
-    s.prio[0][2] = 9;
-    s.prio[0][3] = 7;
-    s.prio[1][4] = 100;
+    priority_script(&s);
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
