@@ -281,26 +281,31 @@ static void body_transpose_bytes(hr_proc *p, void *arg)
     hr_transpose(p, s, r, b);
 }
 
-START_TEST(test_coll_transpose_cost)
+/* seed 000: a transpose of b-byte blocks costs tau + sigma*(p-1)*b.
+ * p = 8, b = 1000: 88 us + 50 ns * 7 * 1000 = 438 us exactly. With a per-message overhead
+ * o = 1 us < sigma*b = 50 us, the posts' overheads hide behind the injection port and each
+ * receive's overhead behind the next absorption: only the last one shows, tau + 7 sigma b + o =
+ * 439 us. body runs one transpose of b-byte blocks. */
+static void check_transpose_cost(void (*body)(hr_proc *, void *))
 {
-    /* seed 000: a transpose of b-byte blocks costs tau + sigma*(p-1)*b.
-     * p = 8, b = 1000: 88 us + 50 ns * 7 * 1000 = 438 us exactly. */
     size_t b = 1000;
     hr_machine_config cfg = hr_test_config(8, NULL);
     hr_run_result res;
-    hr_test_run(&cfg, body_transpose_bytes, &b, &res);
+    hr_test_run(&cfg, body, &b, &res);
     ck_assert_int_eq(res.status, HR_OK);
     ck_assert_double_eq_tol(res.model_time_s, 438e-6, 1e-12);
     ck_assert_uint_eq(res.messages, 8 * 7);
     ck_assert_uint_eq(res.bytes, 8 * 7 * 1000);
     ck_assert_uint_eq(res.max_in_bytes, 7000);
     ck_assert_uint_eq(res.rounds, 1);
-    /* with a per-message overhead o = 1 us < sigma*b = 50 us, the posts' overheads hide behind the
-     * injection port and each receive's overhead behind the next absorption: only the last one
-     * shows, tau + 7 sigma b + o = 439 us */
     cfg.cost.overhead = 1e-6;
-    hr_test_run(&cfg, body_transpose_bytes, &b, &res);
+    hr_test_run(&cfg, body, &b, &res);
     ck_assert_double_eq_tol(res.model_time_s, 439e-6, 1e-12);
+}
+
+START_TEST(test_coll_transpose_cost)
+{
+    check_transpose_cost(body_transpose_bytes);
 }
 END_TEST
 
@@ -314,23 +319,10 @@ static void body_transpose_view_bytes(hr_proc *p, void *arg)
     hr_view_end(p);
 }
 
+/* The same messages as hr_transpose, so the same figures; the views' end costs nothing. */
 START_TEST(test_coll_transpose_view_cost)
 {
-    /* The same messages as hr_transpose: 438 us, and 439 us with o = 1 us (see above). The views'
-     * end costs nothing. */
-    size_t b = 1000;
-    hr_machine_config cfg = hr_test_config(8, NULL);
-    hr_run_result res;
-    hr_test_run(&cfg, body_transpose_view_bytes, &b, &res);
-    ck_assert_int_eq(res.status, HR_OK);
-    ck_assert_double_eq_tol(res.model_time_s, 438e-6, 1e-12);
-    ck_assert_uint_eq(res.messages, 8 * 7);
-    ck_assert_uint_eq(res.bytes, 8 * 7 * 1000);
-    ck_assert_uint_eq(res.max_in_bytes, 7000);
-    ck_assert_uint_eq(res.rounds, 1);
-    cfg.cost.overhead = 1e-6;
-    hr_test_run(&cfg, body_transpose_view_bytes, &b, &res);
-    ck_assert_double_eq_tol(res.model_time_s, 439e-6, 1e-12);
+    check_transpose_cost(body_transpose_view_bytes);
 }
 END_TEST
 
