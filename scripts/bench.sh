@@ -50,21 +50,33 @@ setup() {
     esac
 }
 
-# reference NAME ROWS: run BUILD_DIR/bench/NAME on p, n, seed; append "NAME median_s n" to ROWS.
-reference() {
-    if [ ! -x "$build/bench/$1" ]; then
-        echo "bench.sh: $build/bench/$1 is not built; skipped" >&2
+# bench_program NAME P N RUNS SEED ROWS PREFIX KEY...: run BUILD_DIR/bench/NAME on P, N, RUNS,
+# SEED and show its line; append "[PREFIX ]NAME VALUE..." with the values of the named keys ("-"
+# where it prints none) to ROWS. A program not built is skipped; one that fails sets status = 1.
+bench_program() {
+    name=$1 bp=$2 bn=$3 bruns=$4 bseed=$5 rows=$6 prefix=$7
+    shift 7
+    if [ ! -x "$build/bench/$name" ]; then
+        echo "bench.sh: $build/bench/$name is not built; skipped" >&2
         return
     fi
-    if ! out=$("$build/bench/$1" "$p" "$n" "$runs" "$seed"); then
-        echo "bench.sh: $1 failed" >&2
+    if ! out=$("$build/bench/$name" "$bp" "$bn" "$bruns" "$bseed"); then
+        echo "bench.sh: $name failed" >&2
         status=1
         return
     fi
     echo "$out"
-    echo "$out" | awk -v name="$1" '{
+    echo "$out" | awk -v name="$name" -v prefix="$prefix" -v keys="$*" '{
         for (i = 2; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
-        print name, f["median_s"], f["n"] }' >> "$2"
+        line = (prefix == "" ? "" : prefix " ") name
+        nk = split(keys, k, " ")
+        for (j = 1; j <= nk; j++) line = line " " ((k[j] in f) ? f[k[j]] : "-")
+        print line }' >> "$rows"
+}
+
+# reference NAME ROWS: run BUILD_DIR/bench/NAME on p, n, seed; append "NAME median_s n" to ROWS.
+reference() {
+    bench_program "$1" "$p" "$n" "$runs" "$seed" "$2" "" median_s n
 }
 
 # hremu_rows CONFIG OUT COLUMN...: run hremu on CONFIG and write to OUT, per row, "OK VALUE..."
@@ -153,19 +165,7 @@ rounds_setup() {
 # round_reference NAME P ROWS: run BUILD_DIR/bench/NAME on P, n = P(P-1), rruns, rseed; append
 # "P NAME per_round_s rounds" to ROWS (rounds "-" when NAME does not print one).
 round_reference() {
-    if [ ! -x "$build/bench/$1" ]; then
-        echo "bench.sh: $build/bench/$1 is not built; skipped" >&2
-        return
-    fi
-    if ! out=$("$build/bench/$1" "$2" $(($2 * ($2 - 1))) "$rruns" "$rseed"); then
-        echo "bench.sh: $1 failed" >&2
-        status=1
-        return
-    fi
-    echo "$out"
-    echo "$out" | awk -v name="$1" -v p="$2" '{
-        for (i = 2; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
-        print p, name, f["per_round_s"], ("rounds" in f) ? f["rounds"] : "-" }' >> "$3"
+    bench_program "$1" "$2" $(($2 * ($2 - 1))) "$rruns" "$rseed" "$3" "$2" per_round_s rounds
 }
 
 # emulated_rounds CONFIG ROWS: run hremu on CONFIG; append "P hremu rounds messages wall_s" per
