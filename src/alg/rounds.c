@@ -241,6 +241,15 @@ typedef struct fenwick {
     int     n;
 } fenwick;
 
+/* The sum of all weights. */
+static double fen_total(const fenwick *f)
+{
+    double total = 0;
+    for (int i = f->n; i > 0; i -= i & -i)
+        total += f->t[i];
+    return total;
+}
+
 static void fen_add(fenwick *f, int i, double v)
 {
     for (i++; i <= f->n; i += i & -i)
@@ -319,6 +328,12 @@ static void bydest_remove(bydest *g, int j, long k)
  * destination j (the weights sum to at most 1; with the rest it sends nothing), one of its
  * messages to j. uniform: every undelivered message alike (weight 1 - e^(-1/h_{k-1}) each);
  * otherwise seed 003's weights 1 - e^(-d_ij/h_{k-1}). Then the final phase. */
+/* The weight of a destination with d undelivered messages in a stage with h_{k-1} = hk1. */
+static double aw_weight(size_t d, double hk1, int uniform)
+{
+    return uniform ? (double)d * (1 - exp(-1 / hk1)) : 1 - exp(-(double)d / hk1);
+}
+
 static void arbitrary_write(hr_proc *p, hr_hrel *r, double beta, int uniform)
 {
     sender s;
@@ -332,28 +347,23 @@ static void arbitrary_write(hr_proc *p, hr_hrel *r, double beta, int uniform)
         double hk = hk1 * (1 - beta);
         size_t t = (size_t)ceil(alpha * beta * (1 + beta) / (1 - beta) * (hk + lnp));
         /* This stage's weights. */
-        double w1 = 1 - exp(-1 / hk1);
         memset(f.t, 0, ((size_t)g.n + 1) * sizeof *f.t);
         for (int j = 0; j < g.n; j++)
-            fen_add(&f, j, uniform ? w1 * (double)g.d[j] : 1 - exp(-(double)g.d[j] / hk1));
+            fen_add(&f, j, aw_weight(g.d[j], hk1, uniform));
         for (size_t round = 0; round < t && s.active > 0; round++) {
             long k = -1;
             int j = -1;
-            double total = 0;
-            for (int i = g.n; i > 0; i -= i & -i)
-                total += f.t[i];
             double u = hr_rand_unit(p);
-            if (u < total) {
+            if (u < fen_total(&f)) {
                 j = fen_find(&f, u);
                 size_t c = g.d[j];
                 if (c > 0)   /* uniform: any of the group; weighted: messages to j are alike */
                     k = g.msgs[g.first[j] + (uniform ? (size_t)hr_rand_below(p, c) : 0)];
             }
             if (step(&s, k, 0) == HR_FATE_DELIVERED) {
-                double before = uniform ? w1 * (double)g.d[j] : 1 - exp(-(double)g.d[j] / hk1);
+                double before = aw_weight(g.d[j], hk1, uniform);
                 bydest_remove(&g, j, k);
-                double after = uniform ? w1 * (double)g.d[j] : 1 - exp(-(double)g.d[j] / hk1);
-                fen_add(&f, j, after - before);
+                fen_add(&f, j, aw_weight(g.d[j], hk1, uniform) - before);
             }
         }
         hr_compute(p, (double)t);

@@ -213,13 +213,12 @@ static int end_round(hr_machine *m)
     m->rnd_more = more;
     m->rnd_counted = busy || more > 0;
     m->rnd_count += (uint64_t)m->rnd_counted;
-    if (m->rnd_counted) {
-        hr_time end = start + m->cost.tau + hr__cost_bytes(&m->cost, mmax) + 2 * m->cost.overhead;
-        for (int s = 0; s < np; s++)
+    hr_time end = start + m->cost.tau + hr__cost_bytes(&m->cost, mmax) + 2 * m->cost.overhead;
+    for (int s = 0; s < np; s++) {
+        if (m->rnd_counted)
             m->procs[s].clock = end;
-    }
-    for (int s = 0; s < np; s++)
         m->procs[s].rnd.sent = 0;
+    }
     return 0;
 }
 
