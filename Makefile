@@ -94,11 +94,12 @@ stress: deps
 	HREMU_STRESS=1 CK_RUN_CASE=stress $(TESTS)
 
 bench: deps
-	@$(MAKE) --no-print-directory all $(BUILD)/bench/ref_alltoall $(BUILD)/bench/seq_route $(BUILD)/bench/seq_radix \
+	@$(MAKE) --no-print-directory all $(BUILD)/bench/ref_alltoall $(BUILD)/bench/ref_two_phase $(BUILD)/bench/seq_route \
+	    $(BUILD)/bench/seq_radix $(BUILD)/bench/ref_radix \
 	    $(BUILD)/bench/barrier $(BUILD)/bench/seq_rounds
 	scripts/bench.sh $(BUILD)
 
-$(BUILD)/bench/%: bench/%.c bench/bench_common.h
+$(BUILD)/bench/%: bench/%.c bench/bench_common.h bench/plain_route.h
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -D_GNU_SOURCE -O2 -g $(WARN) -pthread -o $@ $< $(LDLIBS)
 

@@ -19,6 +19,7 @@
 #define HREMU_BENCH_COMMON_H
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -219,6 +220,25 @@ static inline uint64_t bench_fingerprint(const bench_key *key, uint64_t n)
     return f;
 }
 
+/* 0 when out is the stable sort of the n pairs whose fingerprint is print. */
+static inline int bench_check_sorted(const bench_key *out, uint64_t n, uint64_t print)
+{
+    uint64_t *seen = bench_alloc((size_t)((n + 63) / 64) * sizeof *seen);
+    int bad = 0;
+    for (uint64_t k = 0; k < n && !bad; k++) {
+        uint32_t id = out[k].id;
+        if (id >= n || (seen[id / 64] >> (id % 64) & 1))
+            bad = 1;
+        else
+            seen[id / 64] |= UINT64_C(1) << (id % 64);
+        if (k > 0 && (out[k - 1].key > out[k].key ||
+                      (out[k - 1].key == out[k].key && out[k - 1].id > id)))
+            bad = 1;
+    }
+    free(seen);
+    return bad || bench_fingerprint(out, n) != print ? -1 : 0;
+}
+
 /* ---- timing ---------------------------------------------------------------------------------- */
 
 static inline double bench_now(void)
@@ -239,6 +259,28 @@ static inline double bench_median(double *t, int runs)
 {
     qsort(t, (size_t)runs, sizeof *t, bench_cmp);
     return runs % 2 ? t[runs / 2] : (t[runs / 2 - 1] + t[runs / 2]) / 2;
+}
+
+/* The timing thread of a plain pthreads reference: runs times, release the workers waiting at
+ * start and wait for them at done (each barrier counts the workers and this thread); the median
+ * of those wall times. Exits on a failed barrier. */
+static inline double bench_time_runs(const char *name, int runs, pthread_barrier_t *start,
+                                     pthread_barrier_t *done)
+{
+    double *t = bench_alloc((size_t)runs * sizeof *t);
+    for (int run = 0; run < runs; run++) {
+        double t0 = bench_now();
+        int a = pthread_barrier_wait(start), b = pthread_barrier_wait(done);
+        if ((a != 0 && a != PTHREAD_BARRIER_SERIAL_THREAD) ||
+            (b != 0 && b != PTHREAD_BARRIER_SERIAL_THREAD)) {
+            fprintf(stderr, "%s: barrier failed\n", name);
+            exit(1);
+        }
+        t[run] = bench_now() - t0;
+    }
+    double median = bench_median(t, runs);
+    free(t);
+    return median;
 }
 
 /* The one line scripts/bench.sh parses: NAME p=.. n=.. runs=.. median_s=.. elements_per_s=.. */

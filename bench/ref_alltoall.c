@@ -94,13 +94,7 @@ int main(int argc, char **argv)
         w[i].dst = bench_alloc((size_t)p * sizeof *w[i].dst);
         check(pthread_create(&w[i].thread, NULL, work, &w[i]), "pthread_create");
     }
-    double *t = bench_alloc((size_t)sh.a.runs * sizeof *t);
-    for (int run = 0; run < sh.a.runs; run++) {
-        double t0 = bench_now();
-        check(pthread_barrier_wait(&sh.start), "barrier");
-        check(pthread_barrier_wait(&sh.done), "barrier");
-        t[run] = bench_now() - t0;
-    }
+    double median = bench_time_runs("ref_alltoall", sh.a.runs, &sh.start, &sh.done);
     for (int i = 0; i < p; i++)
         check(pthread_join(w[i].thread, NULL), "pthread_join");
 
@@ -108,7 +102,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "ref_alltoall: the routed elements are wrong\n");
         return 1;
     }
-    bench_report("ref_alltoall", &sh.a, bench_median(t, sh.a.runs));
+    bench_report("ref_alltoall", &sh.a, median);
 
     check(pthread_barrier_destroy(&sh.start), "barrier_destroy");
     check(pthread_barrier_destroy(&sh.counted), "barrier_destroy");
@@ -120,7 +114,6 @@ int main(int argc, char **argv)
         free(sh.out[i]);
     }
     free(w);
-    free(t);
     free(sh.in);
     free(sh.in_count);
     free(sh.out);

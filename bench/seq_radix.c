@@ -50,25 +50,6 @@ static void radix_sort(const bench_key *in, bench_key *a, bench_key *b, size_t n
     }
 }
 
-/* 0 when out is the stable sort of the n pairs whose fingerprint is print. */
-static int check(const bench_key *out, uint64_t n, uint64_t print)
-{
-    uint64_t *seen = bench_alloc((size_t)((n + 63) / 64) * sizeof *seen);
-    int bad = 0;
-    for (uint64_t k = 0; k < n && !bad; k++) {
-        uint32_t id = out[k].id;
-        if (id >= n || (seen[id / 64] >> (id % 64) & 1))
-            bad = 1;
-        else
-            seen[id / 64] |= UINT64_C(1) << (id % 64);
-        if (k > 0 && (out[k - 1].key > out[k].key ||
-                      (out[k - 1].key == out[k].key && out[k - 1].id > id)))
-            bad = 1;
-    }
-    free(seen);
-    return bad || bench_fingerprint(out, n) != print ? -1 : 0;
-}
-
 int main(int argc, char **argv)
 {
     bench_args a = bench_parse(argc, argv, "seq_radix");
@@ -89,7 +70,7 @@ int main(int argc, char **argv)
         t[run] = bench_now() - t0;
     }
 
-    if (check(buf_a, a.n, print) != 0) {
+    if (bench_check_sorted(buf_a, a.n, print) != 0) {
         fprintf(stderr, "seq_radix: the sorted keys are wrong\n");
         return 1;
     }

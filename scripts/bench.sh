@@ -2,12 +2,14 @@
 # scripts/bench.sh BUILD_DIR: the figures of `make bench`, three tables.
 #
 # h-relations: `BUILD_DIR/hremu configs/bench/hrel.ini` (hrel.direct, hrel.two_phase, hrel.xor)
-#   beside BUILD_DIR/bench/ref_alltoall (the same elements routed by p plain pthreads) and
-#   BUILD_DIR/bench/seq_route (one thread, one loop). Ratio: x_ref = elements/s over
-#   ref_alltoall's elements/s.
+#   beside BUILD_DIR/bench/ref_alltoall (the same elements routed by p plain pthreads, in one
+#   pass), BUILD_DIR/bench/ref_two_phase (the two-phase algorithm in plain pthreads) and
+#   BUILD_DIR/bench/seq_route (one thread, one loop). Ratios: x_ref = elements/s over
+#   ref_alltoall's; x_plain = hrel.two_phase's over ref_two_phase's (what the emulator costs).
 # sorting: `BUILD_DIR/hremu configs/bench/radix.ini` (sort.radix) beside BUILD_DIR/bench/seq_radix
-#   (one LSD radix sort of the same keys on one thread). Ratio: x_seq = elements/s over
-#   seq_radix's elements/s.
+#   (one LSD radix sort of the same keys on one thread) and BUILD_DIR/bench/ref_radix (the
+#   paper's radix sort in plain pthreads). Ratios: x_seq = elements/s over seq_radix's;
+#   x_plain = sort.radix's over ref_radix's.
 # rounds: `BUILD_DIR/hremu configs/bench/rounds.ini` (hrel.pq_random under the priority discipline
 #   on the alltoall h-relation, swept over its procs list) beside, for each p of that list,
 #   BUILD_DIR/bench/barrier (p threads doing only barriers: the floor of a round) and
@@ -129,17 +131,25 @@ emulated() {
     awk '{ print "hremu:" $2 ($1 ? "" : ":NOT-VERIFIED"), $3, $4 }' "$tmp/hrows" >> "$2"
 }
 
-# table ROWS BASE COLUMN: name, wall_s, elements/s and COLUMN = elements/s over BASE's elements/s.
+# table ROWS BASE COLUMN [PAIRS]: name, wall_s, elements/s and COLUMN = elements/s over BASE's
+# elements/s; with PAIRS ("ROW=PLAIN ..."), also x_plain = ROW's elements/s over PLAIN's: hremu's
+# run of an algorithm over the plain pthreads program of the same algorithm.
 table() {
-    awk -v base="$2" -v column="$3" '
-        { name[NR] = $1; wall[NR] = $2; n[NR] = $3; if ($1 == base) ref = $3 / $2 }
+    awk -v base="$2" -v column="$3" -v pairs="${4:-}" '
+        { name[NR] = $1; wall[NR] = $2; n[NR] = $3; if ($2 > 0) eps[$1] = $3 / $2 }
         END {
-            printf "%-28s %10s %12s %8s\n", "name", "wall_s", "elements/s", column
+            np = split(pairs, pr, " ")
+            for (k = 1; k <= np; k++) { split(pr[k], ab, "="); plain[ab[1]] = ab[2] }
+            ref = (base in eps) ? eps[base] : 0
+            printf "%-28s %10s %12s %8s%s\n", "name", "wall_s", "elements/s", column,
+                   np ? sprintf(" %8s", "x_plain") : ""
             for (i = 1; i <= NR; i++) {
-                eps = (wall[i] > 0) ? n[i] / wall[i] : 0
-                e = (eps > 0) ? sprintf("%.3e", eps) : "-"
-                x = (eps > 0 && ref > 0) ? sprintf("%.2f", eps / ref) : "-"
-                printf "%-28s %10.6f %12s %8s\n", name[i], wall[i], e, x
+                e = (wall[i] > 0) ? n[i] / wall[i] : 0
+                x = (e > 0 && ref > 0) ? sprintf("%.2f", e / ref) : "-"
+                q = plain[name[i]]
+                xp = (e > 0 && q != "" && eps[q] > 0) ? sprintf("%.2f", e / eps[q]) : "-"
+                printf "%-28s %10.6f %12s %8s%s\n", name[i], wall[i],
+                       (e > 0) ? sprintf("%.3e", e) : "-", x, np ? sprintf(" %8s", xp) : ""
             }
         }' "$1"
 }
@@ -213,6 +223,7 @@ setup "$hrel"
 hrel_p=$p hrel_n=$n hrel_seed=$seed
 : > "$tmp/hrel"
 reference ref_alltoall "$tmp/hrel"
+reference ref_two_phase "$tmp/hrel"
 reference seq_route "$tmp/hrel"
 emulated "$hrel" "$tmp/hrel"
 
@@ -220,6 +231,7 @@ radix=configs/bench/radix.ini
 setup "$radix"
 : > "$tmp/sort"
 reference seq_radix "$tmp/sort"
+reference ref_radix "$tmp/sort"
 emulated "$radix" "$tmp/sort"
 
 : > "$tmp/rounds"
@@ -232,16 +244,18 @@ emulated_rounds "$rounds" "$tmp/rounds"
 echo
 echo "h-relations: uniform, p = $hrel_p, n = $hrel_n, seed $hrel_seed ($hrel)"
 if [ -s "$tmp/hrel" ]; then
-    table "$tmp/hrel" ref_alltoall x_ref
-    echo "x_ref: elements/s over ref_alltoall's (plain pthreads): 1.00 as fast, 0.50 half as fast"
+    table "$tmp/hrel" ref_alltoall x_ref "hremu:hrel.two_phase=ref_two_phase"
+    echo "x_ref: elements/s over ref_alltoall's (plain pthreads, one pass): 1.00 as fast, 0.50 half as fast"
+    echo "x_plain: hremu's elements/s over those of the same algorithm in plain pthreads (ref_two_phase)"
 else
     echo "(nothing ran)"
 fi
 echo
 echo "sorting: dataset R (31-bit keys), p = $p, n = $n, seed $seed ($radix)"
 if [ -s "$tmp/sort" ]; then
-    table "$tmp/sort" seq_radix x_seq
+    table "$tmp/sort" seq_radix x_seq "hremu:sort.radix=ref_radix"
     echo "x_seq: elements/s over seq_radix's (one thread, one LSD radix sort): above 1.00 faster"
+    echo "x_plain: hremu's elements/s over those of the same algorithm in plain pthreads (ref_radix)"
 else
     echo "(nothing ran)"
 fi
