@@ -1,6 +1,8 @@
-/* check_cost.c: presets, conversion to picoseconds and its rounding, bad cost models. */
+/* check_cost.c: presets, conversion to picoseconds and its rounding, bad cost models, and runs
+ * that leave the model clock's range. */
 #include "hr_test.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "net/cost.h"
@@ -67,13 +69,123 @@ START_TEST(test_cost_rejects_bad_models)
 }
 END_TEST
 
+START_TEST(test_cost_saturating_arithmetic)
+{
+    ck_assert_int_eq(hr__tadd(3, 4), 7);
+    ck_assert_int_eq(hr__tadd(INT64_MAX - 5, 4), INT64_MAX - 1);
+    ck_assert_int_eq(hr__tadd(INT64_MAX - 5, 5), HR_TIME_INF);   /* the range ends below INF */
+    ck_assert_int_eq(hr__tadd(INT64_MAX - 5, 6), HR_TIME_INF);
+    ck_assert_int_eq(hr__tadd(HR_TIME_INF, 0), HR_TIME_INF);
+    ck_assert_int_eq(hr__tmul(4096, 86400000000000000LL), HR_TIME_INF);
+    ck_assert_int_eq(hr__tmul(3, 5), 15);
+    ck_assert_int_eq(hr__tmul(0, HR_TIME_INF), HR_TIME_INF);
+    hr_costps c = { .sigma = 1e12 };                            /* 1 s per byte */
+    ck_assert_int_eq(hr__cost_bytes(&c, 1000), 1000000000000000LL);
+    ck_assert_int_eq(hr__cost_bytes(&c, (size_t)1 << 24), HR_TIME_INF);   /* 1.7e19 ps */
+    ck_assert_int_eq(hr__time_from_ps(1e30), HR_TIME_INF);
+}
+END_TEST
+
+typedef struct range_case {
+    int    what;
+    double units;
+} range_case;
+
+/* Ways to pass the end of the clock: compute, one message's bytes, latencies of many blocking
+ * steps, barriers, rounds. */
+static void body_range(hr_proc *p, void *arg)
+{
+    const range_case *rc = arg;
+    static char big[1 << 24];
+    int me = hr_pid(p), peer = 1 - me, v = 0;
+    switch (rc->what) {
+    case 0:
+        hr_compute(p, rc->units);
+        hr_barrier(p);
+        break;
+    case 1:
+        if (me == 0)
+            hr_send(p, 1, 0, big, sizeof big);
+        else
+            hr_recv(p, 0, 0, big, sizeof big, NULL);
+        break;
+    case 2:
+        for (int k = 0; k < 400; k++) {
+            hr_send(p, peer, 0, &v, sizeof v);
+            hr_recv(p, peer, 0, &v, sizeof v, NULL);
+        }
+        break;
+    case 3:
+        for (int k = 0; k < 400; k++)
+            hr_barrier(p);
+        break;
+    case 4:
+        for (int k = 0; k < 400; k++) {
+            hr_round_send(p, peer, &v, sizeof v, 0);
+            hr_round_end(p, 1);
+            hr_round_recv(p, &v, sizeof v, NULL);
+        }
+        hr_round_end(p, 0);
+        break;
+    }
+}
+
+START_TEST(test_cost_run_leaving_the_range_fails)
+{
+    /* A day of latency per message: about 107 blocking steps reach the end of the range. */
+    static const range_case cases[] = { { 0, 1e30 }, { 1, 0 }, { 2, 0 }, { 3, 0 }, { 4, 0 } };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        hr_machine_config cfg = hr_test_config(2, cases[i].what == 4 ? "fifo" : NULL);
+        cfg.cost.tau = 86400;
+        cfg.cost.sigma = 1;
+        hr_run_result res;
+        hr_test_run(&cfg, body_range, (void *)&cases[i], &res);
+        ck_assert_msg(res.status == HR_ERANGE, "case %d: status %d (%s)", cases[i].what,
+                      res.status, res.report);
+        ck_assert(isinf(res.model_time_s));
+        ck_assert_msg(strstr(res.report, "model time passes the end of the clock's range") !=
+                          NULL, "%s", res.report);
+    }
+}
+END_TEST
+
+static void body_compute(hr_proc *p, void *arg)
+{
+    hr_compute(p, *(const double *)arg);
+}
+
+START_TEST(test_cost_compute_must_be_finite)
+{
+    const double bad[] = { INFINITY, NAN, -1 };
+    for (size_t i = 0; i < 3; i++) {
+        hr_machine_config cfg = hr_test_config(1, NULL);
+        hr_run_result res;
+        hr_test_run(&cfg, body_compute, (void *)&bad[i], &res);
+        ck_assert_int_eq(res.status, HR_EFAIL);
+        ck_assert_msg(strstr(res.report, "hr_compute: units must be finite and >= 0") != NULL,
+                      "%s", res.report);
+    }
+    /* The last call of a run leaves the range: caught although it publishes nothing. */
+    double huge = 1e19;
+    hr_machine_config cfg = hr_test_config(1, NULL);
+    cfg.cost.compute_unit = 1.0;
+    hr_run_result res;
+    hr_test_run(&cfg, body_compute, &huge, &res);
+    ck_assert_int_eq(res.status, HR_ERANGE);
+}
+END_TEST
+
 Suite *hr_cost_suite(void)
 {
     Suite *s = suite_create("cost");
     TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_cost_presets);
     tcase_add_test(tc, test_cost_picoseconds);
     tcase_add_test(tc, test_cost_rejects_bad_models);
+    tcase_add_test(tc, test_cost_saturating_arithmetic);
+    tcase_add_test(tc, test_cost_run_leaving_the_range_fails);
+    tcase_add_test(tc, test_cost_compute_must_be_finite);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -137,6 +137,68 @@ START_TEST(test_superstep_many_barriers)
 }
 END_TEST
 
+/* Half the processors end a superstep with hr_sync, half with hr_barrier: whether P1's put lands
+ * would depend on who arrives last, so the run fails and says who called which. */
+static void body_mixed(hr_proc *p, void *arg)
+{
+    int *cell = arg;
+    int me = hr_pid(p), x = 7;
+    int slot = hr_register(p, &cell[me], sizeof cell[me]);
+    hr_sync(p);
+    if (me == 1)
+        hr_put(p, 0, slot, 0, &x, sizeof x);
+    if (me % 2 == 0)
+        hr_sync(p);
+    else
+        hr_barrier(p);
+    hr_sync(p);
+}
+
+START_TEST(test_superstep_mixed_sync_and_barrier_fails)
+{
+    for (int jitter = 0; jitter <= 1; jitter++)
+        for (int k = 0; k < 6; k++) {
+            int cell[4] = { 0 };
+            hr_machine_config cfg = hr_test_config(4, NULL);
+            cfg.jitter = jitter;
+            hr_run_result res;
+            hr_test_run(&cfg, body_mixed, cell, &res);
+            ck_assert_int_eq(res.status, HR_EFAIL);
+            ck_assert_msg(strstr(res.report, "hr_sync and hr_barrier in one superstep") != NULL &&
+                              strstr(res.report, "P0, P2 called hr_sync") != NULL &&
+                              strstr(res.report, "P1, P3 called hr_barrier") != NULL,
+                          "%s", res.report);
+            ck_assert_int_eq(cell[0], 0);   /* the put was not applied */
+        }
+}
+END_TEST
+
+/* A put after the last hr_sync never takes effect: the run says so instead of dropping it. */
+static void body_late_put(hr_proc *p, void *arg)
+{
+    int *cell = arg;
+    int me = hr_pid(p), x = 5;
+    int slot = hr_register(p, &cell[me], sizeof cell[me]);
+    hr_sync(p);
+    if (me == 1) {
+        hr_put(p, 0, slot, 0, &x, sizeof x);
+        hr_put(p, 0, slot, 0, &x, sizeof x);
+    }
+}
+
+START_TEST(test_superstep_put_after_last_sync_fails)
+{
+    int cell[2] = { 0 };
+    hr_machine_config cfg = hr_test_config(2, NULL);
+    hr_run_result res;
+    hr_test_run(&cfg, body_late_put, cell, &res);
+    ck_assert_int_eq(res.status, HR_EFAIL);
+    ck_assert_msg(strstr(res.report, "P1: 2 hr_put or hr_get calls after the last hr_sync never "
+                                     "took effect") != NULL, "%s", res.report);
+    ck_assert_int_eq(cell[0], 0);
+}
+END_TEST
+
 Suite *hr_superstep_suite(void)
 {
     Suite *s = suite_create("superstep");
@@ -146,6 +208,8 @@ Suite *hr_superstep_suite(void)
     tcase_add_test(tc, test_superstep_cost);
     tcase_add_test(tc, test_superstep_bad_put_fails);
     tcase_add_test(tc, test_superstep_many_barriers);
+    tcase_add_test(tc, test_superstep_mixed_sync_and_barrier_fails);
+    tcase_add_test(tc, test_superstep_put_after_last_sync_fails);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -47,8 +47,9 @@ typedef struct hr_machine_config {
 
 /* What one run measured. Model figures are deterministic; wall_s is not. */
 typedef struct hr_run_result {
-    int      status;          /* HR_OK, HR_EFAIL (hr_fail) or HR_EDEADLK */
-    double   model_time_s;    /* max over processors of its final clock */
+    int      status;          /* HR_OK, HR_EFAIL (hr_fail), HR_EDEADLK, or HR_ERANGE (model time
+                                 left the clock's range of 2^63 - 1 ps, about 106.75 days) */
+    double   model_time_s;    /* max over processors of its final clock; INFINITY for HR_ERANGE */
     uint64_t rounds;          /* max over processors of collective calls, supersteps and rounds */
     uint64_t messages;        /* messages sent, all processors */
     uint64_t bytes;           /* payload bytes sent, all processors */
@@ -61,6 +62,9 @@ typedef struct hr_run_result {
     char     report[4096];    /* why a run failed or deadlocked: one line per processor involved */
 } hr_run_result;
 
+/* Check cfg as hr_machine_create does, creating nothing: HR_OK, or HR_EINVAL with a reason in
+ * why (if not NULL). Any thread. */
+int  hr_machine_check(const hr_machine_config *cfg, const char **why);
 /* Create a machine; threads are started and parked. Returns HR_OK, HR_EINVAL (bad config; a
  * reason goes to why, if not NULL), HR_ENOMEM or HR_ESYS. Machine thread only. */
 int  hr_machine_create(const hr_machine_config *cfg, hr_machine **out, const char **why);

@@ -54,6 +54,7 @@ void hr__rbuf_reset(hr_rbuf *b)
 {
     while (b->pending != NULL) {
         hr_msg *next = b->pending->next;
+        free(b->pending->stay);
         free(b->pending);
         b->pending = next;
     }
@@ -114,12 +115,12 @@ static hr_time fit_time(hr_rbuf *b, hr_time t, size_t len)
     return best;
 }
 
-/* Admit the head of pending at time t: it arrives then and goes to the receiver's mailbox. */
+/* Admit the head of pending at time t: it arrives then and goes to the receiver's mailbox. Its
+ * stay record came with it (hr__rbuf_send), so admission cannot fail. */
 static void admit(hr_proc *r, hr_rbuf *b, hr_time t)
 {
     hr_msg *msg = b->pending;
-    stay *s = malloc(sizeof *s);
-    HR_ASSERT(s != NULL);
+    stay *s = msg->stay;
     *s = (stay){ b->stays, t, HR_TIME_INF, msg->len };
     b->stays = s;
     b->pending = msg->next;
@@ -196,6 +197,12 @@ void hr__rbuf_send(hr_proc *p, int dest, hr_msg *msg)
         free(msg);
         hr_fail(p, "hr_send: a %zu-byte message can never fit in P%d's %llu-byte receive buffer",
                 len, dest, (unsigned long long)b->cap);
+    }
+    /* The stay record is allocated here, where a failure can fail the sender, and not when the
+     * message is admitted, which may happen on another processor's thread. */
+    if ((msg->stay = malloc(sizeof(stay))) == NULL) {
+        free(msg);
+        hr_fail(p, "out of memory sending to P%d's receive buffer", dest);
     }
     hr_time arrival = msg->arrive;
     msg->src = p->id;

@@ -146,6 +146,7 @@ struct hr_proc {
     _Atomic uint32_t buf_admitted; /* that send is admitted (set by whoever admitted it) */
     uint32_t         bar_gen;     /* barrier generation this proc waits to see pass */
     hr_time          bar_in;      /* clock entering the barrier */
+    const char      *bar_call;    /* "hr_sync" or "hr_barrier": the call that entered it */
     hr_round_proc    rnd;
 
     /* (shared) */
@@ -184,6 +185,7 @@ typedef struct hr_machine {
     pthread_mutex_t      resolve_lock;
     _Atomic int          abort;         /* 0, HR_EDEADLK or HR_EFAIL: blocked procs leave */
     _Atomic int          failed;        /* some proc called hr_fail */
+    _Atomic int          range;         /* some proc's model time left the range (HR_ERANGE) */
     pthread_mutex_t      report_lock;
     char                 report[4096];
     size_t               report_len;
@@ -191,6 +193,7 @@ typedef struct hr_machine {
     /* barrier */
     _Alignas(64) _Atomic int bar_arrived;
     _Atomic uint32_t     bar_gen;
+    _Atomic int          bar_broken;    /* a superstep mixed hr_sync and hr_barrier: all leave */
     hr_time             *bar_time;      /* [2p] scratch of the barrier's serial part */
 
     /* round engine (round.c); the scratch arrays are the last arriver's */
@@ -228,7 +231,16 @@ __attribute__((noreturn)) void hr__proc_exit(hr_proc *p);
 void hr__report(hr_machine *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* proc.c */
-void hr__proc_publish(hr_proc *p);             /* pub_clock = clock (release) */
+/* pub_clock = clock (release), after hr__proc_check_range. Owner only. */
+void hr__proc_publish(hr_proc *p);
+/* Leave the run with status HR_ERANGE (one report line for the run). Owner only. */
+__attribute__((noreturn)) void hr__proc_overflow(hr_proc *p);
+/* A clock or port that reached HR_TIME_INF has left the range (cost.h): fail the run. */
+static inline void hr__proc_check_range(hr_proc *p)
+{
+    if (p->clock == HR_TIME_INF || p->out_free == HR_TIME_INF || p->in_free == HR_TIME_INF)
+        hr__proc_overflow(p);
+}
 void hr__proc_comm_point(hr_proc *p);          /* jitter and measured compute; every comm call */
 /* Between runs, machine thread: first hr__p2p_reset on every proc (mailboxes may hold other
  * procs' messages), then hr__proc_reset on every proc (frees its memory and messages). */

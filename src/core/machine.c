@@ -16,6 +16,7 @@
 #include "core/core.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,25 +49,48 @@ void hr__report(hr_machine *m, const char *fmt, ...)
     hr__mutex_unlock(&m->report_lock);
 }
 
-void hr__wake(hr_proc *q)
+/* The wake-up protocol is a store-buffering pattern. The waiter marks itself BLOCKED, then reads
+ * its condition (the mailbox's tail, msg->taken, outstanding ...); the waker makes the condition
+ * true, then reads the state. One of them must see the other's write, or the waiter sleeps on a
+ * condition that is already true and nobody wakes it (a lost wake-up, then a false deadlock).
+ * The condition's stores and loads are not all seq_cst (liburcu's queue uses its own volatile
+ * accesses; taken and outstanding are release/acquire), and the C11 model lets a later load pass
+ * an earlier store. So both sides touch the state word with a read-modify-write: the waiter's
+ * exchange to BLOCKED and the waker's read of the state as fetch_or(0) (read_state). RMWs on one
+ * word are totally ordered (its modification order). If the waker's comes first, it is a
+ * release that the waiter's exchange, an acquire, reads from: the waiter's look at its condition
+ * then happens after the waker made it true. If the waiter's comes first, the waker reads
+ * BLOCKED and wakes it. (A pair of seq_cst fences would do as well, but ThreadSanitizer cannot
+ * model fences.) x86 needed none of this, its stores being ordered; weaker machines do. */
+static uint32_t read_state(hr_proc *q)
+{
+    return atomic_fetch_or(&q->state, 0);
+}
+
+static void wake_blocked(hr_proc *q)
 {
     uint32_t expect = HR_PROC_BLOCKED;
-    if (atomic_load(&q->state) == HR_PROC_BLOCKED &&
-        atomic_compare_exchange_strong(&q->state, &expect, HR_PROC_RUNNING)) {
+    if (atomic_compare_exchange_strong(&q->state, &expect, HR_PROC_RUNNING)) {
         atomic_fetch_add(&q->m->wakes, 1);
         hr__futex_wake(&q->state, 1);
     }
+}
+
+void hr__wake(hr_proc *q)
+{
+    if (read_state(q) == HR_PROC_BLOCKED)
+        wake_blocked(q);
 }
 
 void hr__wake_for(hr_proc *q, int src)
 {
     /* The owner stores wake_on before it marks itself BLOCKED (both sequentially consistent),
      * so a sender that sees BLOCKED sees the wait it belongs to. */
-    if (atomic_load(&q->state) != HR_PROC_BLOCKED)
+    if (read_state(q) != HR_PROC_BLOCKED)
         return;
     int w = atomic_load(&q->wake_on);
     if (w == HR_ANY || w == src)
-        hr__wake(q);
+        wake_blocked(q);
 }
 
 static void describe(hr_machine *m, const hr_proc *q)
@@ -107,9 +131,10 @@ static void describe(hr_machine *m, const hr_proc *q)
     }
 }
 
+/* The report is built before the abort is published: once it is, a waiter may leave (a spurious
+ * futex wake-up suffices) and finish, and would then be named among those that returned. */
 static void abort_run(hr_machine *m, int why)
 {
-    atomic_store(&m->abort, why);
     if (why == HR_EDEADLK) {
         int shown = 0, live = 0;
         for (int i = 0; i < m->p; i++) {
@@ -132,6 +157,7 @@ static void abort_run(hr_machine *m, int why)
         if (done > 8)
             hr__report(m, "... and %d more have returned\n", done - 8);
     }
+    atomic_store(&m->abort, why);
     for (int i = 0; i < m->p; i++)
         hr__wake(&m->procs[i]);
     hr__futex_wake(&m->rnd_gen, INT32_MAX);   /* round waiters sleep on the round's word */
@@ -203,7 +229,7 @@ void hr__wait(hr_proc *p, const hr_wait_desc *d, hr_ready_fn ready, void *ctx)
     for (;;) {
         if (ready(p, ctx))
             return;
-        atomic_store(&p->state, HR_PROC_BLOCKED);
+        atomic_exchange(&p->state, HR_PROC_BLOCKED);   /* an RMW: see read_state */
         if (ready(p, ctx)) {
             /* Satisfied after all; whoever else flipped us to RUNNING meanwhile did no harm. */
             uint32_t expect = HR_PROC_BLOCKED;
@@ -237,7 +263,9 @@ void hr__release_word(hr_machine *m, hr_proc *self, _Atomic uint32_t *word)
     for (int i = 0; i < m->p; i++) {
         hr_proc *q = &m->procs[i];
         uint32_t expect = HR_PROC_BLOCKED;
-        if (q != self && atomic_load_explicit(&q->state, memory_order_relaxed) == HR_PROC_BLOCKED &&
+        /* seq_cst, as the waiter's store of BLOCKED and load of the word are: of four seq_cst
+         * accesses in a store-buffering pattern, one load sees the other side's store. */
+        if (q != self && atomic_load(&q->state) == HR_PROC_BLOCKED &&
             atomic_compare_exchange_strong(&q->state, &expect, HR_PROC_RUNNING))
             woken++;
     }
@@ -269,6 +297,14 @@ static void run_body(hr_proc *p)
     if (setjmp(p->exit) == 0) {
         hr__proc_publish(p);
         p->m->fn(p, p->m->arg);
+        hr__proc_check_range(p);   /* a last hr_compute publishes nothing */
+        if (p->rma_head != NULL) {
+            size_t n = 0;
+            for (const hr_rma *r = p->rma_head; r != NULL; r = r->next)
+                n++;
+            hr_fail(p, "%zu hr_put or hr_get call%s after the last hr_sync never took effect "
+                    "(they take effect at the next hr_sync)", n, n == 1 ? "" : "s");
+        }
     }
 }
 
@@ -307,6 +343,17 @@ static const char *check_config(const hr_machine_config *cfg, hr_machine *m)
     if (cfg->buffer != 0 && m->disc->engine != HR_DISC_P2P_ASYNC)
         return "a receive buffer capacity applies to discipline async only";
     return NULL;
+}
+
+int hr_machine_check(const hr_machine_config *cfg, const char **why)
+{
+    hr_machine scratch;
+    const char *bad = check_config(cfg, &scratch);
+    if (bad == NULL)
+        return HR_OK;
+    if (why != NULL)
+        *why = bad;
+    return HR_EINVAL;
 }
 
 static int jitter_wanted(const hr_machine_config *cfg)
@@ -456,7 +503,7 @@ static void collect(hr_machine *m, hr_run_result *res)
         if (p->rounds > res->rounds)
             res->rounds = p->rounds;
     }
-    res->model_time_s = hr__time_to_s(end);
+    res->model_time_s = end == HR_TIME_INF ? INFINITY : hr__time_to_s(end);
 }
 
 int hr_machine_run(hr_machine *m, void (*fn)(hr_proc *, void *), void *arg, hr_run_result *res)
@@ -469,6 +516,8 @@ int hr_machine_run(hr_machine *m, void (*fn)(hr_proc *, void *), void *arg, hr_r
     m->report[0] = '\0';
     atomic_store(&m->abort, 0);
     atomic_store(&m->failed, 0);
+    atomic_store(&m->range, 0);
+    atomic_store(&m->bar_broken, 0);
     atomic_store(&m->live, m->p);
     atomic_store(&m->blocked, 0);
     atomic_store(&m->ndone, 0);
@@ -485,7 +534,9 @@ int hr_machine_run(hr_machine *m, void (*fn)(hr_proc *, void *), void *arg, hr_r
     res->wall_s = wall_now() - t0;
 
     collect(m, res);
-    res->status = atomic_load(&m->failed) ? HR_EFAIL : atomic_load(&m->abort);
+    res->status = atomic_load(&m->range)    ? HR_ERANGE
+                : atomic_load(&m->failed) ? HR_EFAIL
+                                          : atomic_load(&m->abort);
     memcpy(res->report, m->report, sizeof res->report);
     return HR_OK;
 }

@@ -28,7 +28,7 @@ static hr_time latency(const hr_proc *p, int peer)
     const hr_machine *m = p->m;
     if (peer == p->id)
         return 0;
-    return m->cost.tau + (hr_time)m->topo->hops(m->p, p->id, peer) * m->cost.hop;
+    return hr__tadd(m->cost.tau, hr__tmul(m->topo->hops(m->p, p->id, peer), m->cost.hop));
 }
 
 static void check_peer(hr_proc *p, int peer, const char *call, int any_ok)
@@ -45,12 +45,16 @@ static void stamp_async(hr_proc *p, hr_msg *msg, int dest)
     hr_time s = p->clock;
     if (dest != p->id) {
         s = hr__max(p->clock, p->out_free);
-        p->out_free = s + hr__cost_bytes(&p->m->cost, msg->len);
+        p->out_free = hr__tadd(s, hr__cost_bytes(&p->m->cost, msg->len));
         p->msgs_out++;
         p->bytes_out += msg->len;
     }
     msg->sent = s;
-    msg->arrive = s + latency(p, dest);
+    msg->arrive = hr__tadd(s, latency(p, dest));
+    /* A message that would arrive past the clock's range fails its sender at the next publish,
+     * before any receiver could wait for it. */
+    if (msg->arrive == HR_TIME_INF)
+        p->out_free = HR_TIME_INF;
 }
 
 static void deliver(hr_proc *p, int dest, hr_msg *msg)
@@ -97,7 +101,7 @@ static void send_sync(hr_proc *p, int dest, int tag, const void *buf, size_t len
     deliver(p, dest, msg);
     hr_wait_desc d = { HR_WAIT_SYNC_SEND, dest, tag, len, "hr_send (sync)" };
     hr__wait(p, &d, taken_ready, msg);
-    p->clock = hr__max(p->clock, msg->done) + p->m->cost.overhead;
+    p->clock = hr__tadd(hr__max(p->clock, msg->done), p->m->cost.overhead);
     hr__alloc_free(&p->mem, msg);
     hr__proc_publish(p);
 }
@@ -129,7 +133,7 @@ void hr_send(hr_proc *p, int dest, int tag, const void *buf, size_t len)
     msg->data = msg->payload;
     msg->stay = NULL;
     stamp_async(p, msg, dest);
-    p->clock += p->m->cost.overhead;
+    p->clock = hr__tadd(p->clock, p->m->cost.overhead);
     if (p->m->cfg.buffer != 0 && dest != p->id) {
         hr__rbuf_send(p, dest, msg);
         return;
@@ -150,7 +154,7 @@ typedef struct recv_ctx {
 static hr_time arrival_of(const hr_proc *p, const hr_msg *msg, hr_time post)
 {
     if (msg->kind == HR_MSG_SYNC)
-        return hr__max(msg->sent, post) + latency(p, msg->src);
+        return hr__tadd(hr__max(msg->sent, post), latency(p, msg->src));
     return msg->arrive;
 }
 
@@ -194,7 +198,7 @@ int hr__p2p_nothing_before(hr_proc *p, hr_time a, int src, int skip)
         hr_time lb = atomic_load_explicit(&m->procs[q].pub_clock, memory_order_acquire);
         if (lb == HR_TIME_INF)
             continue;
-        lb += m->cost.tau;
+        lb = hr__tadd(lb, m->cost.tau);
         if (lb > a || (lb == a && q > src))
             continue;
         return 0;
@@ -263,11 +267,11 @@ static hr_time absorb(hr_proc *p, const recv_ctx *c)
     hr_time a = arrival_of(p, msg, c->post);
     hr_time r = a;
     if (msg->src != p->id) {
-        r = hr__max(a, p->in_free) + hr__cost_bytes(&p->m->cost, msg->len);
+        r = hr__tadd(hr__max(a, p->in_free), hr__cost_bytes(&p->m->cost, msg->len));
         p->in_free = r;
         p->bytes_in += msg->len;
     }
-    p->clock = hr__max(p->clock, r) + p->m->cost.overhead;
+    p->clock = hr__tadd(hr__max(p->clock, r), p->m->cost.overhead);
     return r;
 }
 
@@ -348,7 +352,7 @@ static void post(hr_proc *p, int dest, const void *buf, size_t len, uint8_t kind
 {
     hr_msg *msg = borrowed(p, kind, HR__TAG_COLL, buf, len);
     stamp_async(p, msg, dest);
-    p->clock += p->m->cost.overhead;
+    p->clock = hr__tadd(p->clock, p->m->cost.overhead);
     atomic_fetch_add_explicit(&p->outstanding, 1, memory_order_relaxed);
     if (kind == HR_MSG_LEND)
         atomic_fetch_add_explicit(&p->lent, 1, memory_order_relaxed);

@@ -1,6 +1,7 @@
 /* proc.c: a processor's own state: enquiry, random stream, memory, failure, computation. */
 #include "core/core.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -58,8 +59,19 @@ void hr_fail(hr_proc *p, const char *fmt, ...)
     hr__proc_exit(p);
 }
 
+void hr__proc_overflow(hr_proc *p)
+{
+    hr_machine *m = p->m;
+    if (atomic_exchange(&m->range, 1) == 0)
+        hr__report(m, "P%d: model time passes the end of the clock's range (2^63 - 1 ps, about "
+                   "106.75 days)\n", p->id);
+    atomic_store(&m->failed, 1);
+    hr__proc_exit(p);
+}
+
 void hr__proc_publish(hr_proc *p)
 {
+    hr__proc_check_range(p);
     atomic_store_explicit(&p->pub_clock, p->clock, memory_order_release);
 }
 
@@ -79,7 +91,7 @@ void hr__proc_comm_point(hr_proc *p)
          * makes model time depend on this box, so it is not deterministic (docs/model.md). */
         hr_time now = thread_cpu();
         if (p->cpu_mark != 0)
-            p->clock += now - p->cpu_mark;
+            p->clock = hr__tadd(p->clock, now - p->cpu_mark);
         p->cpu_mark = now;
     }
     if (p->jitter != 0)
@@ -88,10 +100,10 @@ void hr__proc_comm_point(hr_proc *p)
 
 void hr_compute(hr_proc *p, double units)
 {
-    if (!(units >= 0))
-        hr_fail(p, "hr_compute: units must be >= 0");
+    if (!(units >= 0) || isinf(units))
+        hr_fail(p, "hr_compute: units must be finite and >= 0 (it is %g)", units);
     if (!p->m->cost.measured) {
-        p->clock += (hr_time)(units * p->m->cost.unit + 0.5);
+        p->clock = hr__tadd(p->clock, hr__time_from_ps(units * p->m->cost.unit));
         hr__proc_publish(p);
     }
 }

@@ -213,7 +213,8 @@ static int end_round(hr_machine *m)
     m->rnd_more = more;
     m->rnd_counted = busy || more > 0;
     m->rnd_count += (uint64_t)m->rnd_counted;
-    hr_time end = start + m->cost.tau + hr__cost_bytes(&m->cost, mmax) + 2 * m->cost.overhead;
+    hr_time end = hr__tadd(hr__tadd(hr__tadd(start, m->cost.tau), hr__cost_bytes(&m->cost, mmax)),
+                           hr__tmul(2, m->cost.overhead));
     for (int s = 0; s < np; s++) {
         if (m->rnd_counted)
             m->procs[s].clock = end;

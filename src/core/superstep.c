@@ -20,7 +20,7 @@
 
 static hr_time link_latency(const hr_machine *m, int src, int dst)
 {
-    return m->cost.tau + (hr_time)m->topo->hops(m->p, src, dst) * m->cost.hop;
+    return hr__tadd(m->cost.tau, hr__tmul(m->topo->hops(m->p, src, dst), m->cost.hop));
 }
 
 /* Every proc's clock after a dissemination barrier entered at bar_in. */
@@ -34,9 +34,9 @@ static void dissemination(hr_machine *m)
     for (int d = 1; d < p; d <<= 1) {
         for (int i = 0; i < p; i++) {
             int from = (i - d + p) % p;
-            hr_time sent = t[i] + o;
-            hr_time heard = t[from] + o + link_latency(m, from, i);
-            nt[i] = hr__max(sent, heard) + o;
+            hr_time sent = hr__tadd(t[i], o);
+            hr_time heard = hr__tadd(hr__tadd(t[from], o), link_latency(m, from, i));
+            nt[i] = hr__tadd(hr__max(sent, heard), o);
             m->procs[i].msgs_out++;
         }
         hr_time *swap = t;
@@ -54,6 +54,48 @@ static int bar_ready(hr_proc *p, void *ctx)
     return atomic_load(&p->m->bar_gen) != p->bar_gen;
 }
 
+/* "P0, P2, P5": the processors whose barrier call is `call`, up to a few. */
+static void list_callers(hr_machine *m, const char *call, char *buf, size_t len)
+{
+    size_t used = 0;
+    int n = 0, shown = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < m->p; i++) {
+        if (strcmp(m->procs[i].bar_call, call) != 0)
+            continue;
+        if (shown < 8 && used < len) {
+            int w = snprintf(buf + used, len - used, "%sP%d", n ? ", " : "", i);
+            used += w > 0 ? (size_t)w : 0;
+            shown++;
+        }
+        n++;
+    }
+    if (n > shown && used < len)
+        snprintf(buf + used, len - used, " and %d more", n - shown);
+}
+
+/* hr_sync applies the superstep's puts and gets, hr_barrier does not: if some processors call
+ * one and some the other, whether a put lands depends on which arrives last. Such a program is
+ * wrong; the last arriver, which sees every call, fails the run and names who called which. */
+static int mixed_calls(hr_machine *m)
+{
+    const char *first = m->procs[0].bar_call;
+    int i = 1;
+    while (i < m->p && strcmp(m->procs[i].bar_call, first) == 0)
+        i++;
+    if (i == m->p)
+        return 0;
+    const char *other = m->procs[i].bar_call;
+    char a[160], b[160];
+    list_callers(m, first, a, sizeof a);
+    list_callers(m, other, b, sizeof b);
+    hr__report(m, "hr_sync and hr_barrier in one superstep: %s called %s; %s called %s\n", a,
+               first, b, other);
+    atomic_store(&m->failed, 1);
+    atomic_store(&m->bar_broken, 1);
+    return 1;
+}
+
 void hr__barrier(hr_proc *p, void (*serial)(hr_machine *m, void *ctx), void *ctx)
 {
     hr_machine *m = p->m;
@@ -61,20 +103,25 @@ void hr__barrier(hr_proc *p, void (*serial)(hr_machine *m, void *ctx), void *ctx
     p->rounds++;
     p->bar_in = hr__max(p->clock, p->out_free);
     p->bar_gen = atomic_load(&m->bar_gen);
+    p->bar_call = serial ? "hr_sync" : "hr_barrier";
     if (atomic_fetch_add(&m->bar_arrived, 1) + 1 == m->p) {
         /* Every other proc has arrived and waits: their fields are ours until the release. */
-        if (serial != NULL)
-            serial(m, ctx);
-        dissemination(m);
+        if (!mixed_calls(m)) {
+            if (serial != NULL)
+                serial(m, ctx);
+            dissemination(m);
+        }
         atomic_store(&m->bar_arrived, 0);
         atomic_fetch_add(&m->bar_gen, 1);
         for (int i = 0; i < m->p; i++)
             if (i != p->id)
                 hr__wake(&m->procs[i]);
     } else {
-        hr_wait_desc d = { HR_WAIT_BARRIER, HR_ANY, 0, 0, serial ? "hr_sync" : "hr_barrier" };
+        hr_wait_desc d = { HR_WAIT_BARRIER, HR_ANY, 0, 0, p->bar_call };
         hr__wait(p, &d, bar_ready, NULL);
     }
+    if (atomic_load(&m->bar_broken))
+        hr__proc_exit(p);    /* the last arriver has reported it */
     hr__proc_publish(p);
 }
 
@@ -114,11 +161,11 @@ static hr_rma *rma_new(hr_proc *p, int peer, int slot, size_t off, size_t len, s
     /* The request (a put's data, a get's zero-byte request) leaves through the injection port. */
     r->sent = hr__max(p->clock, p->out_free);
     if (peer != p->id) {
-        p->out_free = r->sent + hr__cost_bytes(&p->m->cost, payload);
+        p->out_free = hr__tadd(r->sent, hr__cost_bytes(&p->m->cost, payload));
         p->msgs_out++;
         p->bytes_out += payload;
     }
-    p->clock += p->m->cost.overhead;
+    p->clock = hr__tadd(p->clock, p->m->cost.overhead);
     if (p->rma_tail != NULL)
         p->rma_tail->next = r;
     else
@@ -193,7 +240,13 @@ static void sync_serial(hr_machine *m, void *ctx)
         for (hr_rma *r = m->procs[i].rma_head; r != NULL; r = r->next)
             n += r->peer != i;
     inflow *in = n ? malloc(n * sizeof *in) : NULL;
-    HR_ASSERT(n == 0 || in != NULL);
+    if (n > 0 && in == NULL) {
+        /* Every processor leaves the superstep through hr__barrier's check of bar_broken. */
+        hr__report(m, "hr_sync: out of memory ordering the superstep's %zu transfers\n", n);
+        atomic_store(&m->failed, 1);
+        atomic_store(&m->bar_broken, 1);
+        return;
+    }
     /* Gets first, so they read the superstep's final values; then puts in (source, issue) order. */
     for (int pass = 1; pass >= 0; pass--)
         for (int i = 0; i < m->p; i++) {
@@ -210,8 +263,9 @@ static void sync_serial(hr_machine *m, void *ctx)
                 hr_time lat = link_latency(m, i, r->peer);
                 /* A get is a request there and the data back: twice the latency, then the data
                  * leaves the owner's port. */
-                hr_time a = r->is_get ? r->sent + 2 * lat + hr__cost_bytes(&m->cost, r->len)
-                                      : r->sent + lat;
+                hr_time a = r->is_get ? hr__tadd(hr__tadd(r->sent, hr__tmul(2, lat)),
+                                                 hr__cost_bytes(&m->cost, r->len))
+                                      : hr__tadd(r->sent, lat);
                 int dst = r->is_get ? i : r->peer;
                 in[k++] = (inflow){ a, dst, r->is_get ? r->peer : i, seq, r->len };
                 if (r->is_get) {
@@ -224,7 +278,8 @@ static void sync_serial(hr_machine *m, void *ctx)
         qsort(in, k, sizeof *in, inflow_cmp);
     for (size_t j = 0; j < k; j++) {
         hr_proc *d = &m->procs[in[j].dst];
-        hr_time r = hr__max(in[j].arrive, d->in_free) + hr__cost_bytes(&m->cost, in[j].len);
+        hr_time r = hr__tadd(hr__max(in[j].arrive, d->in_free),
+                             hr__cost_bytes(&m->cost, in[j].len));
         d->in_free = r;
         d->bytes_in += in[j].len;
         d->bar_in = hr__max(d->bar_in, r);

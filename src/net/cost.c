@@ -47,7 +47,9 @@ hr_time hr__time_from_s(double s)
 
 int hr__cost_convert(const hr_cost *c, hr_costps *out, const char **why)
 {
-    /* Up to a day per message keeps every sum of a run far inside int64 picoseconds. */
+    /* A day per message is far more than any machine's, and keeps the conversions exact. It does
+     * not keep a run's sums in range (p - 1 steps of a day each leave it at p = 128): sums are
+     * checked where they are made (cost.h), and a run that leaves the range fails. */
     const double day = 86400.0;
     if (!(c->tau > 0 && c->tau <= day)) {
         *why = "tau must be > 0 s (it is the lookahead of receives from any) and at most a day";
