@@ -1,16 +1,29 @@
 /* check_sortwork.c: the "sort" workload: the NAS IS keys against values computed independently,
- * the properties of the R, S and C datasets, the block layout, rejected parameters, and the
- * verifier against a sequential stable sort of the same instance and against corrupted outputs. */
+ * the properties of the R, S and C datasets, the block layout, rejected parameters, the verifier
+ * against a sequential stable sort of the same instance, against corrupted outputs and against
+ * outputs laid out other than the input, the bytes a run must move (a sort that cheats through
+ * shared memory, and the project's sorts), and mem_bytes against the allocator's own figures. */
 #include "hr_test.h"
 
 #include <inttypes.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <hremu/algorithm.h>
 #include <hremu/error.h>
 #include <hremu/workload.h>
+#include "util/alloc.h"
 #include "work/sort.h"
+
+/* The sanitizers' allocators neither report through mallinfo2 nor live within a small limit of
+ * address space: the tests that measure the heap or limit it skip under them. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define HEAP_MEASURED 0
+#else
+#define HEAP_MEASURED 1
+#endif
 
 /* The first NAS IS keys (dataset N), computed by this python3 script, not by the code under test,
  * its output pasted below. It runs NPB's create_seq in doubles as NAS does (randlc advances x and
@@ -258,9 +271,8 @@ END_TEST
 
 /* ---- verify --------------------------------------------------------------------------------- */
 
-/* Correct outputs pass for every dataset, with the input's block sizes and with uneven ones
- * (including empty blocks, which the order check skips); n smaller than p leaves processors
- * without input. */
+/* Correct outputs pass for every dataset; n smaller than p leaves processors without input and
+ * without output (empty blocks, which the order check skips). */
 START_TEST(test_sortwork_verify_correct)
 {
     static const char *const sets[] = { "C", "N", "R", "S" };
@@ -270,21 +282,69 @@ START_TEST(test_sortwork_verify_correct)
         expect_ok(r);
         expect_ok(r);      /* a fresh bitmap each time */
         free_sorted(r);
-        static const size_t uneven[5] = { 0, 500, 0, 3, 500 };
-        sort_into(r, uneven);
-        expect_ok(r);
-        free_sorted(r);
         sortwork()->destroy(r);
     }
     hr_sort *r = make_ok("R", 3, 8, 2);
     sort_into(r, NULL);
     expect_ok(r);
     free_sorted(r);
-    /* reset forgets the outputs: nothing has arrived. */
-    char want[128];
-    snprintf(want, sizeof want, "id 0 (key %" PRIu32 ") is missing from the output",
-             r->in[0][0].key);
-    expect_fail(r, want);
+    /* reset forgets the outputs: processor 0's block is missing. */
+    expect_fail(r, "processor 0 ends with 0 keys, but the block layout gives it 1 (n = 3, p = 8)");
+    sortwork()->destroy(r);
+}
+END_TEST
+
+/* The output is laid out as the input: n/p keys a processor, one more on the first n mod p. A
+ * sorted sequence cut any other way fails, naming the first processor whose count is wrong, even
+ * when every other property holds. The counts are written out by hand. */
+START_TEST(test_sortwork_verify_layout)
+{
+    /* The issue's case: the last processor's block moved onto the one before it. */
+    hr_sort *r = make_ok("C", 1000, 4, 1);
+    static const size_t merged[4] = { 250, 250, 500, 0 };
+    sort_into(r, merged);
+    expect_fail(r, "processor 2 ends with 500 keys, but the block layout gives it 250 "
+                   "(n = 1000, p = 4)");
+    free_sorted(r);
+    static const size_t first_empty[4] = { 0, 250, 250, 500 };
+    sort_into(r, first_empty);
+    expect_fail(r, "processor 0 ends with 0 keys, but the block layout gives it 250 "
+                   "(n = 1000, p = 4)");
+    free_sorted(r);
+    sortwork()->destroy(r);
+
+    /* n = 10, p = 4: blocks of 3, 3, 2, 2. The remainder at the end instead is wrong. */
+    static const size_t want10[4] = { 3, 3, 2, 2 }, late[4] = { 2, 2, 3, 3 },
+                        shifted[4] = { 3, 2, 3, 2 };
+    static const char *const sets[] = { "C", "R" };
+    for (int d = 0; d < 2; d++) {
+        r = make_ok(sets[d], 10, 4, 3);
+        for (int i = 0; i < 4; i++)
+            ck_assert_uint_eq(r->in_count[i], want10[i]);
+        sort_into(r, want10);
+        expect_ok(r);
+        free_sorted(r);
+        sort_into(r, late);
+        expect_fail(r, "processor 0 ends with 2 keys, but the block layout gives it 3 "
+                       "(n = 10, p = 4)");
+        free_sorted(r);
+        sort_into(r, shifted);
+        expect_fail(r, "processor 1 ends with 2 keys, but the block layout gives it 3 "
+                       "(n = 10, p = 4)");
+        free_sorted(r);
+        sortwork()->destroy(r);
+    }
+
+    /* n = 1003, p = 5: 201, 201, 201, 200, 200; all keys on processor 1. */
+    r = make_ok("S", 1003, 5, 11);
+    static const size_t want1003[5] = { 201, 201, 201, 200, 200 }, one[5] = { 0, 1003, 0, 0, 0 };
+    sort_into(r, want1003);
+    expect_ok(r);
+    free_sorted(r);
+    sort_into(r, one);
+    expect_fail(r, "processor 0 ends with 0 keys, but the block layout gives it 201 "
+                   "(n = 1003, p = 5)");
+    free_sorted(r);
     sortwork()->destroy(r);
 }
 END_TEST
@@ -317,8 +377,15 @@ START_TEST(test_sortwork_verify_corrupt)
 
     /* A lost element: the last of processor 3 (key 999, input at processor 3, local 249). */
     r->out_count[3]--;
-    expect_fail(r, "id 999 (key 999) is missing from the output");
+    expect_fail(r, "processor 3 ends with 249 keys, but the block layout gives it 250 "
+                   "(n = 1000, p = 4)");
     r->out_count[3]++;
+    /* ... and in its place a copy of the one before it: key 998, input at processor 2 (998 mod
+     * 4), local 249 (998 / 4), so id 2 * 250 + 249. */
+    t = r->out[3][249];
+    r->out[3][249] = r->out[3][248];
+    expect_fail(r, "processor 3 holds id 749 twice");
+    r->out[3][249] = t;
 
     /* A changed key that keeps the order: the last key becomes 1000. */
     r->out[3][249].key = 1000;
@@ -326,21 +393,18 @@ START_TEST(test_sortwork_verify_corrupt)
     r->out[3][249].key = 999;
     expect_ok(r);
 
-    /* A duplicated element: processor 2's first again at the end of processor 1. */
-    hr_key *grown = realloc(r->out[1], (r->out_count[1] + 1) * sizeof(hr_key));
-    ck_assert_ptr_nonnull(grown);
-    r->out[1] = grown;
-    grown[r->out_count[1]++] = r->out[2][0];
+    /* A duplicated element: processor 2's first in place of processor 1's last. */
+    t = r->out[1][249];
+    r->out[1][249] = r->out[2][0];
     char want[128];
     snprintf(want, sizeof want, "id %" PRIu32 " is held by processor 1 and again by processor 2",
              r->out[2][0].id);
     expect_fail(r, want);
     /* ... and twice in one block. */
-    grown[r->out_count[1] - 1] = grown[r->out_count[1] - 2];
-    snprintf(want, sizeof want, "processor 1 holds id %" PRIu32 " twice",
-             grown[r->out_count[1] - 1].id);
+    r->out[1][249] = r->out[1][248];
+    snprintf(want, sizeof want, "processor 1 holds id %" PRIu32 " twice", r->out[1][248].id);
     expect_fail(r, want);
-    r->out_count[1]--;
+    r->out[1][249] = t;
     expect_ok(r);
 
     /* An id out of range, and a count without a buffer. */
@@ -387,6 +451,198 @@ START_TEST(test_sortwork_verify_unstable)
 }
 END_TEST
 
+/* ---- bytes moved ------------------------------------------------------------------------- */
+
+/* C, n = 10, p = 4, by hand: the input is P0 ids 0 1 2 (keys 0 4 8), P1 ids 3 4 5 (keys 1 5 9),
+ * P2 ids 6 7 (keys 2 6), P3 ids 8 9 (keys 3 7). Sorted, key k is rank k, so the output is P0 ids
+ * 0 3 6, P1 ids 8 1 4, P2 ids 7 9, P3 ids 2 5: ids 0, 4 and 7 stay in their blocks, 7 keys move,
+ * 28 bytes. p = 1 moves nothing. R on p = 7 against the test's own count: a key moves when the
+ * block of its input position differs from the block of its rank. */
+START_TEST(test_sortwork_min_bytes)
+{
+    hr_sort *r = make_ok("C", 10, 4, 1);
+    sort_into(r, NULL);
+    expect_ok(r);
+    uint64_t moved = 0;
+    ck_assert_uint_eq(sortwork()->min_bytes(r, &moved), 28);
+    ck_assert_uint_eq(moved, 7);
+    ck_assert_uint_eq(sortwork()->min_bytes(r, NULL), 28);
+    free_sorted(r);
+    sortwork()->destroy(r);
+
+    r = make_ok("R", 1000, 1, 1);
+    sort_into(r, NULL);
+    ck_assert_uint_eq(sortwork()->min_bytes(r, &moved), 0);
+    ck_assert_uint_eq(moved, 0);
+    free_sorted(r);
+    sortwork()->destroy(r);
+
+    enum { N = 5003, P = 7 };
+    r = make_ok("R", N, P, 9);
+    sort_into(r, NULL);
+    uint64_t owner_of_pos[N], pos = 0, want = 0;
+    for (int i = 0; i < P; i++)
+        for (size_t k = 0; k < r->in_count[i]; k++)
+            owner_of_pos[pos++] = (uint64_t)i;
+    pos = 0;
+    for (int i = 0; i < P; i++)
+        for (size_t k = 0; k < r->out_count[i]; k++, pos++)
+            want += owner_of_pos[r->out[i][k].id] != owner_of_pos[pos];
+    ck_assert_uint_gt(want, N / 2);
+    ck_assert_uint_eq(sortwork()->min_bytes(r, &moved), 4 * want);
+    ck_assert_uint_eq(moved, want);
+    free_sorted(r);
+    sortwork()->destroy(r);
+}
+END_TEST
+
+
+/* A cheat: every processor copies the whole input by reading the other processors' blocks
+ * directly, sorts it and keeps its block; nothing is sent. Its output is correct. */
+static void cheat_sort(hr_proc *p, void *arg)
+{
+    hr_sort *r = arg;
+    int me = hr_pid(p);
+    hr_key *all = hr_malloc(p, (size_t)r->n * sizeof *all);
+    size_t m = 0, start = 0;
+    for (int i = 0; i < r->p; i++) {
+        if (i == me)
+            start = m;
+        for (size_t k = 0; k < r->in_count[i]; k++)
+            all[m++] = r->in[i][k];
+    }
+    qsort(all, m, sizeof *all, by_key_id);
+    size_t mine = r->in_count[me];
+    hr_key *out = hr_malloc(p, mine * sizeof *out + 1);
+    memcpy(out, all + start, mine * sizeof *out);
+    hr_free(p, all);
+    r->out[me] = out;
+    r->out_count[me] = mine;
+}
+
+typedef struct sort_job {
+    const hr_algorithm *alg;
+    hr_sort            *inst;
+    double              params[8];
+} sort_job;
+
+static void run_sort_alg(hr_proc *p, void *arg)
+{
+    sort_job *j = arg;
+    j->alg->run(p, j->inst, j->params);
+}
+
+/* Run fn(arg) on a machine of r->p processors; verify and hr_workload_verify the output while
+ * the machine that owns it is alive. Returns the run's payload bytes. */
+static uint64_t run_sort(hr_sort *r, void (*fn)(hr_proc *, void *), void *arg, int *verify_err,
+                         int *run_err, char *why, size_t whylen)
+{
+    hr_machine_config cfg = hr_test_config(r->p, NULL);
+    hr_machine *m = NULL;
+    const char *mwhy = NULL;
+    ck_assert_msg(hr_machine_create(&cfg, &m, &mwhy) == HR_OK, "create: %s", mwhy ? mwhy : "?");
+    hr_run_result res;
+    ck_assert_int_eq(hr_machine_run(m, fn, arg, &res), HR_OK);
+    ck_assert_msg(res.status == HR_OK, "%s", res.report);
+    char vwhy[256] = "";
+    *verify_err = sortwork()->verify(r, vwhy, sizeof vwhy);
+    *run_err = hr_workload_verify(sortwork(), r, res.bytes, why, whylen);
+    hr_machine_destroy(m);
+    sortwork()->reset(r);
+    return res.bytes;
+}
+
+/* A sorted output made through shared memory passes verify but not hr_workload_verify; the
+ * project's sorts pass both, on an uneven layout. */
+START_TEST(test_sortwork_verify_bytes_moved)
+{
+    hr_sort *r = make_ok("C", 4003, 8, 1);
+    /* The test's own count of the keys that change processor. */
+    sort_into(r, NULL);
+    uint64_t moved = 0;
+    for (int i = 0; i < r->p; i++)
+        for (size_t k = 0; k < r->out_count[i]; k++) {
+            uint32_t id = r->out[i][k].id;
+            uint64_t at = 0;
+            int from = 0;
+            while (id >= at + r->in_count[from])
+                at += r->in_count[from++];
+            moved += from != i;
+        }
+    free_sorted(r);
+    ck_assert_uint_gt(moved, 3000);
+    int verr, rerr;
+    char why[256] = "", expected[256];
+    uint64_t bytes = run_sort(r, cheat_sort, r, &verr, &rerr, why, sizeof why);
+    ck_assert_uint_eq(bytes, 0);
+    ck_assert_int_eq(verr, HR_OK);
+    ck_assert_int_eq(rerr, HR_EVERIFY);
+    snprintf(expected, sizeof expected, "the run moved 0 payload bytes, but %" PRIu64
+             " elements changed processor (at least %" PRIu64 " bytes)", moved, 4 * moved);
+    ck_assert_str_eq(why, expected);
+
+    static const char *const algs[] = { "sort.counting", "sort.radix" };
+    for (int a = 0; a < 2; a++) {
+        sort_job j = { .alg = hr_algorithm_find(algs[a]), .inst = r };
+        ck_assert_ptr_nonnull(j.alg);
+        for (int k = 0; j.alg->params != NULL && j.alg->params[k].name != NULL; k++)
+            j.params[k] = j.alg->params[k].def;
+        bytes = run_sort(r, run_sort_alg, &j, &verr, &rerr, why, sizeof why);
+        ck_assert_int_eq(verr, HR_OK);
+        ck_assert_msg(rerr == HR_OK, "%s: %s", algs[a], why);
+        ck_assert_uint_ge(bytes, 4 * moved);
+    }
+    sortwork()->destroy(r);
+}
+END_TEST
+
+/* ---- memory estimate --------------------------------------------------------------------- */
+
+static uint64_t heap_in_use(void)
+{
+    struct mallinfo2 mi = mallinfo2();
+    return (uint64_t)mi.uordblks + (uint64_t)mi.hblkhd;
+}
+
+/* mem_bytes against what make takes, measured by the allocator, plus outputs allocated as an
+ * algorithm's are (util/alloc.h, one block a processor) and the verifier's bitmap of n bits:
+ * within 10%, for many keys and for many processors. The sanitizers' allocators do not report
+ * through mallinfo2. */
+START_TEST(test_sortwork_mem_bytes)
+{
+    if (!HEAP_MEASURED)
+        return;
+    static const struct { uint64_t n; int p; } cases[] = {
+        { 1 << 18, 16 }, { 100003, 7 }, { 5000, 4096 } };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        hr_workload_spec s = { .kind = "sort", .n = cases[c].n, .dataset = "R", .seed = 1 };
+        char why[256] = "";
+        void *inst = NULL;
+        uint64_t before = heap_in_use();
+        ck_assert_msg(sortwork()->make(&s, cases[c].p, &inst, why, sizeof why) == HR_OK, "%s",
+                      why);
+        uint64_t made = heap_in_use() - before;
+        hr_sort *r = inst;
+        hr_alloc *heaps = calloc((size_t)r->p, sizeof *heaps);
+        ck_assert_ptr_nonnull(heaps);
+        before = heap_in_use();
+        for (int i = 0; i < r->p; i++)
+            ck_assert_ptr_nonnull(hr__alloc(&heaps[i], r->in_count[i] * sizeof(hr_key) + 1));
+        uint64_t outs = heap_in_use() - before;
+        uint64_t measured = made + outs + (cases[c].n + 63) / 64 * 8;
+        uint64_t est = sortwork()->mem_bytes(&s, cases[c].p);
+        ck_assert_msg(est >= measured - measured / 10 && est <= measured + measured / 10,
+                      "n = %" PRIu64 ", p = %d: mem_bytes %" PRIu64 ", measured %" PRIu64
+                      " (make %" PRIu64 ", outputs %" PRIu64 ")", cases[c].n, cases[c].p, est,
+                      measured, made, outs);
+        for (int i = 0; i < r->p; i++)
+            hr__alloc_free_all(&heaps[i]);
+        free(heaps);
+        sortwork()->destroy(inst);
+    }
+}
+END_TEST
+
 Suite *hr_sortwork_suite(void)
 {
     Suite *s = suite_create("sortwork");
@@ -403,6 +659,16 @@ Suite *hr_sortwork_suite(void)
     tcase_add_test(verify, test_sortwork_verify_correct);
     tcase_add_test(verify, test_sortwork_verify_corrupt);
     tcase_add_test(verify, test_sortwork_verify_unstable);
+    tcase_add_test(verify, test_sortwork_verify_layout);
+    tcase_add_test(verify, test_sortwork_min_bytes);
     suite_add_tcase(s, verify);
+    TCase *bytes = tcase_create("bytes");
+    tcase_add_test(bytes, test_sortwork_verify_bytes_moved);
+    tcase_set_timeout(bytes, 60);
+    suite_add_tcase(s, bytes);
+    TCase *mem = tcase_create("memory");
+    tcase_add_test(mem, test_sortwork_mem_bytes);
+    tcase_set_timeout(mem, 60);
+    suite_add_tcase(s, mem);
     return s;
 }

@@ -1,19 +1,35 @@
 /* check_workload.c: the workload table and the "hrelation" workload: eq. (7) against values
  * computed independently, the cyclic layout, the uniform generator, the permutation generator
  * against its definition, alltoall, random and difficult against their defining properties,
- * file:PATH input and its errors, rejected parameters, and the verifier against a sequential
- * routing of the same instance. */
+ * file:PATH input and its errors (files that are not regular, long lines, memory), rejected
+ * parameters, the verifier against a sequential routing of the same instance, the check of the
+ * bytes a run moved (hr_workload_verify) against a run that cheats through shared memory and
+ * against every algorithm, and mem_bytes against the allocator's own figures. */
 #include "hr_test.h"
 
 #include <inttypes.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <hremu/algorithm.h>
 #include <hremu/workload.h>
+#include "alg/hrel.h"
+#include "util/alloc.h"
 #include "util/rng.h"
 #include "work/hrel.h"
+
+/* The sanitizers' allocators neither report through mallinfo2 nor live within a small limit of
+ * address space: the tests that measure the heap or limit it skip under them. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define HEAP_MEASURED 0
+#else
+#define HEAP_MEASURED 1
+#endif
 
 #define P16   16
 #define N16   (UINT64_C(1) << 16)
@@ -105,7 +121,8 @@ START_TEST(test_workload_table)
         /* Every kind names what its instances vary by: distributions or datasets. */
         const char *names = w->distributions != NULL ? w->distributions : w->datasets;
         ck_assert(names != NULL && names[0] != '\0');
-        ck_assert(w->make && w->reset && w->verify && w->h && w->destroy);
+        ck_assert(w->make && w->reset && w->verify && w->min_bytes && w->h && w->mem_bytes &&
+                  w->destroy);
         if (prev != NULL)
             ck_assert_msg(strcmp(prev->name, w->name) < 0, "%s, %s: not sorted or not unique",
                           prev->name, w->name);
@@ -303,7 +320,7 @@ START_TEST(test_workload_rejects)
         { "uniform",   1024, 0, 0, "procs = 0 is outside" },
         { "uniform",   1024, 0, 5000, "procs = 5000 is outside" },
         { "uniform",   (UINT64_C(1) << 32) + 1, 0, 4, "exceeds 2^32" },
-        { "uniform",   1024, 256, 4, "leave h unset" },
+        { "uniform",   1024, 256, 4, "leave h unset or 0" },
         { "transpose", 1000, 0, 4, "multiple of p^2 = 16" },
         { "transpose", 1024, 512, 4, "transpose has h = n/p = 256, not 512" },
         { "skewed",    1024, 0, 4, "skewed needs h" },
@@ -318,7 +335,7 @@ START_TEST(test_workload_rejects)
         { "alltoall",  0, 0, 1, "alltoall needs at least 2 processors" },
         { "alltoall",  10, 0, 4, "alltoall has n = p(p-1) = 12 elements (write n = p*(p-1)); "
                                  "n = 10" },
-        { "alltoall",  12, 4, 4, "alltoall has h = p-1 = 3, not 4: leave h unset" },
+        { "alltoall",  12, 4, 4, "alltoall has h = p-1 = 3, not 4: leave h unset or 0" },
         { "random",    12, 0, 4, "random needs h" },
         { "random",    13, 3, 4, "random has n = p*h = 12 elements (write n = 3*p); n = 13" },
         { "random",    3, 3, 1, "random needs at least 2 processors" },
@@ -925,7 +942,7 @@ START_TEST(test_workload_file_rejects)
           DATA "hrel_two.txt:2: DEST 2 is not a processor (0 .. 1)" },
         { "hrel_good.txt", 8, 3, 4,
           DATA "hrel_good.txt: the relation has h = 4 (the most elements one processor "
-               "receives), not 3: leave h unset" },
+               "receives), not 3: leave h unset or 0" },
         { "no_such_file.txt", 1, 0, 4,
           DATA "no_such_file.txt: cannot open: No such file or directory" },
     };
@@ -1075,6 +1092,465 @@ START_TEST(test_workload_verify_file)
 }
 END_TEST
 
+/* ---- file:PATH: only regular files, bounded lines, memory --------------------------------- */
+
+/* make on dist for n elements and p = 4; returns the code, the reason in why. */
+static int make_file_dist(const char *path, uint64_t n, char *why, size_t whylen, hr_hrel **out)
+{
+    char dist[4200];
+    snprintf(dist, sizeof dist, "file:%s", path);
+    hr_workload_spec s = { .kind = "hrelation", .n = n, .distribution = dist };
+    void *inst = NULL;
+    why[0] = '\0';
+    int err = hrelation()->make(&s, 4, &inst, why, whylen);
+    if (out != NULL)
+        *out = inst;
+    else if (inst != NULL)
+        hrelation()->destroy(inst);
+    return err;
+}
+
+/* A device and a directory are refused by their type, before anything is read: /dev/zero would
+ * never end. */
+START_TEST(test_workload_file_not_regular)
+{
+    char why[512], expected[512], dir[] = "/tmp/hremu_check_workload_XXXXXX";
+    ck_assert_int_eq(make_file_dist("/dev/zero", 1, why, sizeof why, NULL), HR_EINVAL);
+    ck_assert_str_eq(why, "/dev/zero: is a character device, not a regular file");
+    ck_assert_int_eq(make_file_dist("/dev/null", 1, why, sizeof why, NULL), HR_EINVAL);
+    ck_assert_str_eq(why, "/dev/null: is a character device, not a regular file");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    int err = make_file_dist(dir, 1, why, sizeof why, NULL);
+    rmdir(dir);
+    ck_assert_int_eq(err, HR_EINVAL);
+    snprintf(expected, sizeof expected, "%s: is a directory, not a regular file", dir);
+    ck_assert_str_eq(why, expected);
+}
+END_TEST
+
+/* A FIFO is refused at once: opening it for reading would wait for a writer that never comes. The
+ * case has a timeout, so a reader that blocks fails instead of hanging. */
+START_TEST(test_workload_file_fifo)
+{
+    char why[512], expected[512], dir[] = "/tmp/hremu_check_workload_XXXXXX", fifo[64];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    int err = make_file_dist(fifo, 1, why, sizeof why, NULL);
+    remove(fifo);
+    rmdir(dir);
+    ck_assert_int_eq(err, HR_EINVAL);
+    snprintf(expected, sizeof expected, "%s: is a FIFO (named pipe), not a regular file", fifo);
+    ck_assert_str_eq(why, expected);
+}
+END_TEST
+
+/* Write body to a scratch file named after this process; returns its path in path. */
+static void write_scratch(char *path, size_t cap, const char *body, size_t len)
+{
+    snprintf(path, cap, "/tmp/hremu_check_workload_%ld.txt", (long)getpid());
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(body, 1, len, f), len);
+    ck_assert_int_eq(fclose(f), 0);
+}
+
+/* Append k copies of c to b at *len. */
+static void pad(char *b, size_t *len, char c, size_t k)
+{
+    memset(b + *len, c, k);
+    *len += k;
+}
+
+/* Lines of up to 4096 bytes (newline excluded) are read; a longer one is refused with its line
+ * number, wherever it falls: in the first chunk the reader reads, at the end of the file without
+ * a newline, or across the boundary of the reader's 64 KiB chunks. */
+START_TEST(test_workload_file_long_line)
+{
+    enum { MAX = 4096, SHORT = 10921 };   /* SHORT lines of 6 bytes end 10 bytes before 64 KiB */
+    static char body[6 * SHORT + 2 * MAX];
+    char path[64], why[512], expected[512];
+    /* Line 2 is exactly MAX bytes: an element, then a comment to the end. */
+    size_t len = (size_t)sprintf(body, "0 1 5\n1 2 6 #");
+    pad(body, &len, 'x', 6 + MAX - len);
+    len += (size_t)sprintf(body + len, "\n2 3 7\n");
+    write_scratch(path, sizeof path, body, len);
+    hr_hrel *r = NULL;
+    int err = make_file_dist(path, 3, why, sizeof why, &r);
+    remove(path);
+    ck_assert_msg(err == HR_OK, "%s", why);
+    ck_assert_uint_eq(r->in_count[1], 1);
+    ck_assert_uint_eq(r->in[1][0].data, 6);
+    ck_assert_uint_eq(r->in[2][0].data, 7);
+    hrelation()->destroy(r);
+
+    for (int c = 0; c < 4; c++) {
+        uint64_t line = 0;
+        len = 0;
+        if (c == 0) {          /* line 2, one byte over */
+            len = (size_t)sprintf(body, "0 1 5\n1 2 6 #");
+            pad(body, &len, 'x', 6 + MAX + 1 - len);
+            len += (size_t)sprintf(body + len, "\n2 3 7\n");
+            line = 2;
+        } else if (c == 1) {   /* line 3, a comment alone */
+            len = (size_t)sprintf(body, "0 1 5\n1 2 6\n#");
+            pad(body, &len, ' ', MAX);
+            len += (size_t)sprintf(body + len, "\n");
+            line = 3;
+        } else if (c == 2) {   /* line 4, the last, with no newline */
+            len = (size_t)sprintf(body, "0 1 5\n1 2 6\n\n#");
+            pad(body, &len, 'y', MAX);
+            line = 4;
+        } else {               /* line SHORT + 1, across the first chunk's end */
+            for (int k = 0; k < SHORT; k++)
+                len += (size_t)sprintf(body + len, "0 1 5\n");
+            ck_assert_uint_eq(len, 65536 - 10);
+            pad(body, &len, '#', MAX + 1);
+            line = SHORT + 1;
+        }
+        write_scratch(path, sizeof path, body, len);
+        err = make_file_dist(path, 2, why, sizeof why, NULL);
+        remove(path);
+        ck_assert_int_eq(err, HR_EINVAL);
+        snprintf(expected, sizeof expected, "%s:%" PRIu64 ": line longer than 4096 bytes", path,
+                 line);
+        ck_assert_str_eq(why, expected);
+    }
+}
+END_TEST
+
+/* Many short lines, so that lines straddle the reader's chunks, and a last line without a
+ * newline: every element is read, in order. */
+START_TEST(test_workload_file_many_lines)
+{
+    enum { N = 30000 };
+    char path[64], why[512];
+    char *body = malloc((size_t)N * 24);
+    ck_assert_ptr_nonnull(body);
+    size_t len = 0;
+    for (uint32_t g = 0; g < N; g++)
+        len += (size_t)sprintf(body + len, g + 1 < N ? "%u %u %u\n" : "%u %u %u", g % 4,
+                               (g / 4) % 4, 1000000u + 7u * g);
+    ck_assert_uint_gt(len, 4 * 65536);
+    write_scratch(path, sizeof path, body, len);
+    free(body);
+    hr_hrel *r = NULL;
+    int err = make_file_dist(path, N, why, sizeof why, &r);
+    remove(path);
+    ck_assert_msg(err == HR_OK, "%s", why);
+    for (uint32_t g = 0; g < N; g++) {
+        hr_elem e = r->in[g % 4][g / 4];
+        ck_assert_uint_eq(e.data, 1000000u + 7u * g);
+        ck_assert_uint_eq(e.dest, (g / 4) % 4);
+    }
+    hrelation()->destroy(r);
+}
+END_TEST
+
+/* Out of memory while the file is read is HR_ENOMEM, and the reason says so. The address space is
+ * limited in this forked test process only; sanitizers reserve far more address space than any
+ * such limit allows, and without fork (CK_FORK=no) the limit would stay, so those skip it. */
+START_TEST(test_workload_file_out_of_memory)
+{
+    if (!HEAP_MEASURED)
+        return;
+    const char *ck_fork = getenv("CK_FORK");
+    if (ck_fork != NULL && strcmp(ck_fork, "no") == 0)
+        return;
+    enum { N = 1 << 19 };   /* 8 MB of element lines while they are read: over the margin */
+    char path[64], why[512];
+    snprintf(path, sizeof path, "/tmp/hremu_check_workload_%ld.txt", (long)getpid());
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    for (uint32_t g = 0; g < N; g++)
+        fprintf(f, "%u %u %u\n", g % 4, (g + 1) % 4, g);
+    ck_assert_int_eq(fclose(f), 0);
+    FILE *statm = fopen("/proc/self/statm", "r");
+    ck_assert_ptr_nonnull(statm);
+    unsigned long pages = 0;
+    ck_assert_int_eq(fscanf(statm, "%lu", &pages), 1);
+    fclose(statm);
+    struct rlimit old, lim;
+    ck_assert_int_eq(getrlimit(RLIMIT_AS, &old), 0);
+    lim = old;
+    lim.rlim_cur = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + (4u << 20);
+    ck_assert_int_eq(setrlimit(RLIMIT_AS, &lim), 0);
+    int err = make_file_dist(path, N, why, sizeof why, NULL);
+    ck_assert_int_eq(setrlimit(RLIMIT_AS, &old), 0);
+    remove(path);
+    ck_assert_msg(err == HR_ENOMEM, "%d: %s", err, why);
+    ck_assert_msg(strncmp(why, path, strlen(path)) == 0 && strstr(why, "out of memory") != NULL,
+                  "%s", why);
+}
+END_TEST
+
+/* ---- bytes moved ------------------------------------------------------------------------- */
+
+/* The elements whose dest is not the processor they start on, counted from the input. */
+static uint64_t count_moved(const hr_hrel *r)
+{
+    uint64_t moved = 0;
+    for (int i = 0; i < r->p; i++)
+        for (size_t k = 0; k < r->in_count[i]; k++)
+            moved += r->in[i][k].dest != (uint32_t)i;
+    return moved;
+}
+
+static void expect_min_bytes(const hr_hrel *r, uint64_t moved)
+{
+    uint64_t got = UINT64_MAX;
+    ck_assert_uint_eq(hrelation()->min_bytes(r, &got), 4 * moved);
+    ck_assert_uint_eq(got, moved);
+    ck_assert_uint_eq(hrelation()->min_bytes(r, NULL), 4 * moved);
+}
+
+/* transpose, p = 4, n = 64: each processor keeps the 4 elements of its own dest and sends 12;
+ * alltoall sends everything; hrel_good.txt has two lines with SOURCE = DEST of eight; p = 1 moves
+ * nothing; the others are counted from their input. */
+START_TEST(test_workload_min_bytes)
+{
+    hr_hrel *r = make_ok("transpose", 64, 4, 0, 1);
+    expect_min_bytes(r, 48);
+    hrelation()->destroy(r);
+    r = make_ok("alltoall", 56, 8, 0, 1);
+    expect_min_bytes(r, 56);
+    hrelation()->destroy(r);
+    r = make_ok("file:" DATA "hrel_good.txt", 8, 4, 0, 1);
+    expect_min_bytes(r, 6);
+    hrelation()->destroy(r);
+    r = make_ok("uniform", 1000, 1, 0, 1);
+    expect_min_bytes(r, 0);
+    hrelation()->destroy(r);
+    static const struct { const char *dist; uint64_t n, h; int p; } cases[] = {
+        { "uniform", 10007, 0, 8 }, { "skewed", N16, 4 * N16 / P16, P16 },
+        { "permutation", 4096, 0, 8 }, { "random", 48, 3, 16 }, { "difficult", 21, 3, 15 },
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        r = make_ok(cases[c].dist, cases[c].n, cases[c].p, cases[c].h, 3);
+        uint64_t moved = count_moved(r);
+        ck_assert_uint_gt(moved, 0);
+        expect_min_bytes(r, moved);
+        hrelation()->destroy(r);
+    }
+}
+END_TEST
+
+/* Run one registered algorithm with its parameters. */
+typedef struct alg_arg {
+    const hr_algorithm *alg;
+    void               *inst;
+    const double       *params;
+} alg_arg;
+
+static void run_alg_body(hr_proc *p, void *arg)
+{
+    const alg_arg *a = arg;
+    a->alg->run(p, a->inst, a->params);
+}
+
+/* A cheat: processor me takes the elements whose dest is me by reading every processor's input
+ * directly, and sends nothing. Its output is correct. */
+static void cheat_hrel(hr_proc *p, void *arg)
+{
+    hr_hrel *r = arg;
+    int me = hr_pid(p);
+    size_t count = 0;
+    for (int i = 0; i < r->p; i++)
+        for (size_t k = 0; k < r->in_count[i]; k++)
+            count += r->in[i][k].dest == (uint32_t)me;
+    hr_elem *out = hr_malloc(p, count * sizeof *out + 1);
+    size_t at = 0;
+    for (int i = 0; i < r->p; i++)
+        for (size_t k = 0; k < r->in_count[i]; k++)
+            if (r->in[i][k].dest == (uint32_t)me)
+                out[at++] = r->in[i][k];
+    r->out[me] = out;
+    r->out_count[me] = count;
+}
+
+static void direct_hrel(hr_proc *p, void *arg)
+{
+    static const double params[8] = { 0 };
+    hr_alg_hrel_direct(p, arg, params);
+}
+
+/* Run fn on a machine of r->p processors and check the run with verify and hr_workload_verify,
+ * while the machine (which owns the outputs) is alive; returns the run's payload bytes. */
+static uint64_t run_and_check(hr_hrel *r, void (*fn)(hr_proc *, void *), int *verify_err,
+                              int *run_err, char *why, size_t whylen)
+{
+    hr_machine_config cfg = hr_test_config(r->p, NULL);
+    hr_machine *m = NULL;
+    const char *mwhy = NULL;
+    ck_assert_msg(hr_machine_create(&cfg, &m, &mwhy) == HR_OK, "create: %s", mwhy ? mwhy : "?");
+    hr_run_result res;
+    ck_assert_int_eq(hr_machine_run(m, fn, r, &res), HR_OK);
+    ck_assert_msg(res.status == HR_OK, "%s", res.report);
+    char vwhy[256] = "";
+    *verify_err = hrelation()->verify(r, vwhy, sizeof vwhy);
+    *run_err = hr_workload_verify(hrelation(), r, res.bytes, why, whylen);
+    hr_machine_destroy(m);
+    hrelation()->reset(r);
+    return res.bytes;
+}
+
+/* A correct output made through shared memory passes verify but not hr_workload_verify, which
+ * names the bytes sent and the elements that changed processor; hrel.direct passes both. */
+START_TEST(test_workload_verify_bytes_moved)
+{
+    hr_hrel *r = make_ok("uniform", 10007, 8, 0, 5);
+    uint64_t moved = count_moved(r);
+    ck_assert_uint_gt(moved, 8000);   /* 7/8 of the elements, give or take a few hundred */
+    int verr, rerr;
+    char why[256] = "", expected[256];
+    uint64_t bytes = run_and_check(r, cheat_hrel, &verr, &rerr, why, sizeof why);
+    ck_assert_uint_eq(bytes, 0);
+    ck_assert_int_eq(verr, HR_OK);
+    ck_assert_int_eq(rerr, HR_EVERIFY);
+    snprintf(expected, sizeof expected, "the run moved 0 payload bytes, but %" PRIu64
+             " elements changed processor (at least %" PRIu64 " bytes)", moved, 4 * moved);
+    ck_assert_str_eq(why, expected);
+
+    bytes = run_and_check(r, direct_hrel, &verr, &rerr, why, sizeof why);
+    ck_assert_int_eq(verr, HR_OK);
+    ck_assert_msg(rerr == HR_OK, "%s", why);
+    ck_assert_uint_ge(bytes, 8 * moved);   /* direct sends every element whole */
+
+    /* The bound itself, on the test's own routing: exactly enough passes, a byte less fails. */
+    route(r);
+    ck_assert_int_eq(hr_workload_verify(hrelation(), r, 4 * moved, why, sizeof why), HR_OK);
+    ck_assert_int_eq(hr_workload_verify(hrelation(), r, 4 * moved - 1, why, sizeof why),
+                     HR_EVERIFY);
+    snprintf(expected, sizeof expected, "the run moved %" PRIu64 " payload bytes, but %" PRIu64
+             " elements changed processor (at least %" PRIu64 " bytes)", 4 * moved - 1, moved,
+             4 * moved);
+    ck_assert_str_eq(why, expected);
+    /* A wrong output is verify's failure, whatever the bytes. */
+    r->out_count[3]--;
+    snprintf(expected, sizeof expected, "element %u (dest 3) never arrived",
+             r->out[3][r->out_count[3]].data);
+    ck_assert_int_eq(hr_workload_verify(hrelation(), r, UINT64_MAX, why, sizeof why), HR_EVERIFY);
+    ck_assert_str_eq(why, expected);
+    r->out_count[3]++;
+    free_routed(r);
+    hrelation()->destroy(r);
+}
+END_TEST
+
+/* Every h-relation algorithm, on every discipline it is defined for, moves at least the bound:
+ * on random (every element moves) and on uniform (some stay). */
+START_TEST(test_workload_bytes_every_algorithm)
+{
+    static const char *const discs[] = { "async", "sync", "fifo", "priority", "arbitrary",
+                                         "ocpc" };
+    char why[256];
+    for (int a = 0; hr_algorithm_at(a) != NULL; a++) {
+        const hr_algorithm *alg = hr_algorithm_at(a);
+        if (alg->kind != HR_KIND_HRELATION)
+            continue;
+        for (size_t d = 0; d < sizeof discs / sizeof discs[0]; d++) {
+            if (!hr_algorithm_allows(alg, discs[d]))
+                continue;
+            for (int c = 0; c < 2; c++) {
+                hr_hrel *r = c == 0 ? make_ok("random", 8 * 3, 8, 3, 7)
+                                    : make_ok("uniform", 300, 6, 0, 7);
+                double params[8] = { 0 };
+                for (int k = 0; alg->params != NULL && alg->params[k].name != NULL; k++)
+                    params[k] = alg->params[k].def;
+                if (alg->plan != NULL)
+                    ck_assert_msg(alg->plan(r, why, sizeof why) == HR_OK, "plan: %s", why);
+                hr_machine_config cfg = hr_test_config(r->p, discs[d]);
+                hr_machine *m = NULL;
+                ck_assert_int_eq(hr_machine_create(&cfg, &m, NULL), HR_OK);
+                alg_arg arg = { .alg = alg, .inst = r, .params = params };
+                hr_run_result res;
+                ck_assert_int_eq(hr_machine_run(m, run_alg_body, &arg, &res), HR_OK);
+                ck_assert_msg(res.status == HR_OK, "%s %s: %s", alg->name, discs[d], res.report);
+                int err = hr_workload_verify(hrelation(), r, res.bytes, why, sizeof why);
+                hr_machine_destroy(m);
+                ck_assert_msg(err == HR_OK, "%s %s: %s", alg->name, discs[d], why);
+                if (alg->unplan != NULL)
+                    alg->unplan(r);
+                hrelation()->destroy(r);
+            }
+        }
+    }
+}
+END_TEST
+
+/* ---- memory estimate --------------------------------------------------------------------- */
+
+/* Heap bytes in use: the main arena's and the mmapped blocks'. */
+static uint64_t heap_in_use(void)
+{
+    struct mallinfo2 mi = mallinfo2();
+    return (uint64_t)mi.uordblks + (uint64_t)mi.hblkhd;
+}
+
+/* mem_bytes against what make and a correct output take, measured by the allocator, plus the
+ * verifier's bitmap (n/8 bytes, freed before verify returns, so not measurable afterwards): within
+ * 10% for every distribution. The sanitizers' allocators do not report through mallinfo2. */
+START_TEST(test_workload_mem_bytes)
+{
+    if (!HEAP_MEASURED)
+        return;
+    /* NF lines: the reader's arrays grow to 65536 entries, and make keeps NF of them. */
+    enum { N = 1 << 16, NF = 40000 };
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/hremu_check_workload_mem_%ld.txt", (long)getpid());
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    for (uint32_t g = 0; g < NF; g++)
+        fprintf(f, "%u %u %u\n", g % 16, (g * 7) % 16, g * 3);
+    ck_assert_int_eq(fclose(f), 0);
+    char file_dist[80];
+    snprintf(file_dist, sizeof file_dist, "file:%s", path);
+    const struct { const char *dist; uint64_t n, h; int p; } cases[] = {
+        { "uniform", N, 0, 16 },
+        { "transpose", N, 0, 16 },
+        { "skewed", N, 4 * N / 16, 16 },
+        { "permutation", N, 0, 16 },
+        { "alltoall", 256 * 255, 0, 256 },
+        { "random", 64 * 1024, 1024, 64 },
+        { "difficult", 16 * 16 * 16 - 16 * 16 + 16, 16, 4096 },
+        { file_dist, NF, 0, 16 },
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        hr_workload_spec s = { .kind = "hrelation", .n = cases[c].n, .h = cases[c].h,
+                               .distribution = cases[c].dist, .seed = 1 };
+        char why[256] = "";
+        void *inst = NULL;
+        uint64_t before = heap_in_use();
+        int err = hrelation()->make(&s, cases[c].p, &inst, why, sizeof why);
+        uint64_t made = heap_in_use() - before;
+        if (cases[c].dist == file_dist)
+            remove(path);
+        ck_assert_msg(err == HR_OK, "%s", why);
+        /* The outputs, as an algorithm leaves them: one block of its processor's memory (the
+         * machine's allocator, util/alloc.h) on every processor. */
+        int p = cases[c].p;
+        uint64_t *count = malloc((size_t)p * sizeof *count);
+        hr_alloc *heaps = calloc((size_t)p, sizeof *heaps);
+        ck_assert(count != NULL && heaps != NULL);
+        dest_counts(inst, count);
+        before = heap_in_use();
+        for (int d = 0; d < p; d++)
+            ck_assert_ptr_nonnull(hr__alloc(&heaps[d], (size_t)count[d] * sizeof(hr_elem) + 1));
+        uint64_t outs = heap_in_use() - before;
+        uint64_t measured = made + outs + (cases[c].n + 63) / 64 * 8;
+        uint64_t est = hrelation()->mem_bytes(&s, p);
+        ck_assert_msg(est >= measured - measured / 10 && est <= measured + measured / 10,
+                      "%s: mem_bytes %" PRIu64 ", measured %" PRIu64 " (make %" PRIu64
+                      ", outputs %" PRIu64 ")", cases[c].dist, est, measured, made, outs);
+        for (int d = 0; d < p; d++)
+            hr__alloc_free_all(&heaps[d]);
+        free(heaps);
+        free(count);
+        hrelation()->destroy(inst);
+    }
+}
+END_TEST
+
 Suite *hr_workload_suite(void)
 {
     Suite *s = suite_create("workload");
@@ -1095,13 +1571,33 @@ Suite *hr_workload_suite(void)
     tcase_add_test(limits, test_workload_rejects);
     tcase_add_test(limits, test_workload_file_rejects);
     tcase_add_test(limits, test_workload_file_odd_bytes);
+    tcase_add_test(limits, test_workload_file_long_line);
+    tcase_add_test(limits, test_workload_file_many_lines);
+    tcase_add_test(limits, test_workload_file_out_of_memory);
+    tcase_set_timeout(limits, 60);   /* the scratch files of the last three */
     suite_add_tcase(s, limits);
+    /* A reader that blocked on the FIFO would hang: the timeout turns that into a failure. */
+    TCase *types = tcase_create("file_types");
+    tcase_add_test(types, test_workload_file_not_regular);
+    tcase_add_test(types, test_workload_file_fifo);
+    tcase_set_timeout(types, 5);
+    suite_add_tcase(s, types);
     TCase *verify = tcase_create("verify");
     tcase_add_test(verify, test_workload_verify_correct);
     tcase_add_test(verify, test_workload_verify_corrupt);
     tcase_add_test(verify, test_workload_verify_uniform);
     tcase_add_test(verify, test_workload_verify_permutation);
     tcase_add_test(verify, test_workload_verify_file);
+    tcase_add_test(verify, test_workload_min_bytes);
     suite_add_tcase(s, verify);
+    TCase *bytes = tcase_create("bytes");
+    tcase_add_test(bytes, test_workload_verify_bytes_moved);
+    tcase_add_test(bytes, test_workload_bytes_every_algorithm);
+    tcase_set_timeout(bytes, 60);
+    suite_add_tcase(s, bytes);
+    TCase *mem = tcase_create("memory");
+    tcase_add_test(mem, test_workload_mem_bytes);
+    tcase_set_timeout(mem, 60);
+    suite_add_tcase(s, mem);
     return s;
 }

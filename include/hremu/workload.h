@@ -51,8 +51,11 @@ typedef struct hr_key {
  * the globally stably sorted sequence in out[i][0 .. out_count[i]): each block non-descending by
  * key, the blocks in processor order (no key on processor i exceeds any key on processor j > i),
  * every input element exactly once with its key unchanged, and equal keys in ascending id order
- * across the whole output. How many elements each processor ends with is the algorithm's choice.
- * The algorithm sets out[i] (memory from hr_malloc) and out_count[i] on processor i only. */
+ * across the whole output. The output is laid out as the input (seed 000 section 5.2: "an array
+ * congruent with the input"): processor i ends with exactly n/p keys, one more when i < n mod p,
+ * so out_count[i] is the input's in_count[i] and processor i holds the sorted ranks
+ * i*(n/p) + min(i, n mod p) onwards. The algorithm sets out[i] (memory from hr_malloc) and
+ * out_count[i] on processor i only. */
 typedef struct hr_sort {
     int       p;
     uint64_t  n;              /* keys in all */
@@ -84,11 +87,38 @@ typedef struct hr_workload {
     void     (*reset)(void *inst);          /* forget outputs before another run */
     /* HR_OK, or HR_EVERIFY with what is wrong in why. */
     int      (*verify)(const void *inst, char *why, size_t whylen);
+    /* The fewest payload bytes (hr_run_result.bytes) a correct run on inst sends: 4 for every
+     * element whose input and output processors differ, their number in *moved (if not NULL).
+     * Such an element must cross the machine, and it carries a 32-bit field that its receiver
+     * cannot know otherwise: an h-relation element its data field (its dest is implied by the
+     * receiver), a sort element its key (or its id: either one is a word). This assumes that
+     * elements travel as words: an algorithm that encoded them more compactly (runs, counts,
+     * compression) could be correct and go under it. For a sort the count comes from the output,
+     * so call it only after verify returned HR_OK. Any one thread, as verify. */
+    uint64_t (*min_bytes)(const void *inst, uint64_t *moved);
     uint64_t (*h)(const void *inst);         /* the instance's h, for the report */
+    /* The bytes of memory an instance of s on p processors takes once made, within about 10%:
+     * the instance (inputs, counts and the verifier's own truth), a correct output of n elements
+     * (the algorithm's hr_malloc memory, so the machine's) and verify's working memory (its
+     * bitmap of n bits); not what the algorithm allocates besides, nor make's own transient
+     * peak (src/work/hrel.h says where that is higher). Meant for a spec make accepts; for
+     * another it is an estimate from s->n. Any thread; allocates nothing. */
+    uint64_t (*mem_bytes)(const hr_workload_spec *s, int p);
     void     (*destroy)(void *inst);
 } hr_workload;
 
 const hr_workload *hr_workload_find(const char *name);
 const hr_workload *hr_workload_at(int i);   /* i from 0; NULL past the end */
+
+/* Verify one run on inst: w->verify, then that the run sent at least w->min_bytes(inst) payload
+ * bytes. bytes_moved is the run's hr_run_result.bytes (payload bytes sent, summed over the
+ * processors). The second check fails a run that made a correct output without communicating it,
+ * for instance by reading other processors' input directly: its message gives the bytes sent, the
+ * elements that changed processor and the bytes they need. It is a floor, not a proof: a run that
+ * sent enough bytes of anything passes it. Returns HR_OK, HR_EVERIFY with one line in why, or
+ * another error of verify's (HR_ENOMEM). Call it between runs, while the run's outputs are alive
+ * (before the next run or the machine's destroy); any one thread. */
+int hr_workload_verify(const hr_workload *w, const void *inst, uint64_t bytes_moved, char *why,
+                       size_t whylen);
 
 #endif /* HREMU_WORKLOAD_H */

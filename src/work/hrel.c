@@ -7,11 +7,14 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <hremu/error.h>
 #include <hremu/machine.h>
@@ -43,7 +46,11 @@ enum dest_mode {
  * the data field carries the user's VALUE: value[g] is element g's data and by_value the sorted
  * (value << 32 | g) pairs, so the verifier maps a delivered data field back to its id by binary
  * search. make rejects repeated values, so the map is a bijection and exactly-once delivery is
- * checked on ids as for the generated distributions. */
+ * checked on ids as for the generated distributions.
+ *
+ * moved, counted by make, is the number of elements whose dest differs from the processor that
+ * holds them at the start: the elements a correct run must move across the machine (min_bytes).
+ * It depends on the input alone, since a correct output holds every element at its dest. */
 typedef struct hrel_inst {
     hr_hrel   pub;
     int       mode;      /* enum dest_mode */
@@ -54,6 +61,7 @@ typedef struct hrel_inst {
     uint32_t *value;     /* [n] file: element g's data field; else NULL (data = g) */
     uint64_t *by_value;  /* [n] file: (value << 32 | g), ascending; else NULL */
     char     *path;      /* file: the path, for the verifier's messages; else NULL */
+    uint64_t  moved;     /* elements whose dest is not their source processor */
 } hrel_inst;
 
 /* Ids are the 32-bit data field, so an instance holds at most 2^32 elements. */
@@ -254,6 +262,7 @@ static void fill(hrel_inst *I)
         if (I->mode != DEST_COUNTS)
             I->want[d]++;
         I->print[d] += hr__work_mix(g);
+        I->moved += d != (uint32_t)proc;
         if (++proc == p) {
             proc = 0;
             local++;
@@ -307,6 +316,9 @@ typedef struct file_elems {
     uint32_t *val;
     uint64_t *line;
 } file_elems;
+
+/* What one element line takes while the file is read: src, dst, val, line. */
+#define FILE_ELEM_BYTES (2 * sizeof(uint16_t) + sizeof(uint32_t) + sizeof(uint64_t))
 
 static void file_elems_free(file_elems *fe)
 {
@@ -376,22 +388,137 @@ static void show_token(char *out, size_t cap, const char *t, size_t len)
         out[k] = '\0';
 }
 
+/* The longest line the reader takes, newline excluded. An element line needs some 20 bytes; the
+ * rest is room for spacing, leading zeros and a comment. The bound keeps what one line costs
+ * small whatever the file holds (a file of one endless line would otherwise be read whole into
+ * memory). */
+#define MAX_LINE 4096
+
+/* What a file's type is called in a message. */
+static const char *file_type(mode_t mode)
+{
+    if (S_ISDIR(mode))
+        return "a directory";
+    if (S_ISFIFO(mode))
+        return "a FIFO (named pipe)";
+    if (S_ISCHR(mode))
+        return "a character device";
+    if (S_ISBLK(mode))
+        return "a block device";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    return "not a regular file";
+}
+
+/* Open path for reading, if it is a regular file: a device can be endless (/dev/zero) and a FIFO
+ * can wait for a writer forever. The type is checked twice: by stat, so that such a file is
+ * refused without being opened at all, and by fstat on the descriptor, so that a path replaced
+ * between the two is refused too. The open itself never blocks (O_NONBLOCK: opening a FIFO for
+ * reading would wait for a writer); on a regular file O_NONBLOCK changes nothing. */
+static int open_regular(const char *path, int *fd, char *why, size_t whylen)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return hr__work_fail(why, whylen, HR_EINVAL, "%s: cannot open: %s", path,
+                             strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        return hr__work_fail(why, whylen, HR_EINVAL, "%s: is %s, not a regular file", path,
+                             file_type(st.st_mode));
+    *fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (*fd < 0)
+        return hr__work_fail(why, whylen, HR_EINVAL, "%s: cannot open: %s", path,
+                             strerror(errno));
+    if (fstat(*fd, &st) != 0) {
+        int e = errno;
+        close(*fd);
+        return hr__work_fail(why, whylen, HR_EINVAL, "%s: cannot open: %s", path, strerror(e));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(*fd);
+        return hr__work_fail(why, whylen, HR_EINVAL, "%s: is %s, not a regular file", path,
+                             file_type(st.st_mode));
+    }
+    return HR_OK;
+}
+
+/* Lines of a file descriptor, each at most MAX_LINE bytes, read in chunks. */
+typedef struct line_reader {
+    int    fd;
+    char  *buf;          /* [READ_CHUNK] */
+    size_t pos, len;     /* unread bytes: buf[pos .. len) */
+} line_reader;
+
+#define READ_CHUNK (64 * 1024)
+
+/* The next line into line[0 .. *len), without its newline (the last line may lack one): 1, or 0
+ * at the end of the file, -1 for a line longer than MAX_LINE, -2 for a read error (errno). */
+static int next_line(line_reader *lr, char *line, size_t *len)
+{
+    size_t have = 0;
+    int any = 0;
+    for (;;) {
+        if (lr->pos == lr->len) {
+            ssize_t got;
+            do
+                got = read(lr->fd, lr->buf, READ_CHUNK);
+            while (got < 0 && errno == EINTR);
+            if (got < 0)
+                return -2;
+            if (got == 0) {
+                *len = have;
+                return any ? 1 : 0;
+            }
+            lr->pos = 0;
+            lr->len = (size_t)got;
+        }
+        any = 1;
+        const char *start = lr->buf + lr->pos;
+        size_t avail = lr->len - lr->pos;
+        const char *nl = memchr(start, '\n', avail);
+        size_t take = nl != NULL ? (size_t)(nl - start) : avail;
+        if (take > MAX_LINE - have)
+            return -1;
+        memcpy(line + have, start, take);
+        have += take;
+        lr->pos += take + (nl != NULL);
+        if (nl != NULL) {
+            *len = have;
+            return 1;
+        }
+    }
+}
+
 /* Read path's element lines into fe, checking every field; the reason is "PATH:LINE: ...". */
 static int read_file(const char *path, int p, file_elems *fe, char *why, size_t whylen)
 {
     static const char *const field[3] = { "SOURCE", "DEST", "VALUE" };
-    FILE *f = fopen(path, "r");
-    if (f == NULL)
-        return hr__work_fail(why, whylen, HR_EINVAL, "%s: cannot open: %s", path,
-                             strerror(errno));
-    char *buf = NULL, shown[28];
-    size_t cap = 0;
-    ssize_t len;
+    line_reader lr = { .fd = -1 };
+    int err = open_regular(path, &lr.fd, why, whylen);
+    if (err != HR_OK)
+        return err;
+    char buf[MAX_LINE], shown[28];
+    lr.buf = malloc(READ_CHUNK);
+    if (lr.buf == NULL) {
+        close(lr.fd);
+        return hr__work_fail(why, whylen, HR_ENOMEM, "%s: out of memory for a read buffer", path);
+    }
+    size_t len;
+    int got;
     uint64_t line = 0;
-    int err = HR_OK;
-    while (err == HR_OK && (len = getline(&buf, &cap, f)) >= 0) {
+    while (err == HR_OK && (got = next_line(&lr, buf, &len)) != 0) {
         line++;
-        const char *end = buf + len, *hash = memchr(buf, '#', (size_t)len);
+        if (got == -1) {
+            err = hr__work_fail(why, whylen, HR_EINVAL,
+                                "%s:%" PRIu64 ": line longer than %d bytes", path, line,
+                                MAX_LINE);
+            break;
+        }
+        if (got == -2) {
+            err = hr__work_fail(why, whylen, HR_EINVAL, "%s:%" PRIu64 ": cannot read: %s", path,
+                                line, strerror(errno));
+            break;
+        }
+        const char *end = buf + len, *hash = memchr(buf, '#', len);
         if (hash != NULL)
             end = hash;
         const char *tok[3];
@@ -444,12 +571,14 @@ static int read_file(const char *path, int p, file_elems *fe, char *why, size_t 
                                 "%s:%" PRIu64 ": more than 2^32 elements", path, line);
             break;
         }
-        err = file_elems_push(fe, (uint16_t)v[0], (uint16_t)v[1], (uint32_t)v[2], line);
+        if (file_elems_push(fe, (uint16_t)v[0], (uint16_t)v[1], (uint32_t)v[2], line) != HR_OK)
+            err = hr__work_fail(why, whylen, HR_ENOMEM,
+                                "%s:%" PRIu64 ": out of memory holding %" PRIu64
+                                " element lines (%" PRIu64 " bytes each while the file is read)",
+                                path, line, fe->count, (uint64_t)FILE_ELEM_BYTES);
     }
-    if (err == HR_OK && ferror(f))
-        err = hr__work_fail(why, whylen, HR_EINVAL, "%s: cannot read: %s", path, strerror(errno));
-    free(buf);
-    fclose(f);
+    free(lr.buf);
+    close(lr.fd);
     return err;
 }
 
@@ -488,7 +617,9 @@ static int make_file(const hr_workload_spec *s, const char *path, int p, void **
     want = calloc((size_t)p, sizeof *want);
     copy = strdup(path);
     if (keys == NULL || count == NULL || want == NULL || copy == NULL) {
-        err = HR_ENOMEM;
+        err = hr__work_fail(why, whylen, HR_ENOMEM,
+                            "%s: out of memory checking the VALUEs of %" PRIu64 " elements", path,
+                            n);
         goto done;
     }
     for (uint64_t g = 0; g < n; g++)
@@ -521,12 +652,15 @@ static int make_file(const hr_workload_spec *s, const char *path, int p, void **
         err = hr__work_fail(why, whylen, HR_EINVAL,
                             "%s: the relation has h = %" PRIu64
                             " (the most elements one processor receives), not %" PRIu64
-                            ": leave h unset",
+                            ": leave h unset or 0",
                             path, h, s->h);
         goto done;
     }
-    if ((err = alloc_inst(n, p, count, &I)) != HR_OK)
+    if ((err = alloc_inst(n, p, count, &I)) != HR_OK) {
+        err = hr__work_fail(why, whylen, HR_ENOMEM,
+                            "%s: out of memory for the input of %" PRIu64 " elements", path, n);
         goto done;
+    }
     I->mode = DEST_TABLE;
     I->seed = s->seed;
     memset(count, 0, (size_t)p * sizeof *count);   /* now each source's fill cursor */
@@ -535,8 +669,16 @@ static int make_file(const hr_workload_spec *s, const char *path, int p, void **
         I->pub.in[src][count[src]++] = (hr_elem){ .data = fe.val[g], .dest = dst };
         I->want[dst]++;
         I->print[dst] += hr__work_mix(g);
+        I->moved += src != dst;
     }
     set_h(I);
+    /* The arrays grew by doubling while the file was read: keep n entries, not up to 2n. */
+    uint16_t *dst_fit = realloc(fe.dst, (size_t)n * sizeof *dst_fit);
+    if (dst_fit != NULL)
+        fe.dst = dst_fit;
+    uint32_t *val_fit = realloc(fe.val, (size_t)n * sizeof *val_fit);
+    if (val_fit != NULL)
+        fe.val = val_fit;
     I->dest_of = fe.dst;
     fe.dst = NULL;
     I->value = fe.val;
@@ -577,6 +719,7 @@ static int make_by_source(const hr_workload_spec *s, int p, uint64_t n, const ui
             I->pub.in[i][k] = (hr_elem){ .data = (uint32_t)g, .dest = d };
             I->want[d]++;
             I->print[d] += hr__work_mix(g);
+            I->moved += d != i;
         }
     HR_ASSERT(g == n);
     set_h(I);
@@ -628,7 +771,7 @@ static int make_alltoall(const hr_workload_spec *s, int p, void **inst, char *wh
     if (s->h != 0 && s->h != q)
         return hr__work_fail(why, whylen, HR_EINVAL,
                              "distribution alltoall has h = p-1 = %" PRIu64 ", not %" PRIu64
-                             ": leave h unset",
+                             ": leave h unset or 0",
                              q, s->h);
     uint64_t *count;
     uint16_t *dest;
@@ -849,7 +992,7 @@ int hr__hrel_make(const hr_workload_spec *s, int p, void **inst, char *why, size
         if (s->h != 0 && s->h != np)
             return hr__work_fail(why, whylen, HR_EINVAL,
                                  "distribution permutation has h = n/p = %" PRIu64
-                                 ", not %" PRIu64 ": leave h unset",
+                                 ", not %" PRIu64 ": leave h unset or 0",
                                  np, s->h);
     }
     /* skewed with h = n/p is the paper's transpose sequence: the same instance, the same rules. */
@@ -876,7 +1019,7 @@ int hr__hrel_make(const hr_workload_spec *s, int p, void **inst, char *why, size
         return hr__work_fail(
             why, whylen, HR_EINVAL,
             "distribution uniform draws every dest at random, so h is a result of the "
-            "draw, not a parameter: leave h unset (got h = %" PRIu64 ")",
+            "draw, not a parameter: leave h unset or 0 (got h = %" PRIu64 ")",
             s->h);
 
     /* Counts first, so that a rejected h allocates nothing large. */
@@ -924,6 +1067,38 @@ void hr__hrel_reset(void *inst)
 uint64_t hr__hrel_h(const void *inst)
 {
     return ((const hr_hrel *)inst)->h;
+}
+
+uint64_t hr__hrel_min_bytes(const void *inst, uint64_t *moved)
+{
+    const hrel_inst *I = inst;
+    if (moved != NULL)
+        *moved = I->moved;
+    return I->moved * sizeof(uint32_t);   /* the data field; dest is the receiver itself */
+}
+
+/* Per processor, besides its elements: the six p-slot arrays (in, in_count, out, out_count, want,
+ * print), the input block's malloc overhead (an empty one's too), and the output block's: the
+ * machine allocator's header (util/alloc.c) and malloc's. Measured by tests/check_workload.c. */
+#define PER_PROC_BYTES (6 * 8 + 32 + 56)
+
+/* Input and output, 8 bytes an element each; the verifier's bitmap of n bits; PER_PROC_BYTES a
+ * processor; malloc's overhead on the instance and its six arrays. The distributions kept in a
+ * table add dest_of, 2 bytes an element, and a file its VALUEs and the sorted (value, id) pairs,
+ * 12 more. */
+uint64_t hr__hrel_mem_bytes(const hr_workload_spec *s, int p)
+{
+    const char *dist = s->distribution != NULL ? s->distribution : "uniform";
+    uint64_t n = s->n, procs = p > 0 ? (uint64_t)p : 1;
+    uint64_t bytes = sizeof(hrel_inst) + 2 * n * sizeof(hr_elem) + (n + 63) / 64 * 8 + 7 * 16 +
+                     procs * PER_PROC_BYTES;
+    int counted = strcmp(dist, "uniform") == 0 || strcmp(dist, "transpose") == 0 ||
+                  strcmp(dist, "skewed") == 0;
+    if (!counted)
+        bytes += n * sizeof(uint16_t);
+    if (strncmp(dist, "file:", 5) == 0)
+        bytes += n * (sizeof(uint32_t) + sizeof(uint64_t)) + strlen(dist + 5) + 1;
+    return bytes;
 }
 
 /* A delivered data field's id g: the data itself, or for a file the line order of its VALUE (by

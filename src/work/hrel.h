@@ -30,7 +30,9 @@
  * the same SOURCE, with data = VALUE and dest = DEST. VALUEs must be unique: they stand in for the
  * id, and the verifier maps each delivered data field back to its line. n must equal the number of
  * element lines; h, if set, the file's own h; h1 is the most lines any SOURCE has. Errors in the
- * file are reported as "PATH:LINE: what is wrong" (one line).
+ * file are reported as "PATH:LINE: what is wrong" (one line). PATH must name a regular file (not
+ * a device, FIFO, socket or directory; it is refused without being read), and no line may be
+ * longer than 4096 bytes; running out of memory is HR_ENOMEM, with a reason that says so.
  */
 #ifndef HREMU_WORK_HREL_H
 #define HREMU_WORK_HREL_H
@@ -42,12 +44,25 @@
 /* The hr_workload row's slots; see the contract of each slot in workload.h. make returns HR_OK,
  * HR_EINVAL (reason in why) or HR_ENOMEM, and on failure allocates nothing. verify returns HR_OK,
  * HR_EVERIFY (one line in why) or HR_ENOMEM (its bitmap). reset forgets outputs without freeing
- * them (they are hr_malloc memory owned by the machine). Machine thread only; verify may run on
- * any one thread while no algorithm runs on the instance. */
+ * them (they are hr_malloc memory owned by the machine). min_bytes is 4 bytes (the data field) for
+ * every element whose dest is not the processor it starts on, counted by make. mem_bytes, in
+ * bytes, and a little more for the instance's header:
+ *   uniform, transpose, skewed                16.125 n + 136 p  (input, output, bitmap)
+ *   permutation, alltoall, random, difficult  18.125 n + 136 p  (and dest_of, 2 n)
+ *   file:PATH                                 30.125 n + 136 p  (and VALUEs 4 n, by_value 8 n)
+ * where 136 p are each processor's slots in the six p-slot arrays and the allocators' headers of
+ * its input and output blocks.
+ * Make's transient peak is higher for file:PATH: the element lines are read into arrays of 16
+ * bytes a line that grow by doubling, beside the instance being built, up to some 48 n. A failed
+ * verification of a counted or uniform instance takes 2 n more for a moment, to name the culprit.
+ * Machine thread only; verify and min_bytes may run on any one thread while no algorithm runs on
+ * the instance, mem_bytes on any thread. */
 int      hr__hrel_make(const hr_workload_spec *s, int p, void **inst, char *why, size_t whylen);
 void     hr__hrel_reset(void *inst);
 int      hr__hrel_verify(const void *inst, char *why, size_t whylen);
+uint64_t hr__hrel_min_bytes(const void *inst, uint64_t *moved);
 uint64_t hr__hrel_h(const void *inst);
+uint64_t hr__hrel_mem_bytes(const hr_workload_spec *s, int p);
 void     hr__hrel_destroy(void *inst);
 
 /* Fill v[0 .. p) with the number of elements labelled for each processor by eq. (7) of seed 000

@@ -1,8 +1,13 @@
-/* registry.c: the table of workload kinds, found by name (include/hremu/workload.h). */
+/* registry.c: the table of workload kinds, found by name, and the check of a run that uses them
+ * (include/hremu/workload.h). */
 #include <hremu/workload.h>
 
+#include <inttypes.h>
 #include <string.h>
 
+#include <hremu/error.h>
+
+#include "work/common.h"
 #include "work/hrel.h"
 #include "work/sort.h"
 
@@ -16,7 +21,9 @@ static const hr_workload workloads[] = {
       .make = hr__hrel_make,          /* generate one instance, cyclic layout */
       .reset = hr__hrel_reset,        /* forget outputs before the next run */
       .verify = hr__hrel_verify,      /* exactly-once delivery, O(n) bitmap */
+      .min_bytes = hr__hrel_min_bytes, /* 4 bytes per element with dest != source */
       .h = hr__hrel_h,                /* max elements any processor receives */
+      .mem_bytes = hr__hrel_mem_bytes, /* instance, output and bitmap, by distribution */
       .destroy = hr__hrel_destroy },
     { .name = "sort",
       .summary = "sort 32-bit integer keys, stably, in processor order (seed 000 section 5)",
@@ -25,7 +32,9 @@ static const hr_workload workloads[] = {
       .make = hr__sort_make,          /* generate one dataset of section 5.1, block layout */
       .reset = hr__sort_reset,        /* forget outputs before the next run */
       .verify = hr__sort_verify,      /* stable global sort, O(n) bitmap and fingerprint */
+      .min_bytes = hr__sort_min_bytes, /* 4 bytes per key that ends on another processor */
       .h = hr__sort_h,                /* ceil(n/p): the most keys a processor starts with */
+      .mem_bytes = hr__sort_mem_bytes, /* 16 bytes a key, and the bitmap */
       .destroy = hr__sort_destroy },
     { .name = NULL }  /* sentinel */
 };
@@ -44,4 +53,19 @@ const hr_workload *hr_workload_at(int i)
 {
     int rows = (int)(sizeof workloads / sizeof workloads[0]) - 1;
     return i >= 0 && i < rows ? &workloads[i] : NULL;
+}
+
+int hr_workload_verify(const hr_workload *w, const void *inst, uint64_t bytes_moved, char *why,
+                       size_t whylen)
+{
+    int err = w->verify(inst, why, whylen);
+    if (err != HR_OK)
+        return err;
+    uint64_t moved = 0, least = w->min_bytes(inst, &moved);
+    if (bytes_moved < least)
+        return hr__work_fail(why, whylen, HR_EVERIFY,
+                             "the run moved %" PRIu64 " payload bytes, but %" PRIu64
+                             " elements changed processor (at least %" PRIu64 " bytes)",
+                             bytes_moved, moved, least);
+    return HR_OK;
 }
