@@ -1,6 +1,7 @@
 /* check_report.c: the CSV, JSON-lines and table formats against hand-written expected text. */
 #include "hr_test.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +10,11 @@
 
 static const char csv_header[] =
     "algorithm,procs,n,h,discipline,topology,cost,seed,model_time_s,rounds,messages,bytes,"
-    "max_out_bytes,max_in_bytes,wall_s,verified,rounds_per_h,lost,stalls,status,params\n";
+    "max_out_bytes,max_in_bytes,wall_s,verified,rounds_per_h,lost,stalls,status,distribution,"
+    "dataset,buffer,tau,sigma,overhead,hop,compute_unit,compute,repeat,params\n";
+
+/* The sample's settings, as the columns after status print them. */
+#define SETTINGS "skewed,,unlimited,8.8e-05,5e-08,0,0,1e-09,units,3,"
 
 static hr_row sample(void)
 {
@@ -18,7 +23,8 @@ static hr_row sample(void)
         .discipline = "async", .topology = "complete", .cost = "cm5", .seed = 1,
         .model_time_s = 0.1, .rounds = 2, .messages = 347, .bytes = 7866224,
         .max_out_bytes = 524408, .max_in_bytes = 1966200, .wall_s = 0.25, .verified = 1,
-        .stalls = 0, .status = "ok", .params = "",
+        .stalls = 0, .status = "ok", .distribution = "skewed", .dataset = NULL, .buffer = 0,
+        .tau = 88e-6, .sigma = 5e-8, .compute_unit = 1e-9, .repeat = 3, .params = "",
     };
     return r;
 }
@@ -61,13 +67,21 @@ START_TEST(test_report_csv)
     rows[1].status = "wrong";
     rows[1].model_time_s = 1.0 / 3.0;   /* 16 digits read back exactly, 15 do not */
     rows[1].params = "K=1.5 r=8";
+    rows[1].distribution = NULL;       /* a sort: a dataset and no distribution */
+    rows[1].dataset = "R";
+    rows[1].buffer = 65536;
+    rows[1].sigma = nextafter(5e-8, 1.0);     /* one ulp away: must not print as 5e-08 */
+    rows[1].overhead = 1e-6;
+    rows[1].measured = 1;
+    rows[1].repeat = 1;
     char *out = render(HR_FORMAT_CSV, rows, 2);
     char want[1024];
     snprintf(want, sizeof want, "%s"
              "hrel.direct,16,1048576,262144,async,complete,cm5,1,0.1,2,347,7866224,524408,"
-             "1966200,0.25,true,7.62939453125e-06,0,0,ok,\n"
+             "1966200,0.25,true,7.62939453125e-06,0,0,ok," SETTINGS "\n"
              "hrel.direct,16,1048576,262144,async,complete,cm5,1,0.3333333333333333,2,347,"
-             "7866224,524408,1966200,0.25,false,7.62939453125e-06,0,0,wrong,K=1.5 r=8\n",
+             "7866224,524408,1966200,0.25,false,7.62939453125e-06,0,0,wrong,,R,65536,"
+             "8.8e-05,5.0000000000000004e-08,1e-06,0,1e-09,measured,1,K=1.5 r=8\n",
              csv_header);
     ck_assert_str_eq(out, want);
     free(out);
@@ -86,7 +100,7 @@ START_TEST(test_report_csv_quoting)
     const char *row = out + strlen(csv_header);
     ck_assert_str_eq(row, "\"say \"\"hi\"\"\",16,1048576,262144,async,mesh 4x4,\"a,b\",1,0.1,2,"
                           "347,7866224,524408,1966200,0.25,true,7.62939453125e-06,0,0,ok,"
-                          "\"x\ny\"\n");
+                          SETTINGS "\"x\ny\"\n");
     free(out);
 }
 END_TEST
@@ -103,7 +117,9 @@ START_TEST(test_report_json)
         "\"seed\":18446744073709551615,\"model_time_s\":1e-300,\"rounds\":2,\"messages\":347,"
         "\"bytes\":7866224,\"max_out_bytes\":524408,\"max_in_bytes\":1966200,\"wall_s\":0.25,"
         "\"verified\":true,\"rounds_per_h\":7.62939453125e-06,\"lost\":0,\"stalls\":0,"
-        "\"status\":\"ok\",\"params\":\"\"}\n");
+        "\"status\":\"ok\",\"distribution\":\"skewed\",\"dataset\":\"\",\"buffer\":\"unlimited\","
+        "\"tau\":8.8e-05,\"sigma\":5e-08,\"overhead\":0,\"hop\":0,\"compute_unit\":1e-09,"
+        "\"compute\":\"units\",\"repeat\":3,\"params\":\"\"}\n");
     free(out);
 }
 END_TEST
@@ -154,7 +170,7 @@ START_TEST(test_report_table)
     for (char *p = out; *p; p++)
         if (*p == '\n')
             ck_assert_msg(p == out || p[-1] != ' ', "trailing blank before offset %td", p - out);
-    ck_assert_ptr_nonnull(strstr(out, "status            params\n"));   /* the header */
+    ck_assert_ptr_nonnull(strstr(out, "repeat  params\n"));   /* the header */
     ck_assert(strlen(nl + 1) > 0 && out[strlen(out) - 1] == '\n');
     free(out);
 }

@@ -543,7 +543,9 @@ static int listed(const hr_config_entry *algs, const char *name)
     return 0;
 }
 
-/* Names: every algorithm listed exists, every algorithm section is for a listed one. */
+/* Names: every algorithm listed exists. (A section of an algorithm that is not listed is only
+ * a warning, hr__config_warnings: a config may keep the parameters of algorithms a --set of
+ * [run] algorithms leaves out.) */
 static int check_names(const hr_config *c, hr_config_error *e)
 {
     const hr_config_entry *algs = hr__config_find(c, "run", "algorithms");
@@ -554,28 +556,57 @@ static int check_names(const hr_config *c, hr_config_error *e)
             return hr__config_fail(e, HR_ENOENT, algs->where,
                                    "unknown algorithm '%.100s' (hremu --list shows them)",
                                    algs->items[i]);
-    for (size_t i = 0; i < c->nsections; i++) {
-        const hr_config_section *s = &c->sections[i];
-        if (hr__config_keys(s->name) == NULL && !listed(algs, s->name))
-            return hr__config_fail(e, HR_EINVAL, NULL, "%s:%d: [%s] is set but %s is not in "
-                                   "[run] algorithms", c->name, s->line, s->name, s->name);
-    }
-    for (size_t i = 0; i < c->nentries; i++) {
-        const hr_config_entry *en = &c->entries[i];
-        if (hr__config_keys(en->section) == NULL && !listed(algs, en->section))
-            return hr__config_fail(e, HR_EINVAL, en->where, "[%s] is set but %s is not in "
-                                   "[run] algorithms", en->section, en->section);
-    }
     return HR_OK;
 }
 
+static int has_section(const hr_config *c, const char *name)
+{
+    for (size_t i = 0; i < c->nsections; i++)
+        if (strcmp(c->sections[i].name, name) == 0)
+            return 1;
+    return 0;
+}
+
+void hr__config_warnings(const hr_config *c, void (*warn)(void *arg, const char *msg), void *arg)
+{
+    const hr_config_entry *algs = hr__config_find(c, "run", "algorithms");
+    char msg[512];
+    for (size_t i = 0; i < c->nsections; i++) {
+        const hr_config_section *s = &c->sections[i];
+        if (hr__config_keys(s->name) != NULL || listed(algs, s->name))
+            continue;
+        snprintf(msg, sizeof msg, "%s:%d: warning: [%s] is set but %s is not in [run] "
+                 "algorithms; its keys are not used", c->name, s->line, s->name, s->name);
+        warn(arg, msg);
+    }
+    /* Keys set with --set in a section the file does not have: one warning per section. */
+    for (size_t i = 0; i < c->nentries; i++) {
+        const hr_config_entry *en = &c->entries[i];
+        if (hr__config_keys(en->section) != NULL || listed(algs, en->section) ||
+            has_section(c, en->section))
+            continue;
+        size_t first = 0;
+        while (strcmp(c->entries[first].section, en->section) != 0)
+            first++;
+        if (first != i)
+            continue;
+        snprintf(msg, sizeof msg, "%s: warning: [%s] is set but %s is not in [run] algorithms; "
+                 "its keys are not used", en->where, en->section, en->section);
+        warn(arg, msg);
+    }
+}
+
 /* Every point of every level, and every algorithm for every machine and workload point (the
- * algorithm checks depend on both). Work is bounded by the row limit. */
+ * algorithm checks depend on both). A row whose algorithm does not take the point's discipline
+ * or workload kind (HR_EKIND) is skipped, not an error, unless every row is. Work is bounded by
+ * the row limit. */
 static int check_points(const hr_config *c, hr_config_error *e)
 {
     hr_point pt;
     memset(&pt, 0, sizeof pt);
     int err = HR_OK;
+    size_t fit = 0, unfit = 0;
+    hr_config_error first = { "" };
     for (size_t r = 0; r < hr__config_runs(c) && err == HR_OK; r++)
         err = hr__config_run(c, r, &pt, e);
     for (size_t m = 0; m < hr__config_machines(c) && err == HR_OK; m++) {
@@ -583,9 +614,25 @@ static int check_points(const hr_config *c, hr_config_error *e)
         for (size_t w = 0; w < hr__config_workloads(c) && err == HR_OK; w++) {
             err = hr__config_workload(c, w, &pt, e);
             for (size_t a = 0; a < hr__config_algorithms(c) && err == HR_OK; a++)
-                for (size_t q = 0; q < hr__config_params(c, a) && err == HR_OK; q++)
-                    err = hr__config_algorithm(c, a, q, &pt, e);
+                for (size_t q = 0; q < hr__config_params(c, a) && err == HR_OK; q++) {
+                    hr_config_error why;
+                    err = hr__config_algorithm(c, a, q, &pt, &why);
+                    if (err == HR_EKIND) {
+                        if (unfit++ == 0)
+                            first = why;
+                        err = HR_OK;
+                    } else if (err == HR_OK) {
+                        fit++;
+                    } else if (e != NULL) {
+                        *e = why;
+                    }
+                }
         }
+    }
+    if (err == HR_OK && fit == 0 && unfit > 0) {
+        if (e != NULL)
+            *e = first;
+        return HR_EKIND;
     }
     return err;
 }

@@ -77,11 +77,14 @@ int  hr__config_parse(const char *name, const char *text, size_t len, hr_config 
  * HR_EINVAL or HR_ENOMEM and leaves c unchanged. */
 int  hr__config_set(hr_config *c, const char *assignment, hr_config_error *e);
 /* Check everything that can be checked without building a machine: [run] algorithms is set and
- * names known algorithms, every algorithm section belongs to one of them, the sweep has at most
- * HR_CONFIG_MAX_ROWS rows, and every value of every point is well formed and in range, with each
- * algorithm taking the workload's kind and the machine's discipline.
- * HR_OK, or HR_EINVAL (or another negative code) with e filled. */
+ * names known algorithms, the sweep has at most HR_CONFIG_MAX_ROWS rows, and every value of every
+ * point is well formed and in range. Rows whose algorithm does not take the point's workload kind
+ * or discipline are left for the sweep to skip; if that is every row, it is an error (HR_EKIND,
+ * the first such row's reason). HR_OK, or HR_EINVAL (or another negative code) with e filled. */
 int  hr__config_check(const hr_config *c, hr_config_error *e);
+/* What is allowed but probably not meant: sections of algorithms that are not in [run]
+ * algorithms. Calls warn once per such section with "WHERE: warning: ...". */
+void hr__config_warnings(const hr_config *c, void (*warn)(void *arg, const char *msg), void *arg);
 void hr__config_free(hr_config *c);     /* NULL is fine */
 
 /* ---- enquiry --------------------------------------------------------------------------------- */
@@ -100,7 +103,9 @@ size_t hr__config_params(const hr_config *c, size_t alg);
 size_t hr__config_rows(const hr_config *c);
 
 /* Fill the parts of pt for point i of a level; later levels read what earlier ones filled, so call
- * them in the order machine, workload, run, algorithm. HR_OK or HR_EINVAL with e filled. */
+ * them in the order machine, workload, run, algorithm. HR_OK or HR_EINVAL with e filled;
+ * hr__config_algorithm returns HR_EKIND (e filled) for an algorithm that does not take the
+ * point's workload kind or discipline: a row to skip. */
 int hr__config_machine(const hr_config *c, size_t i, hr_point *pt, hr_config_error *e);
 int hr__config_workload(const hr_config *c, size_t i, hr_point *pt, hr_config_error *e);
 int hr__config_run(const hr_config *c, size_t i, hr_point *pt, hr_config_error *e);

@@ -168,6 +168,12 @@ static void note_failure(void *arg, const char *algorithm, const char *msg)
     } while (*msg != '\0');
 }
 
+static void warn(void *arg, const char *msg)
+{
+    (void)arg;
+    fprintf(stderr, "hremu: %s\n", msg);
+}
+
 static int config_error(const hr_config_error *e)
 {
     fprintf(stderr, "hremu: %s\n", e->msg);
@@ -186,6 +192,8 @@ static int prepare(const options *o, hr_config **out)
         err = hr__config_set(c, o->sets[i], &e);
     if (err == HR_OK)
         err = hr__config_check(c, &e);
+    if (err == HR_OK)
+        hr__config_warnings(c, warn, NULL);
     if (err == HR_OK)
         err = hr__sweep_check(c, &e);
     if (err < 0) {
@@ -225,6 +233,10 @@ static int run(const options *o, const hr_config *c, hr_format format)
         fprintf(stderr, "hremu: %s: write error\n", o->trace);
         return EXIT_USAGE;
     }
+    if (st.skipped > 0)
+        fprintf(stderr, "hremu: skipped %zu of %zu rows whose algorithm does not take the "
+                "discipline or workload kind; the first: %s\n", st.skipped,
+                st.skipped + st.rows, st.skip_why);
     if (err < 0)
         return config_error(&e);
     if (werr < 0) {

@@ -37,9 +37,20 @@ static const column columns[] = {
     { "lost",          COL_NUM,   6 },
     { "stalls",        COL_NUM,   6 },
     { "status",        COL_STR,  16 },
+    { "distribution",  COL_STR,  12 },
+    { "dataset",       COL_STR,   7 },
+    { "buffer",        COL_STR,   9 },
+    { "tau",           COL_NUM,   8 },
+    { "sigma",         COL_NUM,   8 },
+    { "overhead",      COL_NUM,   8 },
+    { "hop",           COL_NUM,   3 },
+    { "compute_unit",  COL_NUM,  12 },
+    { "compute",       COL_STR,   8 },
+    { "repeat",        COL_NUM,   6 },
     { "params",        COL_STR,   0 },
 };
 #define NCOL ((int)(sizeof columns / sizeof columns[0]))
+_Static_assert(sizeof columns / sizeof columns[0] == 31, "fill() sets every column by index");
 
 /* A row's fields as text: strings point into the row, numbers into buf. */
 typedef struct field {
@@ -84,6 +95,16 @@ static const char *real(field *f, double d, hr_format fmt)
     return f->buf;
 }
 
+/* A setting: always the text that reads back as exactly d, so that rows that differ in it never
+ * print alike (the table's 6 digits could). */
+static const char *exact(field *f, double d, hr_format fmt)
+{
+    if (fmt == HR_FORMAT_JSON && !isfinite(d))
+        return real(f, d, fmt);
+    hr__report_double(f->buf, sizeof f->buf, d);
+    return f->buf;
+}
+
 static const char *text(const char *s)
 {
     return s ? s : "";
@@ -111,7 +132,17 @@ static void fill(field f[NCOL], const hr_row *r, hr_format fmt)
     f[17].s = num(&f[17], r->lost);
     f[18].s = num(&f[18], r->stalls);
     f[19].s = text(r->status);
-    f[20].s = text(r->params);
+    f[20].s = text(r->distribution);
+    f[21].s = text(r->dataset);
+    f[22].s = r->buffer ? num(&f[22], r->buffer) : "unlimited";
+    f[23].s = exact(&f[23], r->tau, fmt);
+    f[24].s = exact(&f[24], r->sigma, fmt);
+    f[25].s = exact(&f[25], r->overhead, fmt);
+    f[26].s = exact(&f[26], r->hop, fmt);
+    f[27].s = exact(&f[27], r->compute_unit, fmt);
+    f[28].s = r->measured ? "measured" : "units";
+    f[29].s = num(&f[29], r->repeat);
+    f[30].s = text(r->params);
 }
 
 /* ---- CSV (RFC 4180 quoting) ----------------------------------------------------------------- */

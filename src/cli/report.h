@@ -2,12 +2,19 @@
  *
  * Columns, in this order (DESIGN.md section 4; the first sixteen are the contract):
  *   algorithm procs n h discipline topology cost seed model_time_s rounds messages bytes
- *   max_out_bytes max_in_bytes wall_s verified | rounds_per_h lost stalls status params
+ *   max_out_bytes max_in_bytes wall_s verified | rounds_per_h lost stalls status distribution
+ *   dataset buffer tau sigma overhead hop compute_unit compute repeat params
+ * After status, every setting that may vary between rows and is not in the first sixteen, so
+ * that every row says what produced it: the workload's distribution (hrelation) or dataset
+ * (sort; the other is empty), the receive buffer in bytes or "unlimited", the cost model's
+ * parameters in seconds (the cost column names only the preset), compute (units or measured),
+ * the repeats behind wall_s, and the algorithm's parameters.
  * rounds_per_h is rounds / h (seed 003's measure); lost counts round messages lost in collisions
  * (arbitrary, ocpc); stalls counts sends that waited for buffer room or a rendezvous, and the
  * rounds messages waited in fifo and priority queues.
  * status is ok, unchecked (verify = false), wrong (verification failed), failed (hr_fail),
- * deadlock, nondeterministic (model figures differed between repeats) or error (the machine could
+ * deadlock, overflow (model time left the clock's range, cost.h), nondeterministic (model figures
+ * differed between repeats) or error (the machine could
  * not run); verified is true exactly when status is ok. params lists the algorithm's parameters as
  * "NAME=VALUE" separated by spaces.
  * CSV and JSON print model_time_s and wall_s with the fewest digits that read back to the same
@@ -40,6 +47,11 @@ typedef struct hr_row {
     uint64_t    lost;
     uint64_t    stalls;
     const char *status;
+    const char *distribution, *dataset;   /* NULL: the kind takes none */
+    uint64_t    buffer;                   /* bytes; 0: unlimited */
+    double      tau, sigma, overhead, hop, compute_unit;
+    int         measured;
+    uint64_t    repeat;
     const char *params;
 } hr_row;
 

@@ -7,6 +7,8 @@
 
 #include <hremu/machine.h>
 
+#include "cli/memory.h"
+
 /* One sweep in progress. The machine and the instance belong to the current machine and workload
  * points; dirty says the instance holds a run's outputs and must be reset before the next run. */
 typedef struct sweep {
@@ -97,7 +99,17 @@ typedef struct outcome {
     const char   *status;
     char          msg[4608];   /* why the row failed */
     size_t        runs;        /* runs that finished, with a wall time in walls */
+    double       *models;      /* compute = measured: each run's model_time_s */
 } outcome;
+
+static const char *status_name(int status)
+{
+    switch (status) {
+    case HR_EDEADLK: return "deadlock";
+    case HR_ERANGE:  return "overflow";
+    default:         return "failed";
+    }
+}
 
 /* One run and its checks; returns 0 when the row should go on to the next repeat. */
 static int run_once(sweep *s, size_t k, hr_run_result *res, outcome *o)
@@ -121,21 +133,24 @@ static int run_once(sweep *s, size_t k, hr_run_result *res, outcome *o)
     }
     if (k == 0)
         o->first = *res;
-    o->runs++;
+    o->models[o->runs++] = res->model_time_s;
     if (res->status != HR_OK) {
-        o->status = res->status == HR_EDEADLK ? "deadlock" : "failed";
+        o->status = status_name(res->status);
         snprintf(o->msg, sizeof o->msg, "%s", res->report[0] ? res->report
                                                              : hr_strerror(res->status));
         return 1;
     }
     char why[512] = "";
-    if (pt->verify && (err = pt->workload->verify(s->inst, why, sizeof why)) != HR_OK) {
+    if (pt->verify &&
+        (err = hr_workload_verify(pt->workload, s->inst, res->bytes, why, sizeof why)) != HR_OK) {
         o->status = "wrong";
         snprintf(o->msg, sizeof o->msg, "verification failed (run %zu): %s", k + 1,
                  why[0] ? why : hr_strerror(err));
         return 1;
     }
-    if (k > 0 && model_differs(&o->first, res, why, sizeof why)) {
+    /* Charging measured CPU time makes model time this box's: not deterministic (docs/model.md),
+     * so its runs are not compared, and the row shows their median. */
+    if (k > 0 && !pt->machine.cost.measured && model_differs(&o->first, res, why, sizeof why)) {
         o->status = "nondeterministic";
         snprintf(o->msg, sizeof o->msg, "model figures differ between run 1 and run %zu of the "
                  "same config and seed: %s", k + 1, why);
@@ -153,12 +168,20 @@ static void report_row(sweep *s, const outcome *o, double wall)
         .algorithm = pt->alg->name, .procs = pt->machine.procs, .n = pt->work.n,
         .h = pt->workload->h(s->inst), .discipline = pt->machine.discipline,
         .topology = pt->machine.topology, .cost = pt->cost, .seed = pt->machine.seed,
-        .model_time_s = o->first.model_time_s, .rounds = o->first.rounds,
+        .model_time_s = s->pt.machine.cost.measured && o->runs > 0 ? median(o->models, o->runs)
+                                                                   : o->first.model_time_s,
+        .rounds = o->first.rounds,
         .messages = o->first.messages, .bytes = o->first.bytes,
         .max_out_bytes = o->first.max_out_bytes, .max_in_bytes = o->first.max_in_bytes,
         .wall_s = wall, .verified = strcmp(o->status, "ok") == 0, .stalls = o->first.stalls,
         .lost = o->first.lost,
-        .status = o->status, .params = params,
+        .status = o->status,
+        .distribution = pt->workload->distributions ? pt->work.distribution : NULL,
+        .dataset = pt->workload->datasets ? pt->work.dataset : NULL,
+        .buffer = pt->machine.buffer, .tau = pt->machine.cost.tau,
+        .sigma = pt->machine.cost.sigma, .overhead = pt->machine.cost.overhead,
+        .hop = pt->machine.cost.hop, .compute_unit = pt->machine.cost.compute_unit,
+        .measured = pt->machine.cost.measured, .repeat = pt->repeat, .params = params,
     };
     hr__report_row(s->rep, &row);
     s->st->rows++;
@@ -174,7 +197,10 @@ static int run_row(sweep *s)
     double *walls = malloc(sizeof *walls * s->pt.repeat);
     outcome *o = calloc(1, sizeof *o);
     hr_run_result *res = malloc(sizeof *res);
-    int err = walls && o && res ? HR_OK : HR_ENOMEM;
+    double *models = malloc(sizeof *models * s->pt.repeat);
+    int err = walls && o && res && models ? HR_OK : HR_ENOMEM;
+    if (o != NULL)
+        o->models = models;
     char why[512] = "";
     int planned = err == HR_OK && s->pt.alg->plan != NULL;
     if (planned && s->pt.alg->plan(s->inst, why, sizeof why) != HR_OK) {
@@ -199,6 +225,7 @@ static int run_row(sweep *s)
     if (planned)
         s->pt.alg->unplan(s->inst);
     free(walls);
+    free(models);
     free(o);
     free(res);
     return err;
@@ -213,11 +240,40 @@ static int algorithm_level(sweep *s)
     for (size_t r = 0; r < hr__config_runs(c) && err == HR_OK; r++) {
         err = hr__config_run(c, r, &s->pt, s->e);
         for (size_t a = 0; a < hr__config_algorithms(c) && err == HR_OK; a++)
-            for (size_t q = 0; q < hr__config_params(c, a) && err == HR_OK; q++)
-                if ((err = hr__config_algorithm(c, a, q, &s->pt, s->e)) == HR_OK)
+            for (size_t q = 0; q < hr__config_params(c, a) && err == HR_OK; q++) {
+                hr_config_error why;
+                err = hr__config_algorithm(c, a, q, &s->pt, &why);
+                if (err == HR_EKIND) {    /* hr__config_check made sure some row fits */
+                    if (s->st->skipped++ == 0)
+                        snprintf(s->st->skip_why, sizeof s->st->skip_why, "%s", why.msg);
+                    err = HR_OK;
+                } else if (err == HR_OK) {
                     err = run_row(s);
+                } else if (s->e != NULL) {
+                    *s->e = why;
+                }
+            }
     }
     return err;
+}
+
+/* Refuse a row that will not fit in memory, before anything of it is made. */
+static int check_memory(sweep *s)
+{
+    const hr_point *pt = &s->pt;
+    const char *source;
+    uint64_t need = hr__row_bytes(pt->workload, &pt->work, pt->machine.procs);
+    uint64_t have = hr__available_bytes(&source);
+    if (have == 0 || need <= have)
+        return HR_OK;
+    char where[320], a[32], b[32];
+    hr__config_locate(s->c, "workload", where, sizeof where);
+    hr__bytes_text(a, sizeof a, need);
+    hr__bytes_text(b, sizeof b, have);
+    return hr__config_fail(s->e, HR_ENOMEM, where, "workload %s, n = %llu, procs = %d needs "
+                           "about %s of memory, more than the %s %s: lower n or procs",
+                           pt->work.kind, (unsigned long long)pt->work.n, pt->machine.procs, a,
+                           b, source);
 }
 
 static int workload_level(sweep *s)
@@ -226,6 +282,8 @@ static int workload_level(sweep *s)
     int err = HR_OK;
     for (size_t w = 0; w < hr__config_workloads(c) && err == HR_OK; w++) {
         if ((err = hr__config_workload(c, w, &s->pt, s->e)) < 0)
+            break;
+        if (s->dry && (err = check_memory(s)) < 0)
             break;
         char why[512] = "", where[320];
         err = s->pt.workload->make(&s->pt.work, s->pt.machine.procs, &s->inst, why, sizeof why);
@@ -261,7 +319,11 @@ static int machine_level(sweep *s)
             break;
         const char *why = NULL;
         char where[320];
-        if ((err = hr_machine_create(&s->pt.machine, &s->m, &why)) < 0) {
+        /* The check builds nothing: a sweep's machines exist one at a time, while their rows
+         * run. */
+        err = s->dry ? hr_machine_check(&s->pt.machine, &why)
+                     : hr_machine_create(&s->pt.machine, &s->m, &why);
+        if (err < 0) {
             hr__config_locate(c, "machine", where, sizeof where);
             return hr__config_fail(s->e, err, where, "machine of procs = %d, topology %s, "
                                    "discipline %s: %s", s->pt.machine.procs,

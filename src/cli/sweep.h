@@ -24,12 +24,16 @@ typedef void (*hr_sweep_note)(void *arg, const char *algorithm, const char *msg)
 typedef struct hr_sweep_stats {
     size_t rows;      /* rows reported */
     size_t failed;    /* rows whose status is neither ok nor unchecked */
+    size_t skipped;   /* rows not run: the algorithm does not take the discipline or kind */
+    char   skip_why[512];  /* the first skipped row's reason */
 } hr_sweep_stats;
 
-/* Build every machine and make every workload instance of a checked config (hr__config_check),
- * then throw them away, running nothing: what only the machine or the workload can reject (a
- * topology's shape, a distribution's conditions on n, h and p) is then reported before any row
- * runs. HR_OK, or an error code with e filled ("FILE:LINE: ..." at the section's header). */
+/* Check every machine (hr_machine_check: no threads are made) and make every workload instance
+ * of a checked config (hr__config_check), one at a time, then throw them away, running nothing:
+ * what only the machine or the workload can reject (a topology's shape, a distribution's
+ * conditions on n, h and p) is then reported before any row runs, and so is a row that needs
+ * more memory than the box has (HR_ENOMEM, both figures in the message), before it is made.
+ * HR_OK, or an error code with e filled ("FILE:LINE: ..." at the section's header). */
 int hr__sweep_check(const hr_config *c, hr_config_error *e);
 
 /* Run the sweep of a checked config, writing rows to rep and telling note (may be NULL) about

@@ -51,6 +51,13 @@ expect_empty() {
 
 HEADER=algorithm,procs,n,h,discipline,topology,cost,seed,model_time_s,rounds,messages,bytes,max_out_bytes,max_in_bytes,wall_s,verified
 
+# col NAME [FILE]: the column called NAME of CSV rows (FILE, default the last run's output), one
+# line per row; read by name, as every script here reads columns. (No field holds a comma here.)
+col() {
+    awk -F, -v want="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == want) c = i; next }
+                          c { print $c }' "${2:-$TMP/out}"
+}
+
 # ---- information -----------------------------------------------------------------------
 run --version
 expect_rc 0 "--version"
@@ -119,7 +126,7 @@ expect_rc 0 "example sweep"
 # verify = false: the row is not verified, yet nothing failed.
 run --format csv --set run.verify=false --set workload.n=2^12
 expect_rc 0 "verify = false"
-tail -n 1 "$TMP/out" | grep -q ',false,[^,]*,0,0,unchecked,$' && ok || bad "verify = false: $(tail -n 1 "$TMP/out")"
+[ "$(col verified),$(col status)" = "false,unchecked" ] && ok || bad "verify = false: $(tail -n 1 "$TMP/out")"
 
 # discipline sync (rendezvous) runs hrel.direct and verifies.
 run --format csv --set machine.discipline=sync
@@ -139,7 +146,7 @@ run --format csv --set run.algorithms=hrel.xor --set machine.buffer=64 --set wor
 expect_rc 1 "a failing run"
 expect_grep "hremu: hrel.xor: P" "$TMP/err" "a failing run names the algorithm"
 expect_grep "can never fit in P" "$TMP/err" "a failing run says why"
-tail -n 1 "$TMP/out" | grep -q '^hrel.xor,.*,false,[^,]*,0,0,failed,' && ok ||
+[ "$(col algorithm),$(col verified),$(col status)" = "hrel.xor,false,failed" ] && ok ||
     bad "a failing run's row: $(tail -n 1 "$TMP/out")"
 
 # The sort family: both sorts verify on dataset N; on R, radix sort verifies and counting sort
@@ -224,7 +231,8 @@ same_model "HREMU_JITTER=1" env HREMU_JITTER=1
 run --format csv configs/examples/rounds.ini
 expect_rc 0 "rounds example"
 [ "$(grep -c ',true,' "$TMP/out")" = 3 ] && ok || bad "rounds example: all three verify"
-grep -q '^hrel.offline,32,992,31,priority,.*,31,992,.*,true,1,0,0,ok,' "$TMP/out" && ok ||
+col algorithm >"$TMP/c1"; col rounds >"$TMP/c2"; col h >"$TMP/c3"
+[ "$(paste -d, "$TMP/c1" "$TMP/c2" "$TMP/c3" | grep '^hrel.offline')" = "hrel.offline,31,31" ] && ok ||
     bad "rounds example: offline takes h rounds: $(grep offline "$TMP/out")"
 cp "$TMP/out" "$TMP/rounds.csv"
 HREMU_JITTER=1 "$BIN" configs/examples/rounds.ini --format csv >"$TMP/m.csv" 2>"$TMP/err"
@@ -241,10 +249,84 @@ run configs/examples/rounds.ini --trace "$TMP/no/such/dir/trace.csv"
 expect_rc 2 "--trace into a missing directory"
 expect_grep "cannot open" "$TMP/err" "--trace names the problem"
 
-run configs/examples/rounds.ini --set machine.discipline=fifo
-expect_rc 2 "pq_random under fifo"
-expect_err "hremu: configs/examples/rounds.ini:22: hrel.pq_random is not defined for discipline fifo (it takes: priority)" \
+# A sweep crossing algorithms with disciplines skips the pairs an algorithm is not defined for and
+# says so on stderr; a sweep of nothing but such pairs is an error.
+run configs/examples/rounds.ini --set machine.discipline=fifo --format csv
+expect_rc 0 "pq_random under fifo, with others"
+expect_err "hremu: skipped 1 of 3 rows whose algorithm does not take the discipline or workload kind; the first: configs/examples/rounds.ini:22: hrel.pq_random is not defined for discipline fifo (it takes: priority)" \
+    "a skipped row is said"
+[ "$(col algorithm | tr '\n' ' ')" = "hrel.fifo_staged hrel.offline " ] && ok || bad "skipped: rows $(col algorithm)"
+run configs/examples/rounds.ini --set machine.discipline=fifo,arbitrary --set machine.procs=8 --format csv
+expect_rc 0 "rounds algorithms crossed with two disciplines"
+[ "$(col discipline | tr '\n' ' ')" = "fifo fifo arbitrary " ] && ok ||
+    bad "crossed: rows $(col algorithm | tr '\n' ' ')/$(col discipline | tr '\n' ' ')"
+expect_grep "skipped 3 of 6 rows" "$TMP/err" "crossed: three skipped"
+run configs/examples/rounds.ini --set machine.discipline=fifo --set run.algorithms=hrel.pq_random
+expect_rc 2 "pq_random under fifo alone"
+expect_err "hremu: --set run.algorithms: hrel.pq_random is not defined for discipline fifo (it takes: priority)" \
     "an algorithm on a discipline it is not for"
+
+# A section for an algorithm that is not in the run is a warning, and the run goes on.
+run configs/examples/rounds.ini --set run.algorithms=hrel.offline --set hrel.fifo_staged.K=2 --format csv
+expect_rc 0 "a section for an algorithm not in the run"
+expect_err "hremu: configs/examples/rounds.ini:26: warning: [hrel.fifo_staged] is set but hrel.fifo_staged is not in [run] algorithms; its keys are not used" \
+    "the unused section's warning"
+
+# Model time that passes the clock's range (a day of latency per message, p - 1 steps) fails
+# the row with status overflow, exit 1, and says why; it is never a verified row.
+run --format csv --set run.algorithms=hrel.xor --set machine.tau=86400 --set machine.procs=128,256 \
+    --set workload.n=2^14 --set run.repeat=1
+expect_rc 1 "model time past the clock's range"
+[ "$(col status | tr '\n' ' ')" = "overflow overflow " ] && ok || bad "overflow: status $(col status)"
+[ "$(col model_time_s | tr '\n' ' ')" = "inf inf " ] && ok || bad "overflow: model_time_s $(col model_time_s)"
+expect_grep "model time passes the end of the clock's range" "$TMP/err" "overflow says why"
+
+# compute = measured is documented as nondeterministic: repeats are not compared, and the row
+# shows the median.
+run --format csv --set machine.compute=measured --set run.repeat=3 --set workload.n=2^14
+expect_rc 0 "compute = measured, repeat = 3"
+[ "$(col status),$(col compute),$(col repeat)" = "ok,measured,3" ] && ok ||
+    bad "compute = measured: $(tail -n 1 "$TMP/out")"
+
+# Every setting that varies between rows appears in the rows.
+run --format csv --set machine.tau=1e-5,2e-5 --set machine.buffer=unlimited,64K --set workload.n=2^12 \
+    --set run.repeat=1
+expect_rc 0 "settings sweep"
+[ "$(sort -u "$TMP/out" | wc -l)" -eq 5 ] && ok || bad "settings sweep: rows look alike"
+[ "$(col tau | tr '\n' ' ')" = "1e-05 2e-05 1e-05 2e-05 " ] && ok || bad "tau column: $(col tau)"
+[ "$(col buffer | tr '\n' ' ')" = "unlimited unlimited 65536 65536 " ] && ok || bad "buffer column: $(col buffer)"
+[ "$(col distribution | sort -u)" = "skewed" ] && ok || bad "distribution column: $(col distribution)"
+run --format csv configs/examples/sort.ini --set workload.n=2^12 --set workload.dataset=N,S \
+    --set run.algorithms=sort.radix --set sort.radix.r=8,11
+expect_rc 0 "sort settings sweep"
+[ "$(col dataset | tr '\n' ' ')" = "N N S S " ] && ok || bad "dataset column: $(col dataset)"
+[ "$(col params | tr '\n' ' ')" = "r=8 r=11 r=8 r=11 " ] && ok || bad "params column: $(col params)"
+
+# A row that cannot fit in memory is refused before anything is made, with both figures.
+run --set workload.n=2^40
+expect_rc 2 "a row too big for the box"
+grep -q "^hremu: configs/default.ini:[0-9]*: workload hrelation, n = 1099511627776, procs = 16 needs about .* of memory, more than the .* available on this box" "$TMP/err" &&
+    [ "$(wc -l <"$TMP/err")" -eq 1 ] && ok || bad "too big: $(cat "$TMP/err")"
+HREMU_MEMORY=10M "$BIN" configs/default.ini >"$TMP/out" 2>"$TMP/err"
+rc=$?
+expect_rc 2 "HREMU_MEMORY"
+expect_err "hremu: configs/default.ini:10: workload hrelation, n = 1048576, procs = 16 needs about 33.2 MiB of memory, more than the 10.0 MiB that HREMU_MEMORY allows: lower n or procs" \
+    "HREMU_MEMORY's refusal"
+
+# The check before the first row builds no machine: a sweep of nine points of 4,096 processors
+# and a tenth whose workload is impossible is refused at once (building the nine machines to
+# check them took 36,864 threads, 3.4 s and 434 MB here).
+start=$(date +%s)
+run --set machine.procs=4096,4096,4096,4096,4096,4096,4096,4096,4096,14 --set workload.n=21 \
+    --set workload.distribution=difficult --set workload.h=3
+expect_rc 2 "a big sweep's bad point"
+expect_grep "needs p >= 15" "$TMP/err" "a big sweep's bad point says why"
+[ $(($(date +%s) - start)) -le 2 ] && ok || bad "a big sweep's bad point took $(($(date +%s) - start)) s"
+
+# A device or a pipe is not a relation file.
+run --set workload.distribution=file:/dev/zero --set workload.h=0
+expect_rc 2 "file:/dev/zero"
+[ "$(wc -l <"$TMP/err")" -eq 1 ] && ok || bad "file:/dev/zero: $(cat "$TMP/err")"
 
 # 1024 processors (threads) on a few cores: verifies and exits 0, in seconds (a minute at most:
 # `timeout` turns a hang into a failure). TSan makes this take many minutes (here 512 threads:

@@ -1,0 +1,106 @@
+/* memory.c: what a row will take and what the box can give, so that a row that cannot fit is
+ * refused before it is made, with both figures, instead of meeting the out-of-memory killer. */
+#include "cli/memory.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* From the peak resident set of whole runs (docs/architecture.md, "Memory"), rounded up:
+ * - what the algorithms of a kind hold besides the instance and its output, per element: at
+ *   n = 2^24, p = 16, hrel.direct 8.2, hrel.two_phase 11.7, sort.radix 40, sort.counting 44;
+ * - per processor, its thread's touched stack, state and first arena block, and per pair of
+ *   processors, the mailbox's per-source lists, a collective's message per pair and the counts
+ *   of an all-to-all: p = 1024 and 4096 at small n fit 11 KiB + 196 bytes a pair. */
+#define HREL_BYTES_PER_ELEM 16u
+#define SORT_BYTES_PER_ELEM 48u
+#define BYTES_PER_PROC      (64u << 10)
+#define BYTES_PER_PAIR      208u
+
+uint64_t hr__row_bytes(const hr_workload *w, const hr_workload_spec *s, int p)
+{
+    uint64_t inst = w->mem_bytes != NULL ? w->mem_bytes(s, p) : 0;
+    uint64_t per = w->kind == HR_KIND_SORT ? SORT_BYTES_PER_ELEM : HREL_BYTES_PER_ELEM;
+    uint64_t np = (uint64_t)p;
+    return inst + per * s->n + BYTES_PER_PROC * np + BYTES_PER_PAIR * np * np;
+}
+
+/* A size with an optional K, M, G or T suffix (powers of 1024); 0 if it is not one. */
+static uint64_t parse_size(const char *text)
+{
+    char *end;
+    unsigned long long v = strtoull(text, &end, 10);
+    int shift = 0;
+    switch (*end) {
+    case 'K': shift = 10; end++; break;
+    case 'M': shift = 20; end++; break;
+    case 'G': shift = 30; end++; break;
+    case 'T': shift = 40; end++; break;
+    default: break;
+    }
+    if (end == text || *end != '\0' || v > (UINT64_MAX >> shift))
+        return 0;
+    return (uint64_t)v << shift;
+}
+
+/* The first number in a file (a cgroup's limit or usage); 0 if none or "max". */
+static uint64_t read_number(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return 0;
+    unsigned long long v = 0;
+    if (fscanf(f, "%llu", &v) != 1)
+        v = 0;
+    fclose(f);
+    return v;
+}
+
+uint64_t hr__available_bytes(const char **source)
+{
+    const char *env = getenv("HREMU_MEMORY");
+    uint64_t v;
+    if (env != NULL && (v = parse_size(env)) > 0) {
+        *source = "that HREMU_MEMORY allows";
+        return v;
+    }
+    uint64_t avail = 0;
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (f != NULL) {
+        char line[256];
+        unsigned long long kb;
+        while (fgets(line, sizeof line, f) != NULL)
+            if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) {
+                avail = (uint64_t)kb << 10;
+                break;
+            }
+        fclose(f);
+    }
+    *source = "available on this box (MemAvailable)";
+    /* Inside a container, its cgroup's limit may be the tighter one. */
+    uint64_t max = read_number("/sys/fs/cgroup/memory.max");
+    if (max > 0) {
+        uint64_t used = read_number("/sys/fs/cgroup/memory.current");
+        uint64_t room = max > used ? max - used : 0;
+        if (avail == 0 || room < avail) {
+            avail = room;
+            *source = "left under this cgroup's memory.max";
+        }
+    }
+    return avail;
+}
+
+void hr__bytes_text(char *buf, size_t len, uint64_t bytes)
+{
+    static const char *const unit[] = { "bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+    double v = (double)bytes;
+    int u = 0;
+    while (v >= 1024 && u < 6) {
+        v /= 1024;
+        u++;
+    }
+    if (u == 0)
+        snprintf(buf, len, "%llu bytes", (unsigned long long)bytes);
+    else
+        snprintf(buf, len, "%.1f %s", v, unit[u]);
+}
