@@ -85,6 +85,8 @@ check-tests: $(TESTS) $(EXAMPLE) $(BIN)
 	$(TSAN_ENV) $(ASAN_ENV) HREMU_BIN=$(CURDIR)/$(BIN) $(TESTS)
 	$(TSAN_ENV) $(ASAN_ENV) $(EXAMPLE)
 	$(TSAN_ENV) $(ASAN_ENV) HREMU_BIN=$(CURDIR)/$(BIN) tests/cli/run.sh
+	$(TSAN_ENV) $(ASAN_ENV) HREMU_BIN=$(CURDIR)/$(BIN) tests/cli/commands.sh
+	$(TSAN_ENV) $(ASAN_ENV) HREMU_BIN=$(CURDIR)/$(BIN) tests/plots.sh
 	$(TSAN_ENV) $(ASAN_ENV) SAN="$(SAN)" CC="$(CC)" CFLAGS="$(if $(SAN),-fsanitize=$(SAN) -fno-omit-frame-pointer)" \
 	    LDFLAGS="$(if $(SAN),-fsanitize=$(SAN))" tests/install.sh $(BUILD)
 

@@ -1,9 +1,11 @@
 #!/bin/sh
 # Install what a fresh Debian 12 lacks to build and test hremu (python3 checks the JSON output in
-# tests/cli/run.sh); quiet and quick when all is there.
-# Extra package names may be passed (e.g. `scripts/deps.sh gnuplot` for plotting).
+# tests/cli/run.sh; gnuplot-nox draws the figures, and tests/plots.sh checks the plot scripts);
+# quiet and quick when all is there.
+# Extra package names may be passed (e.g. `scripts/deps.sh valgrind`).
+# Recommended packages are left out (with them, gnuplot-nox alone pulls in some 40 more).
 set -e
-need="pkg-config liburcu-dev check libinih-dev python3 $*"
+need="pkg-config liburcu-dev check libinih-dev python3 gnuplot-nox $*"
 missing=""
 for pkg in $need; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing="$missing $pkg"
@@ -13,4 +15,4 @@ echo "scripts/deps.sh: installing$missing"
 SUDO=""
 [ "$(id -u)" -ne 0 ] && SUDO=sudo
 $SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing

@@ -1,59 +1,154 @@
 #!/bin/sh
 # Reproduce seed 000's experiments (Bader, Helman, JaJa: h-relation routing and radix sort):
 # run every config under configs/seed000/ with --format csv into a results dir (default
-# build/seed000/) and plot each figure with gnuplot to docs/seed000/FIGURE.png.
-# docs/seed000.md discusses the results. Run from anywhere:
-#     scripts/plot_seed000.sh [RESULTS_DIR]
+# build/seed000/), plot each figure with gnuplot to docs/seed000/FIGURE.png and write Table I to
+# RESULTS_DIR/table1.md. docs/seed000.md discusses the results. Run from anywhere:
+#     scripts/plot_seed000.sh [--no-run] [--docs DIR] [RESULTS_DIR]
+# --no-run    plot the CSVs already in RESULTS_DIR (CONFIG.csv for each config), run nothing
+# --docs DIR  write the figures to DIR instead of docs/seed000/
 # HREMU=path overrides the binary (default ./hremu, built with make if missing).
-set -e
-cd "$(dirname "$0")/.."
-out=${1:-build/seed000}
-hremu=${HREMU:-./hremu}
-figs=docs/seed000
-mkdir -p "$out" "$figs"
-[ -x "$hremu" ] || make
-scripts/deps.sh gnuplot-nox
+# Every CSV column is found by name in the header, never by number (hremu's columns may move).
+# The outputs are written to new files and moved into place only when every step succeeded: a
+# failing step prints one message "plot_seed000: ..." and exits 1, and leaves them as they were.
+set -eu
+me=plot_seed000
+die() { echo "$me: $*" >&2; exit 1; }
+abs() { case $1 in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
 
-# kind sort: the CSV has no dataset column, so each dataset of the config's list runs alone
-# and its name is appended to every row as a last column, `dataset`.
-for cfg in configs/seed000/*.ini; do
-    name=$(basename "$cfg" .ini)
-    csv="$out/$name.csv"
-    sets=$(sed -n 's/^dataset *= *\([^;#]*\).*/\1/p' "$cfg" | tr -d ' ' | tr ',' ' ')
-    echo "plot_seed000: $cfg -> $csv"
-    if [ -z "$sets" ]; then
-        "$hremu" "$cfg" --format csv --out "$csv"
-    else
-        rm -f "$csv"
-        for d in $sets; do
-            "$hremu" "$cfg" --set workload.dataset="$d" --format csv --out "$out/$name.$d.tmp"
-            if [ ! -f "$csv" ]; then
-                head -n 1 "$out/$name.$d.tmp" | sed 's/$/,dataset/' > "$csv"
-            fi
-            tail -n +2 "$out/$name.$d.tmp" | sed "s/\$/,$d/" >> "$csv"
-            rm -f "$out/$name.$d.tmp"
-        done
-    fi
+run=1 figs='' out='' hremu=''
+while [ $# -gt 0 ]; do
+    case $1 in
+    --no-run) run=0 ;;
+    --docs) [ $# -ge 2 ] || die "--docs needs a directory"; figs=$(abs "$2"); shift ;;
+    -h|--help) sed -n '2,12s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    -*) die "unknown option $1 (usage: scripts/plot_seed000.sh [--no-run] [--docs DIR] [RESULTS_DIR])" ;;
+    *) [ -z "$out" ] || die "more than one RESULTS_DIR"; out=$(abs "$1") ;;
+    esac
+    shift
+done
+case ${HREMU:-} in */*) hremu=$(abs "$HREMU") ;; *) hremu=${HREMU:-} ;; esac
+cd "$(dirname "$0")/.."
+out=${out:-build/seed000}
+figs=${figs:-docs/seed000}
+hremu=${hremu:-./hremu}
+mkdir -p "$out" "$figs" || die "cannot create $out or $figs"
+
+# Everything is written into a staging directory next to the figures and moved into place at the
+# end; it is removed on any exit.
+stage=$(mktemp -d "$figs/.$me.XXXXXX") || die "cannot create a staging directory in $figs"
+trap 'rm -rf "$stage"' EXIT
+trap 'exit 130' INT TERM
+
+# CSV parsing shared by the awk programs below: csv(LINE) splits one RFC 4180 line (hremu quotes
+# a field that holds a comma, a quote or edge spaces) into F[1..n] and returns n; header(NAMES)
+# maps the header line's names to column numbers in c[] and fails if one of NAMES is missing.
+CSV_AWK='
+function csv(s,   n, i, ch, q, f) {
+    if (index(s, "\"") == 0) return split(s, F, ",")
+    split("", F); n = 0; f = ""; q = 0
+    for (i = 1; i <= length(s); i++) {
+        ch = substr(s, i, 1)
+        if (q) {
+            if (ch != "\"") f = f ch
+            else if (substr(s, i + 1, 1) == "\"") { f = f ch; i++ }
+            else q = 0
+        } else if (ch == "\"") q = 1
+        else if (ch == ",") { F[++n] = f; f = "" }
+        else f = f ch
+    }
+    F[++n] = f
+    return n
+}
+function header(names,   n, i, want) {
+    split("", c); n = csv($0)
+    for (i = 1; i <= n; i++) c[F[i]] = i
+    n = split(names, want, " ")
+    for (i = 1; i <= n; i++)
+        if (!(want[i] in c)) fail(FILENAME ": no column \"" want[i] "\" in its header")
+}
+function fail(msg) { printf "%s: %s\n", me, msg > "/dev/stderr"; failed = 1; exit 1 }
+'
+
+# need FILE NAMES: FILE exists, has every named column and at least one row.
+need() {
+    f=$1; shift
+    [ -s "$f" ] || die "$f: missing or empty"
+    awk -v me="$me" -v names="$*" "$CSV_AWK"'
+        FNR == 1 { header(names); next }
+        { rows++ }
+        END { if (!failed && !rows) fail(FILENAME ": no rows under the header"); exit failed }' "$f" || exit 1
+}
+
+if [ "$run" = 1 ]; then
+    [ -x "$hremu" ] || make || die "make failed"
+    scripts/deps.sh gnuplot-nox || die "scripts/deps.sh gnuplot-nox failed"
+fi
+command -v gnuplot >/dev/null 2>&1 || die "gnuplot not found (scripts/deps.sh gnuplot-nox installs it)"
+
+# kind sort: hremu's CSV may have no dataset column, so each dataset of the config's list runs
+# alone and, if the header has no `dataset`, its name is appended to every row as a last column.
+# Each CSV is written to CSV.tmp and renamed when complete.
+if [ "$run" = 1 ]; then
+    for cfg in configs/seed000/*.ini; do
+        name=$(basename "$cfg" .ini)
+        csv="$out/$name.csv"
+        sets=$(sed -n 's/^dataset *= *\([^;#]*\).*/\1/p' "$cfg" | tr -d ' ' | tr ',' ' ')
+        echo "$me: $cfg -> $csv"
+        rm -f "$csv.tmp"
+        if [ -z "$sets" ]; then
+            "$hremu" "$cfg" --format csv --out "$csv.tmp" || die "$cfg: hremu failed (exit $?)"
+        else
+            for d in $sets; do
+                part="$out/$name.$d.tmp"
+                "$hremu" "$cfg" --set workload.dataset="$d" --format csv --out "$part" ||
+                    die "$cfg: hremu failed on dataset $d (exit $?)"
+                awk -v me="$me" -v d="$d" -v first="$([ -f "$csv.tmp" ] && echo 0 || echo 1)" "$CSV_AWK"'
+                    FNR == 1 { header(""); add = !("dataset" in c); if (first) print $0 (add ? ",dataset" : ""); next }
+                    { print $0 (add ? "," d : "") }' "$part" >> "$csv.tmp" || die "$part: cannot add the dataset column"
+                rm -f "$part"
+            done
+        fi
+        mv -f "$csv.tmp" "$csv" || die "cannot move $csv.tmp to $csv"
+    done
+fi
+
+# Check every input before drawing anything: the columns the figures and Table I read.
+for name in fig2 fig3_transpose fig3_skewed fig3_uniform fig5 fig6; do
+    need "$out/$name.csv" algorithm procs n h model_time_s
+done
+for name in fig4 table1_cm5 table1_sp2; do
+    need "$out/$name.csv" procs n cost model_time_s params dataset
 done
 
 for gp in scripts/seed000/*.gp; do
     fig=$(basename "$gp" .gp)
-    echo "plot_seed000: $gp -> $figs/$fig.png"
-    gnuplot -e "dir='$out'; out='$figs/$fig.png'" "$gp"
+    echo "$me: $gp -> $figs/$fig.png"
+    gnuplot -e "dir='$out'; out='$stage/$fig.png'" "$gp" || die "$gp: gnuplot failed; $figs/$fig.png is unchanged"
+    [ -s "$stage/$fig.png" ] || die "$gp: gnuplot wrote nothing; $figs/$fig.png is unchanged"
 done
 
 # Table I as markdown: model seconds per input, n/p and r, beside the paper's BHJ column.
-awk -F, '
-    FNR == 1 { next }
-    { np = $3 / $2; k = (np >= 1024 ? np / 1024 "K" : np)
-      key = $7 " p=" $2 "|" $20 "|" k; v[key, $19] = $9; if (!(key in seen)) { seen[key] = 1; order[++m] = key } }
+awk -v me="$me" "$CSV_AWK"'
+    FNR == 1 { header("procs n cost model_time_s params dataset"); next }
+    {
+        csv($0); p = F[c["procs"]]; np = F[c["n"]] / p; k = (np >= 1024 ? np / 1024 "K" : np)
+        key = F[c["cost"]] " p=" p "|" F[c["dataset"]] "|" k
+        v[key, F[c["params"]]] = F[c["model_time_s"]]
+        if (!(key in seen)) { seen[key] = 1; order[++m] = key }
+    }
     END {
+        if (failed) exit 1
         paper["cm5 p=32|R|4K"] = 0.163; paper["cm5 p=32|R|64K"] = 1.91; paper["cm5 p=32|R|512K"] = 15.1
         paper["cm5 p=32|C|4K"] = 0.163; paper["cm5 p=32|C|64K"] = 1.89; paper["cm5 p=32|C|512K"] = 14.9
         paper["cm5 p=32|N|4K"] = 0.163; paper["cm5 p=32|N|64K"] = 1.89; paper["cm5 p=32|N|512K"] = 15.0
         paper["sp2 p=16|R|4K"] = 0.107; paper["sp2 p=16|R|64K"] = 0.592; paper["sp2 p=16|R|512K"] = 4.03
         paper["sp2 p=16|C|4K"] = 0.107; paper["sp2 p=16|C|64K"] = 0.584; paper["sp2 p=16|C|512K"] = 4.02
         paper["sp2 p=16|N|4K"] = 0.109; paper["sp2 p=16|N|64K"] = 0.613; paper["sp2 p=16|N|512K"] = 4.12
+        for (i = 1; i <= m; i++) {
+            if (!(order[i] in paper)) fail("table1: no paper figure for " order[i])
+            if (!((order[i], "r=8") in v) || !((order[i], "r=11") in v) || v[order[i], "r=11"] + 0 <= 0)
+                fail("table1: " order[i] " lacks an r=8 or r=11 model time")
+        }
         print "| machine | input | n/p | paper BHJ (s) | hremu r=8 (s) | hremu r=11 (s) | paper / hremu r=11 |"
         print "|---|---|---|---|---|---|---|"
         for (i = 1; i <= m; i++) {
@@ -61,6 +156,13 @@ awk -F, '
             printf "| %s | %s | %s | %s | %.4f | %.4f | %.1f |\n", f[1], f[2], f[3], paper[order[i]],
                    v[order[i], "r=8"], v[order[i], "r=11"], paper[order[i]] / v[order[i], "r=11"]
         }
-    }' "$out"/table1_cm5.csv "$out"/table1_sp2.csv > "$out/table1.md"
-echo "plot_seed000: $out/table1.md"
+    }' "$out"/table1_cm5.csv "$out"/table1_sp2.csv > "$stage/table1.md" || die "table1: not written"
+
+# Every step succeeded: move the outputs into place.
+for gp in scripts/seed000/*.gp; do
+    fig=$(basename "$gp" .gp)
+    mv -f "$stage/$fig.png" "$figs/$fig.png" || die "cannot move $fig.png into $figs"
+done
+mv -f "$stage/table1.md" "$out/table1.md" || die "cannot move table1.md into $out"
+echo "$me: $out/table1.md"
 cat "$out/table1.md"

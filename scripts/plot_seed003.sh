@@ -6,32 +6,107 @@
 #     docs/seed003/fig2_k.csv  hrel.fifo_staged rounds/h against K (K,p,mean,sd,min,max)
 #     docs/seed003/fig2_k.png  the same, plotted by scripts/seed003/fig2_k.gp
 # Run from anywhere:
-#     scripts/plot_seed003.sh [RESULTS_DIR]
+#     scripts/plot_seed003.sh [--no-run] [--docs DIR] [RESULTS_DIR]
+# --no-run    use the CSVs already in RESULTS_DIR (CONFIG.csv for each config), run nothing
+# --docs DIR  write the table and the figure to DIR instead of docs/seed003/
 # HREMU=path overrides the binary (default ./hremu, built with make if missing).
 # A run that fails verification (hremu exit 1) does not stop the script: its rows are left out
 # of the statistics, counted in the table's "runs ok" column, and the script exits 1 at the end.
-set -e
+# Every CSV column is found by name in the header, never by number (hremu's columns may move).
+# The outputs are written to new files and moved into place only when every step succeeded: a
+# failing step prints one message "plot_seed003: ..." and exits 2, and leaves them as they were.
+set -eu
+me=plot_seed003
+die() { echo "$me: $*" >&2; exit 2; }
+abs() { case $1 in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
+
+run=1 docs='' out='' hremu=''
+while [ $# -gt 0 ]; do
+    case $1 in
+    --no-run) run=0 ;;
+    --docs) [ $# -ge 2 ] || die "--docs needs a directory"; docs=$(abs "$2"); shift ;;
+    -h|--help) sed -n '2,17s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    -*) die "unknown option $1 (usage: scripts/plot_seed003.sh [--no-run] [--docs DIR] [RESULTS_DIR])" ;;
+    *) [ -z "$out" ] || die "more than one RESULTS_DIR"; out=$(abs "$1") ;;
+    esac
+    shift
+done
+case ${HREMU:-} in */*) hremu=$(abs "$HREMU") ;; *) hremu=${HREMU:-} ;; esac
 cd "$(dirname "$0")/.."
 start=$(date +%s)
-out=${1:-build/seed003}
-hremu=${HREMU:-./hremu}
-docs=docs/seed003
-mkdir -p "$out" "$docs"
-[ -x "$hremu" ] || make
-scripts/deps.sh gnuplot-nox
+out=${out:-build/seed003}
+docs=${docs:-docs/seed003}
+hremu=${hremu:-./hremu}
+mkdir -p "$out" "$docs" || die "cannot create $out or $docs"
 
+# Everything is written into a staging directory next to the outputs and moved into place at the
+# end; it is removed on any exit.
+stage=$(mktemp -d "$docs/.$me.XXXXXX") || die "cannot create a staging directory in $docs"
+trap 'rm -rf "$stage"' EXIT
+trap 'exit 130' INT TERM
+
+# CSV parsing shared by the awk programs below: csv(LINE) splits one RFC 4180 line (hremu quotes
+# a field that holds a comma, a quote or edge spaces) into F[1..n] and returns n; header(NAMES)
+# maps the header line's names to column numbers in c[] and fails if one of NAMES is missing.
+CSV_AWK='
+function csv(s,   n, i, ch, q, f) {
+    if (index(s, "\"") == 0) return split(s, F, ",")
+    split("", F); n = 0; f = ""; q = 0
+    for (i = 1; i <= length(s); i++) {
+        ch = substr(s, i, 1)
+        if (q) {
+            if (ch != "\"") f = f ch
+            else if (substr(s, i + 1, 1) == "\"") { f = f ch; i++ }
+            else q = 0
+        } else if (ch == "\"") q = 1
+        else if (ch == ",") { F[++n] = f; f = "" }
+        else f = f ch
+    }
+    F[++n] = f
+    return n
+}
+function header(names,   n, i, want) {
+    split("", c); n = csv($0)
+    for (i = 1; i <= n; i++) c[F[i]] = i
+    n = split(names, want, " ")
+    for (i = 1; i <= n; i++)
+        if (!(want[i] in c)) fail(FILENAME ": no column \"" want[i] "\" in its header")
+}
+function fail(msg) { printf "%s: %s\n", me, msg > "/dev/stderr"; failed = 1; exit 1 }
+'
+COLUMNS_USED="algorithm discipline procs n params status rounds_per_h lost stalls"
+
+if [ "$run" = 1 ]; then
+    [ -x "$hremu" ] || make || die "make failed"
+    scripts/deps.sh gnuplot-nox || die "scripts/deps.sh gnuplot-nox failed"
+fi
+command -v gnuplot >/dev/null 2>&1 || die "gnuplot not found (scripts/deps.sh gnuplot-nox installs it)"
+
+# Each CSV is written to CSV.tmp and renamed when hremu has finished (exit 0 or 1).
 failed=0
 for cfg in configs/seed003/*.ini; do
     name=$(basename "$cfg" .ini)
-    echo "plot_seed003: $cfg -> $out/$name.csv"
+    csv="$out/$name.csv"
     rc=0
-    "$hremu" "$cfg" --format csv --out "$out/$name.csv" || rc=$?
-    case $rc in
-    0) ;;
-    1) echo "plot_seed003: $cfg: a run failed (see the status column of $out/$name.csv)" >&2
-       failed=1 ;;
-    *) exit "$rc" ;;
-    esac
+    if [ "$run" = 1 ]; then
+        echo "$me: $cfg -> $csv"
+        "$hremu" "$cfg" --format csv --out "$csv.tmp" || rc=$?
+        case $rc in
+        0|1) mv -f "$csv.tmp" "$csv" || die "cannot move $csv.tmp to $csv" ;;
+        *) rm -f "$csv.tmp"; die "$cfg: hremu failed (exit $rc)" ;;
+        esac
+    fi
+    [ -s "$csv" ] || die "$csv: missing or empty"
+    # A run failed if hremu said so or a row's status is not ok (with --no-run, the latter only).
+    bad=$(awk -v me="$me" -v names="$COLUMNS_USED" "$CSV_AWK"'
+        FNR == 1 { header(names); next }
+        { csv($0); rows++; if (F[c["status"]] != "ok") bad++ }
+        END { if (failed) exit 1; if (!rows) fail(FILENAME ": no rows under the header"); print bad + 0 }' "$csv") ||
+        exit 2
+    if [ "$run" = 1 ] && [ "$rc" = 1 ] || [ "$bad" -gt 0 ]; then
+        echo "$me: $cfg: a run failed (see the status column of $csv)" >&2
+        failed=1
+    fi
 done
 
 # Per (algorithm, discipline, procs, params) over the seeds: runs, ok runs, then over the ok runs
@@ -41,21 +116,23 @@ done
 # of first appearance, with p ascending; one line per group, tab separated:
 #     algorithm discipline procs params runs ok mean sd min max lost/n stalls/n
 aggregate() {
-    awk -F, '
-        FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    awk -v me="$me" -v names="$COLUMNS_USED" "$CSV_AWK"'
+        FNR == 1 { header(names); next }
         {
-            g = $c["algorithm"] "\t" $c["discipline"] "\t" $c["params"]
+            csv($0)
+            g = F[c["algorithm"]] "\t" F[c["discipline"]] "\t" F[c["params"]]
             if (!(g in seen)) { seen[g] = 1; order[++ng] = g }
-            p = $c["procs"] + 0
+            p = F[c["procs"]] + 0
             if (!((g, p) in runs)) { np[g]++; ps[g, np[g]] = p }
             runs[g, p]++
-            if ($c["status"] != "ok") next
+            if (F[c["status"]] != "ok") next
             k = ++ok[g, p]
-            v[g, p, k] = $c["rounds_per_h"] + 0
-            lost[g, p] += $c["lost"] / $c["n"]
-            stalls[g, p] += $c["stalls"] / $c["n"]
+            v[g, p, k] = F[c["rounds_per_h"]] + 0
+            lost[g, p] += F[c["lost"]] / F[c["n"]]
+            stalls[g, p] += F[c["stalls"]] / F[c["n"]]
         }
         END {
+            if (failed) exit 1
             for (i = 1; i <= ng; i++) {
                 g = order[i]
                 for (a = 2; a <= np[g]; a++)            # insertion sort of the p values
@@ -85,48 +162,61 @@ aggregate() {
         }' "$@"
 }
 
-aggregate "$out"/fifo.csv "$out"/priority.csv "$out"/arbitrary.csv "$out"/ocpc.csv > "$out/table.tsv"
-aggregate "$out"/fig2_k.csv > "$out/fig2_k.tsv"
+aggregate "$out"/fifo.csv "$out"/priority.csv "$out"/arbitrary.csv "$out"/ocpc.csv > "$out/table.tsv" ||
+    die "table: the aggregation failed"
+aggregate "$out"/fig2_k.csv > "$out/fig2_k.tsv" || die "fig2_k: the aggregation failed"
 
 # The table, beside the figures sec. 1 and sec. 7 of the paper give (all-to-all, rounds/h).
-awk -F'\t' '
-    BEGIN {
-        paper["hrel.fifo_staged|fifo|K=1 mu=0.267"] = "2.08 (its minimum over K; analysis: 3.4 at K = 1.9)"
-        paper["hrel.pq_random|priority|"] = "about 1.85"
-        paper["hrel.aw_weighted|arbitrary|beta=0.1"] = "1.57 (bound 1.62)"
-        paper["hrel.aw_uniform|arbitrary|beta=0.1"] = "no better than 1.7"
-        print "| algorithm | discipline | p | params | runs ok | rounds/h mean ± sd | min | max | lost/msg | stalls/msg | paper |"
-        print "|---|---|---|---|---|---|---|---|---|---|---|"
-    }
-    {
-        key = $1 "|" $2 "|" $4
-        fig = (key in paper) ? paper[key] : ($1 == "hrel.offline" ? "exactly 1 (h rounds)" : "-")
-        printf "| %s | %s | %d | %s | %d/%d | %.3f ± %.3f | %.3f | %.3f | %.3f | %.3f | %s |\n",
-               $1, $2, $3, ($4 == "" ? "-" : $4), $6, $5, $7, $8, $9, $10, $11, $12, fig
-    }' "$out/table.tsv" > "$docs/table.md"
-cat >> "$docs/table.md" <<EOF
+{
+    awk -F'\t' '
+        BEGIN {
+            paper["hrel.fifo_staged|fifo|K=1 mu=0.267"] = "2.08 (its minimum over K; analysis: 3.4 at K = 1.9)"
+            paper["hrel.pq_random|priority|"] = "about 1.85"
+            paper["hrel.aw_weighted|arbitrary|beta=0.1"] = "1.57 (bound 1.62)"
+            paper["hrel.aw_uniform|arbitrary|"] = "no better than 1.7"
+            print "| algorithm | discipline | p | params | runs ok | rounds/h mean ± sd | min | max | lost/msg | stalls/msg | paper |"
+            print "|---|---|---|---|---|---|---|---|---|---|---|"
+        }
+        {
+            key = $1 "|" $2 "|" $4
+            fig = (key in paper) ? paper[key] : ($1 == "hrel.offline" ? "exactly 1 (h rounds)" : "-")
+            printf "| %s | %s | %d | %s | %d/%d | %.3f ± %.3f | %.3f | %.3f | %.3f | %.3f | %s |\n",
+                   $1, $2, $3, ($4 == "" ? "-" : $4), $6, $5, $7, $8, $9, $10, $11, $12, fig
+        }' "$out/table.tsv"
+    cat <<EOF
 
 All-to-all (one message between every ordered pair of processors, h = p-1), cm5 costs, complete
 topology, seeds 1 to 10 (configs/seed003/*.ini). Statistics are over the runs that verified;
 sd is the sample standard deviation. lost/msg and stalls/msg are the mean lost sends and stalls
 per message of the relation (lost and stalls divided by n). Written by scripts/plot_seed003.sh.
 EOF
-echo "plot_seed003: $docs/table.md"
-cat "$docs/table.md"
+} > "$stage/table.md" || die "table.md: not written"
 
 # Figure 2 data: K from the params column (K=VALUE mu=VALUE), rows by p then K.
-awk -F'\t' '
-    BEGIN { print "K,p,mean,sd,min,max" }
-    { split($4, a, " "); sub(/^K=/, "", a[1]); printf "%s,%d,%s,%s,%s,%s\n", a[1], $3, $7, $8, $9, $10 }
-' "$out/fig2_k.tsv" | { read -r hdr; echo "$hdr"; sort -t, -k2,2n -k1,1n; } > "$docs/fig2_k.csv"
-echo "plot_seed003: $docs/fig2_k.csv"
-cat "$docs/fig2_k.csv"
+{
+    echo "K,p,mean,sd,min,max"
+    awk -F'\t' '{ split($4, a, " "); sub(/^K=/, "", a[1]); printf "%s,%d,%s,%s,%s,%s\n", a[1], $3, $7, $8, $9, $10 }' \
+        "$out/fig2_k.tsv" | sort -t, -k2,2n -k1,1n
+} > "$stage/fig2_k.csv" || die "fig2_k.csv: not written"
 
+# The figures read the staged fig2_k.csv (dir is the staging directory).
 for gp in scripts/seed003/*.gp; do
     fig=$(basename "$gp" .gp)
-    echo "plot_seed003: $gp -> $docs/$fig.png"
-    gnuplot -e "dir='$docs'; out='$docs/$fig.png'" "$gp"
+    echo "$me: $gp -> $docs/$fig.png"
+    gnuplot -e "dir='$stage'; out='$stage/$fig.png'" "$gp" || die "$gp: gnuplot failed; $docs/$fig.png is unchanged"
+    [ -s "$stage/$fig.png" ] || die "$gp: gnuplot wrote nothing; $docs/$fig.png is unchanged"
 done
 
-echo "plot_seed003: done in $(( $(date +%s) - start )) s"
+# Every step succeeded: move the outputs into place.
+for f in table.md fig2_k.csv; do
+    mv -f "$stage/$f" "$docs/$f" || die "cannot move $f into $docs"
+    echo "$me: $docs/$f"
+    cat "$docs/$f"
+done
+for gp in scripts/seed003/*.gp; do
+    fig=$(basename "$gp" .gp)
+    mv -f "$stage/$fig.png" "$docs/$fig.png" || die "cannot move $fig.png into $docs"
+done
+
+echo "$me: done in $(( $(date +%s) - start )) s"
 exit "$failed"

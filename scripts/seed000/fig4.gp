@@ -1,5 +1,6 @@
 # seed 000 Figure 4: radix sort on inputs R, S, C, N, p = 16: model time vs n (log-log), CM-5
 # and SP-2 costs. The four inputs' points should coincide.
+# Columns are found by name in the CSV header (column("NAME"), strcol("NAME")), never by number.
 set datafile separator ","
 set datafile missing NaN
 set terminal pngcairo size 900,650 font ",11"
@@ -14,5 +15,5 @@ set key top left
 set grid
 f = dir."/fig4.csv"
 ds = "R S C N"
-plot for [i = 1:4] f using 3:((strcol(7) eq "cm5" && strcol(20) eq word(ds, i)) ? $9 : NaN) with linespoints lw 2 pt (3 + i) ps (2.6 - 0.4*i) lc i title "CM-5, ".word(ds, i), \
-     for [i = 1:4] f using 3:((strcol(7) eq "sp2" && strcol(20) eq word(ds, i)) ? $9 : NaN) with linespoints lw 2 dt 2 pt (3 + i) ps (2.6 - 0.4*i) lc i title "SP-2, ".word(ds, i)
+plot for [i = 1:4] f using (column("n")):((strcol("cost") eq "cm5" && strcol("dataset") eq word(ds, i)) ? column("model_time_s") : NaN) with linespoints lw 2 pt (3 + i) ps (2.6 - 0.4*i) lc i title "CM-5, ".word(ds, i), \
+     for [i = 1:4] f using (column("n")):((strcol("cost") eq "sp2" && strcol("dataset") eq word(ds, i)) ? column("model_time_s") : NaN) with linespoints lw 2 dt 2 pt (3 + i) ps (2.6 - 0.4*i) lc i title "SP-2, ".word(ds, i)

@@ -1,5 +1,6 @@
 # seed 000 Figure 6: routing time vs h (h = n/p .. 8n/p, eq. 7), n = 2^20, per p (log-log);
 # solid hrel.two_phase, dashed hrel.direct.
+# Columns are found by name in the CSV header (column("NAME"), strcol("NAME")), never by number.
 set datafile separator ","
 set datafile missing NaN
 set terminal pngcairo size 900,650 font ",11"
@@ -13,5 +14,5 @@ set key outside right
 set grid
 set xrange [0.8:10]
 f = dir."/fig6.csv"
-plot for [i = 1:5] f using ($4*$2/$3):((strcol(1) eq "hrel.two_phase" && $2 == 2**(i+2)) ? $9 : NaN) with linespoints lw 2 pt 7 lc i title sprintf("two-phase p = %d", 2**(i+2)), \
-     for [i = 1:5] f using ($4*$2/$3):((strcol(1) eq "hrel.direct" && $2 == 2**(i+2)) ? $9 : NaN) with linespoints lw 2 pt 6 dt 2 lc i title sprintf("direct p = %d", 2**(i+2))
+plot for [i = 1:5] f using (column("h")*column("procs")/column("n")):((strcol("algorithm") eq "hrel.two_phase" && column("procs") == 2**(i+2)) ? column("model_time_s") : NaN) with linespoints lw 2 pt 7 lc i title sprintf("two-phase p = %d", 2**(i+2)), \
+     for [i = 1:5] f using (column("h")*column("procs")/column("n")):((strcol("algorithm") eq "hrel.direct" && column("procs") == 2**(i+2)) ? column("model_time_s") : NaN) with linespoints lw 2 pt 6 dt 2 lc i title sprintf("direct p = %d", 2**(i+2))

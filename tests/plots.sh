@@ -1,0 +1,234 @@
+#!/bin/sh
+# The plot scripts, scripts/plot_*.sh, on small hand-written CSVs (--no-run --docs DIR): every
+# figure is a non-empty PNG, the tables hold the expected figures and no nan, and a failing step
+# (a missing column, a figure gnuplot cannot draw) exits non-zero with one message and leaves the
+# outputs as they were. The CSVs put hremu's columns in another order, with columns hremu does
+# not write and a quoted field holding a comma, so that a column read by number fails here.
+# If HREMU_BIN names the binary, the columns the scripts read must be in its CSV header.
+# Skipped (exit 0) when gnuplot is missing. Run from anywhere:
+#     HREMU_BIN=build/hremu tests/plots.sh
+# KEEP=1 keeps the temporary directory of CSVs, figures, tables and stderr, and prints its name.
+# The last line is "N passed, M failed"; the exit status is nonzero if any case failed.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+if ! command -v gnuplot >/dev/null 2>&1; then
+    echo "SKIP tests/plots.sh: gnuplot is missing (scripts/deps.sh gnuplot-nox installs it)"
+    exit 0
+fi
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/hremu-plots.XXXXXX") || exit 1
+trap '[ -n "${KEEP:-}" ] || rm -rf "$TMP"' EXIT INT TERM
+pass=0
+fail=0
+
+ok()  { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# run NAME SCRIPT ARGS...: runs a plot script, stdout and stderr in $TMP/NAME.out, .err; $rc.
+run() {
+    name=$1; shift
+    "$@" >"$TMP/$name.out" 2>"$TMP/$name.err"
+    rc=$?
+}
+
+# expect_rc WANT NAME: the last run's exit status.
+expect_rc() {
+    if [ "$rc" -eq "$1" ]; then ok; else
+        bad "$2: exit status $rc, want $1"; sed 's/^/    stderr: /' "$TMP/$2.err" | tail -n 5
+    fi
+}
+
+# expect_png FILE NAME: FILE is a non-empty PNG.
+expect_png() {
+    if [ -s "$1" ] && [ "$(head -c 4 "$1" | tail -c 3)" = PNG ]; then ok; else bad "$2: $1 is not a PNG"; fi
+}
+
+# expect_line TEXT FILE NAME: FILE has the line TEXT.
+expect_line() {
+    if grep -qxF -- "$1" "$2" 2>/dev/null; then ok; else bad "$3: no line '$1' in $(basename "$2")"; fi
+}
+
+# expect_no_nan FILE NAME
+expect_no_nan() {
+    if [ -s "$1" ] && ! grep -iqwE 'nan|inf' "$1"; then ok; else bad "$2: $(basename "$1") is empty or holds nan/inf"; fi
+}
+
+# expect_last_err PREFIX NAME: the last line of NAME's stderr begins with PREFIX.
+expect_last_err() {
+    case $(tail -n 1 "$TMP/$2.err") in
+    "$1"*) ok ;;
+    *) bad "$2: the last line of stderr is '$(tail -n 1 "$TMP/$2.err")', want '$1...'" ;;
+    esac
+}
+
+# expect_same DIR COPY NAME: DIR's files are those of COPY, byte for byte, and nothing else (no
+# staging directory left behind).
+expect_same() {
+    if diff -r "$1" "$2" >/dev/null 2>&1 && [ -z "$(find "$1" -name '.plot_*')" ]; then ok; else
+        bad "$3: the outputs in $1 changed or a staging directory is left"
+    fi
+}
+
+# The columns of every CSV below, in an order of their own: hremu's reversed, with four columns
+# hremu does not write among them and a first column, note, whose value is quoted and holds a
+# comma. Sort CSVs have dataset as well (plot_seed000.sh appends it to hremu's rows).
+HDR="note,params,status,stalls,lost,rounds_per_h,verified,wall_s,tau,max_in_bytes,max_out_bytes,bytes"
+HDR="$HDR,messages,rounds,model_time_s,sigma,seed,cost,topology,distribution,discipline,h,n,buffer,procs,algorithm"
+
+# csv HEADER > FILE: rows from stdin, one a line as NAME=VALUE pairs separated by ';', written in
+# HEADER's order with RFC 4180 quoting; a column a row does not name gets a filler value.
+csv() {
+    awk -v hdr="$1" '
+        function q(s) { if (s ~ /[",]/ || s ~ /^ | $/) { gsub(/"/, "\"\"", s); s = "\"" s "\"" } return s }
+        BEGIN { nh = split(hdr, h, ","); print hdr }
+        {
+            split("", v); n = split($0, kv, ";")
+            for (i = 1; i <= n; i++) { e = index(kv[i], "="); v[substr(kv[i], 1, e - 1)] = substr(kv[i], e + 1) }
+            line = ""
+            for (i = 1; i <= nh; i++) {
+                x = (h[i] in v) ? v[h[i]] : (h[i] == "note" ? "a, \"quoted\" note" : "0")
+                line = line (i > 1 ? "," : "") q(x)
+            }
+            print line
+        }'
+}
+
+# ---- the columns the scripts read are hremu's ----------------------------------------------
+if [ -n "${HREMU_BIN:-}" ] && [ -x "$HREMU_BIN" ]; then
+    "$HREMU_BIN" configs/seed000/fig4.ini --set workload.n=2^10 --set workload.dataset=R \
+        --set machine.cost=cm5 --format csv >"$TMP/real.csv" 2>"$TMP/real.err"
+    real=$(head -n 1 "$TMP/real.csv")
+    for col in algorithm procs n h discipline cost model_time_s params status rounds_per_h lost stalls; do
+        case ",$real," in *",$col,"*) ok ;; *) bad "hremu's CSV header has no column $col: '$real'" ;; esac
+    done
+else
+    echo "note: HREMU_BIN is not set; the column names are not checked against hremu's header"
+fi
+
+# ---- seed 000 ------------------------------------------------------------------------------
+R0=$TMP/res000
+mkdir -p "$R0"
+# model time: any positive figure that grows with n and falls with p
+hrel_rows() {   # ALGORITHMS PROCS NS HFACTORS (h = HFACTOR*n/p)
+    for a in $1; do for p in $2; do for e in $3; do for k in $4; do
+        n=$((1 << e)); h=$((k * n / p))
+        echo "algorithm=$a;procs=$p;n=$n;h=$h;cost=cm5;discipline=async;model_time_s=$(awk "BEGIN { print 1e-4 + 4e-7 * $h + 1e-6 * $p }")"
+    done; done; done; done
+}
+hrel_rows hrel.two_phase "4 8 16 32 64 128" "16 18 20 22" 4 | csv "$HDR" >"$R0/fig2.csv"
+for input in transpose skewed uniform; do
+    hrel_rows "hrel.two_phase hrel.xor hrel.direct" "4 8 16 32 64 128" "18 20" 1 | csv "$HDR" >"$R0/fig3_$input.csv"
+done
+hrel_rows "hrel.two_phase hrel.direct" "8 16 32 64 128" 20 "1 2 4 8" | csv "$HDR" >"$R0/fig6.csv"
+sort_rows() {   # PROCS COSTS DATASETS NS PARAMS ; n from NS, a figure per (n, p, params)
+    for p in $1; do for cost in $2; do for d in $3; do for n in $4; do for r in $5; do
+        t=$(awk -v cost="$cost" "BEGIN { print ($r == 8 ? 7.5e-6 : 6.4e-6) * $n / $p * (cost == \"sp2\" ? 0.5 : 1) }")
+        echo "dataset=$d;algorithm=sort.radix;procs=$p;n=$n;h=$((n / p));cost=$cost;discipline=async;params=r=$r;model_time_s=$t"
+    done; done; done; done; done
+}
+sort_rows 16 "cm5 sp2" "R S C N" "65536 262144 1048576 4194304" 11 | csv "dataset,$HDR" >"$R0/fig4.csv"
+sort_rows "4 8 16 32 64" cm5 R "65536 262144 1048576 4194304" 11 | csv "dataset,$HDR" >"$R0/fig5.csv"
+sort_rows 32 cm5 "R C N" "131072 2097152 16777216" "8 11" | csv "dataset,$HDR" >"$R0/table1_cm5.csv"
+sort_rows 16 sp2 "R C N" "65536 1048576 8388608" "8 11" | csv "dataset,$HDR" >"$R0/table1_sp2.csv"
+
+D0=$TMP/docs000
+run plot000 scripts/plot_seed000.sh --no-run --docs "$D0" "$R0"
+expect_rc 0 plot000
+for gp in scripts/seed000/*.gp; do
+    expect_png "$D0/$(basename "$gp" .gp).png" "plot_seed000 $(basename "$gp")"
+done
+expect_no_nan "$R0/table1.md" "plot_seed000 table1.md"
+# cm5 r=8: 7.5e-6 * 4096 = 0.0307; r=11: 6.4e-6 * 4096 = 0.0262; 0.163 / 0.0262144 = 6.2
+expect_line "| cm5 p=32 | R | 4K | 0.163 | 0.0307 | 0.0262 | 6.2 |" "$R0/table1.md" "plot_seed000 table1.md"
+# sp2 (half): 7.5e-6 * 524288 / 2 = 1.9661; 6.4e-6 * 524288 / 2 = 1.6777; 4.12 / 1.6777216 = 2.5
+expect_line "| sp2 p=16 | N | 512K | 4.12 | 1.9661 | 1.6777 | 2.5 |" "$R0/table1.md" "plot_seed000 table1.md"
+n=$(grep -c '^| [cs][mp][52] p=' "$R0/table1.md" 2>/dev/null)
+[ "${n:-0}" -eq 18 ] && ok || bad "plot_seed000: table1.md has ${n:-no} rows, want 18"
+
+# A failing step leaves the figures and table1.md as they were.
+cp -r "$D0" "$TMP/docs000.before"
+cp "$R0/table1.md" "$TMP/table1.before" 2>/dev/null
+cp "$R0/fig4.csv" "$TMP/fig4.good"
+sed '1s/^dataset,/set,/' "$TMP/fig4.good" >"$R0/fig4.csv"
+run plot000_nocol scripts/plot_seed000.sh --no-run --docs "$D0" "$R0"
+[ "$rc" -ne 0 ] && ok || bad "plot_seed000 without a dataset column: exit status 0"
+expect_last_err "plot_seed000: $R0/fig4.csv: no column \"dataset\"" plot000_nocol
+expect_same "$D0" "$TMP/docs000.before" "plot_seed000 without a dataset column"
+# gnuplot fails on fig4 (no cost is cm5 or sp2: no point to draw) after fig2 and fig3 succeeded.
+sed '2,$s/,cm5,/,cm6,/; 2,$s/,sp2,/,sp3,/' "$TMP/fig4.good" >"$R0/fig4.csv"
+run plot000_gnuplot scripts/plot_seed000.sh --no-run --docs "$D0" "$R0"
+[ "$rc" -ne 0 ] && ok || bad "plot_seed000 with nothing to draw in fig4: exit status 0"
+expect_last_err "plot_seed000: scripts/seed000/fig4.gp: gnuplot failed" plot000_gnuplot
+expect_same "$D0" "$TMP/docs000.before" "plot_seed000 with nothing to draw in fig4"
+cmp -s "$R0/table1.md" "$TMP/table1.before" && ok || bad "plot_seed000 with nothing to draw in fig4: table1.md changed"
+cp "$TMP/fig4.good" "$R0/fig4.csv"
+
+# ---- seed 003 ------------------------------------------------------------------------------
+R3=$TMP/res003
+mkdir -p "$R3"
+# ALGORITHM DISCIPLINE PARAMS: p = 64 and 256, seeds 1-3, rounds/h 1.8, 1.9, 2.0 (+ 0.01 at
+# p = 256), stalls n/2.
+round_rows() {
+    for p in 64 256; do for s in 1 2 3; do
+        echo "algorithm=$1;discipline=$2;params=$3;procs=$p;n=$((p * (p - 1)));h=$((p - 1));seed=$s;status=ok;lost=0;stalls=$((p * (p - 1) / 2));rounds_per_h=$(awk "BEGIN { print 1.7 + $s / 10 + ($p == 256) / 100 }")"
+    done; done
+}
+{ round_rows hrel.fifo_staged fifo "K=1 mu=0.267"; round_rows hrel.offline fifo ""; } | csv "$HDR" >"$R3/fifo.csv"
+{ round_rows hrel.pq_random priority ""; round_rows hrel.fifo_staged priority "K=1 mu=0.267"
+  round_rows hrel.offline priority ""; } | csv "$HDR" >"$R3/priority.csv"
+{ round_rows hrel.aw_weighted arbitrary beta=0.1; round_rows hrel.aw_uniform arbitrary beta=0.1
+  round_rows hrel.ocpc_gt arbitrary eps=0.1; round_rows hrel.offline arbitrary ""; } | csv "$HDR" >"$R3/arbitrary.csv"
+{ round_rows hrel.ocpc_gt ocpc eps=0.1; round_rows hrel.offline ocpc ""; } | csv "$HDR" >"$R3/ocpc.csv"
+for K in 0.5 0.75 1.0 1.25 1.5 1.9 2.5 3.0; do round_rows hrel.fifo_staged fifo "K=$K mu=0.267"; done |
+    csv "$HDR" >"$R3/fig2_k.csv"
+
+D3=$TMP/docs003
+run plot003 scripts/plot_seed003.sh --no-run --docs "$D3" "$R3"
+expect_rc 0 plot003
+for gp in scripts/seed003/*.gp; do
+    expect_png "$D3/$(basename "$gp" .gp).png" "plot_seed003 $(basename "$gp")"
+done
+expect_no_nan "$D3/table.md" "plot_seed003 table.md"
+expect_no_nan "$D3/fig2_k.csv" "plot_seed003 fig2_k.csv"
+expect_line "| hrel.fifo_staged | fifo | 64 | K=1 mu=0.267 | 3/3 | 1.900 ± 0.100 | 1.800 | 2.000 | 0.000 | 0.500 | 2.08 (its minimum over K; analysis: 3.4 at K = 1.9) |" \
+    "$D3/table.md" "plot_seed003 table.md"
+expect_line "| hrel.offline | ocpc | 256 | - | 3/3 | 1.910 ± 0.100 | 1.810 | 2.010 | 0.000 | 0.500 | exactly 1 (h rounds) |" \
+    "$D3/table.md" "plot_seed003 table.md"
+n=$(grep -c '^| hrel\.' "$D3/table.md" 2>/dev/null)
+[ "${n:-0}" -eq 22 ] && ok || bad "plot_seed003: table.md has ${n:-no} rows, want 22"
+expect_line "K,p,mean,sd,min,max" "$D3/fig2_k.csv" "plot_seed003 fig2_k.csv"
+expect_line "1.9,256,1.9100,0.1000,1.8100,2.0100" "$D3/fig2_k.csv" "plot_seed003 fig2_k.csv"
+n=$(wc -l <"$D3/fig2_k.csv" 2>/dev/null)
+[ "${n:-0}" -eq 17 ] && ok || bad "plot_seed003: fig2_k.csv has ${n:-no} lines, want 17"
+
+# A run that failed: left out of the statistics, exit status 1, the outputs written.
+cp "$R3/priority.csv" "$TMP/priority.good"
+awk 'NR == 2 { sub(/,ok,/, ",failed,") } { print }' "$TMP/priority.good" >"$R3/priority.csv"
+run plot003_failed scripts/plot_seed003.sh --no-run --docs "$D3" "$R3"
+expect_rc 1 plot003_failed
+expect_line "| hrel.pq_random | priority | 64 | - | 2/3 | 1.950 ± 0.071 | 1.900 | 2.000 | 0.000 | 0.500 | about 1.85 |" \
+    "$D3/table.md" "plot_seed003 with a failed run"
+cp "$TMP/priority.good" "$R3/priority.csv"
+
+# A failing step leaves table.md, fig2_k.csv and fig2_k.png as they were.
+run plot003_again scripts/plot_seed003.sh --no-run --docs "$D3" "$R3"
+expect_rc 0 plot003_again
+cp -r "$D3" "$TMP/docs003.before"
+cp "$R3/fig2_k.csv" "$TMP/fig2_k.good"
+sed '1s/,rounds_per_h,/,rounds_per_H,/' "$TMP/fig2_k.good" >"$R3/fig2_k.csv"
+run plot003_nocol scripts/plot_seed003.sh --no-run --docs "$D3" "$R3"
+[ "$rc" -ne 0 ] && [ "$rc" -ne 1 ] && ok || bad "plot_seed003 without a rounds_per_h column: exit status $rc, want 2"
+expect_last_err "plot_seed003: $R3/fig2_k.csv: no column \"rounds_per_h\"" plot003_nocol
+expect_same "$D3" "$TMP/docs003.before" "plot_seed003 without a rounds_per_h column"
+cp "$TMP/fig2_k.good" "$R3/fig2_k.csv"
+
+# ---- every plot script has a case above ----------------------------------------------------
+for s in scripts/plot_*.sh; do
+    case $s in
+    scripts/plot_seed000.sh|scripts/plot_seed003.sh) ok ;;
+    *) bad "$s: tests/plots.sh has no CSVs for it" ;;
+    esac
+done
+
+[ -z "${KEEP:-}" ] || echo "kept $TMP"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
