@@ -58,16 +58,17 @@ static void body_alg(hr_proc *p, void *arg)
     }
 }
 
-/* Run alg on a fresh machine of p processors with discipline disc (NULL: async) and the given
- * seed, on the instance spec makes; returns the verify code (or the run's status if it failed). */
-static int run_on(const hr_algorithm *a, int p, const char *disc, uint64_t seed, int jitter,
-                  const hr_workload_spec *spec, int corrupt, hr_run_result *res, char *why,
-                  size_t whylen)
+/* Run alg with parameters params (NULL: the defaults) on a fresh machine of p processors with
+ * discipline disc (NULL: async) and the given seed, on the instance spec makes; returns the
+ * verify code (or the run's status if it failed). */
+static int run_params(const hr_algorithm *a, const double *params, int p, const char *disc,
+                      uint64_t seed, int jitter, const hr_workload_spec *spec, int corrupt,
+                      hr_run_result *res, char *why, size_t whylen)
 {
     const hr_workload *w = hr_workload_find(spec->kind);
     alg_job j = { .alg = a, .corrupt = corrupt };
     for (int k = 0; a->params != NULL && a->params[k].name != NULL; k++)
-        j.params[k] = a->params[k].def;
+        j.params[k] = params != NULL ? params[k] : a->params[k].def;
     ck_assert_msg(w->make(spec, p, &j.inst, why, whylen) == HR_OK, "make: %s", why);
     if (a->plan != NULL)
         ck_assert_msg(a->plan(j.inst, why, whylen) == HR_OK, "plan: %s", why);
@@ -84,6 +85,14 @@ static int run_on(const hr_algorithm *a, int p, const char *disc, uint64_t seed,
         a->unplan(j.inst);
     w->destroy(j.inst);
     return v;
+}
+
+/* run_params with the algorithm's default parameters. */
+static int run_on(const hr_algorithm *a, int p, const char *disc, uint64_t seed, int jitter,
+                  const hr_workload_spec *spec, int corrupt, hr_run_result *res, char *why,
+                  size_t whylen)
+{
+    return run_params(a, NULL, p, disc, seed, jitter, spec, corrupt, res, why, whylen);
 }
 
 static int run_spec(const hr_algorithm *a, int p, const hr_workload_spec *spec, int corrupt,
@@ -373,6 +382,54 @@ START_TEST(test_alg_two_phase_model_cost)
 }
 END_TEST
 
+/* hrel.xor with sync (1, 0, or < 0 for the default) on the transpose distribution, n = 16 p^2:
+ * every processor sends 16 elements (128 bytes) to each other one, so a blocking exchange step
+ * costs tau + 128 sigma = 88 + 6.4 us under cm5, and the counting sort charges 2 n/p = 32 p units
+ * of 1 ns. With sync, every one of the p - 1 steps ends with a dissemination barrier: ceil(lg p)
+ * rounds of zero-byte messages, ceil(lg p) tau on clocks that are equal after a step, and
+ * p ceil(lg p) messages (docs/model.md). Asserts the model time, rounds, messages and bytes. */
+static void xor_expect(int p, int sync, double model_us, uint64_t rounds, uint64_t messages)
+{
+    char why[256];
+    hr_run_result res;
+    double params[1] = { sync };
+    hr_workload_spec spec = { .kind = "hrelation", .n = 16u * (unsigned)(p * p),
+                              .distribution = "transpose", .seed = 3 };
+    int v = run_params(hr_algorithm_find("hrel.xor"), sync < 0 ? NULL : params, p, NULL, 1, -1,
+                       &spec, 0, &res, why, sizeof why);
+    ck_assert_msg(v == HR_OK, "p=%d sync=%d: %s %s", p, sync, why, res.report);
+    ck_assert_msg(res.model_time_s > model_us * 1e-6 - 1e-12 &&
+                  res.model_time_s < model_us * 1e-6 + 1e-12,
+                  "p=%d sync=%d: model time %.9g s, expected %.9g s", p, sync, res.model_time_s,
+                  model_us * 1e-6);
+    ck_assert_uint_eq(res.rounds, rounds);
+    ck_assert_uint_eq(res.messages, messages);
+    ck_assert_uint_eq(res.bytes, (uint64_t)p * (uint64_t)(p - 1) * 128);
+}
+
+START_TEST(test_alg_xor_synchronizes_every_step)
+{
+    /* p = 4: 3 steps of 94.4 us, 2 x 64 ns of local work: 283.328 us without barriers; each
+     * barrier adds ceil(lg 4) tau = 176 us: 283.328 + 3 x 176 = 811.328 us. 12 data messages,
+     * 3 barriers of 4 x 2 messages. The default is sync = 1 (sync < 0: the defaults). */
+    xor_expect(4, -1, 811.328, 3, 12 + 3 * 8);
+    xor_expect(4, 1, 811.328, 3, 12 + 3 * 8);
+    /* p = 5 (steps j + s, not j XOR s): 4 steps, 2 x 80 ns: 377.76 us; each barrier adds
+     * ceil(lg 5) tau = 264 us: 377.76 + 4 x 264 = 1433.76 us. 20 data messages, 4 barriers of
+     * 5 x 3 messages. */
+    xor_expect(5, 1, 1433.76, 4, 20 + 4 * 15);
+}
+END_TEST
+
+START_TEST(test_alg_xor_without_sync)
+{
+    /* sync = 0: the p - 1 blocking exchanges alone, (p - 1)(tau + 128 sigma) + local work, and no
+     * global step in the rounds column. */
+    xor_expect(4, 0, 283.328, 0, 12);
+    xor_expect(5, 0, 377.76, 0, 20);
+}
+END_TEST
+
 /* ---- seed 000's bin bounds, on hand-built instances ------------------------------------------ */
 
 /* Largest bin of Step (1) on processor i for counts n_j, when destination j starts at bin
@@ -517,6 +574,8 @@ Suite *hr_alg_suite(void)
     tcase_add_test(tc, test_alg_verifier_catches_corruption);
     tcase_add_test(tc, test_alg_direct_model_cost);
     tcase_add_test(tc, test_alg_two_phase_model_cost);
+    tcase_add_test(tc, test_alg_xor_synchronizes_every_step);
+    tcase_add_test(tc, test_alg_xor_without_sync);
     tcase_add_test(tc, test_alg_two_phase_step1_bound_is_reached);
     tcase_add_test(tc, test_alg_two_phase_wrong_rules_overflow);
     tcase_add_test(tc, test_alg_every_sort_verifies);

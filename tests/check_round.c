@@ -1,10 +1,13 @@
 /* check_round.c: the round engine and the rules of fifo, priority, arbitrary and ocpc on
- * hand-built rounds, against outcomes worked out by hand from seed 003's definitions. */
+ * hand-built rounds, against outcomes worked out by hand from seed 003's definitions; and
+ * hrel.aw_uniform's rule, one undelivered message a round, checked from the trace. */
 #include "hr_test.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <hremu/algorithm.h>
+#include <hremu/workload.h>
 
 #define MAXP 8
 #define MAXR 8
@@ -375,6 +378,226 @@ START_TEST(test_round_scale)
 }
 END_TEST
 
+/* ---- hrel.aw_uniform: seed 003 sec. 7, every unsent message with equal probability ---------- */
+
+typedef struct aw_job {
+    const hr_algorithm *alg;
+    void               *inst;
+} aw_job;
+
+static void body_aw(hr_proc *p, void *arg)
+{
+    static const double none[1];
+    aw_job *j = arg;
+    j->alg->run(p, j->inst, none);
+}
+
+/* A run of hrel.aw_uniform under arbitrary write on the h-relation spec makes, with seed and
+ * jitter, traced into *trace (malloc'd; free it) if trace is not NULL. Asserts that the run ends
+ * and verifies; the instance comes back in *inst, for the hrelation workload's destroy. */
+static hr_run_result run_aw_uniform(int p, const hr_workload_spec *spec, uint64_t seed, int jitter,
+                                    char **trace, hr_hrel **inst)
+{
+    const hr_algorithm *a = hr_algorithm_find("hrel.aw_uniform");
+    const hr_workload *w = hr_workload_find("hrelation");
+    ck_assert_ptr_nonnull(a);
+    ck_assert(hr_algorithm_allows(a, "arbitrary") && !hr_algorithm_allows(a, "ocpc"));
+    char why[256];
+    aw_job j = { .alg = a };
+    ck_assert_msg(w->make(spec, p, &j.inst, why, sizeof why) == HR_OK, "make: %s", why);
+    hr_machine_config cfg = hr_test_config(p, "arbitrary");
+    cfg.seed = seed;
+    cfg.jitter = jitter;
+    hr_machine *m;
+    ck_assert_int_eq(hr_machine_create(&cfg, &m, NULL), HR_OK);
+    FILE *f = NULL;
+    size_t len = 0;
+    if (trace != NULL) {
+        f = open_memstream(trace, &len);
+        ck_assert_ptr_nonnull(f);
+        hr_machine_trace(m, f);
+    }
+    hr_run_result res;
+    ck_assert_int_eq(hr_machine_run(m, body_aw, &j, &res), HR_OK);
+    ck_assert_msg(res.status == HR_OK, "%s", res.report);
+    /* outputs are the processors' memory: verify before the machine goes */
+    int v = w->verify(j.inst, why, sizeof why);
+    hr_machine_destroy(m);
+    if (f != NULL)
+        fclose(f);
+    ck_assert_msg(v == HR_OK, "%s p=%d seed %d: %s", spec->distribution, p, (int)seed, why);
+    *inst = j.inst;
+    return res;
+}
+
+static hr_workload_spec alltoall_spec(int p)
+{
+    return (hr_workload_spec){ .kind = "hrelation", .n = (uint64_t)p * (uint64_t)(p - 1),
+                               .distribution = "alltoall", .seed = 3 };
+}
+
+static hr_workload_spec random_spec(int p, uint64_t h)
+{
+    return (hr_workload_spec){ .kind = "hrelation", .n = h * (uint64_t)p, .h = h,
+                               .distribution = "random", .seed = 4 };
+}
+
+/* The rule, from the trace of a run on r: every processor sends exactly one message in each of the
+ * rounds 1 .. L_s and none after, where L_s is the round of its last delivery; it sends only
+ * messages it has not delivered yet (to j at most d_sj times delivered, and never again after
+ * that); all of its messages are delivered. Hence messages = sum of L_s, lost = messages - n,
+ * rounds = max L_s. */
+static void check_one_a_round(const hr_hrel *r, const char *trace, const hr_run_result *res)
+{
+    int p = r->p;
+    uint64_t *last = calloc((size_t)p, sizeof *last), *sends = calloc((size_t)p, sizeof *sends);
+    uint64_t *left = calloc((size_t)p * (size_t)p, sizeof *left);   /* [s*p + j]: d_sj to go */
+    ck_assert(last != NULL && sends != NULL && left != NULL);
+    for (int s = 0; s < p; s++)
+        for (size_t k = 0; k < r->in_count[s]; k++)
+            left[(size_t)s * (size_t)p + r->in[s][k].dest]++;
+    uint64_t lines = 0, lost = 0;
+    for (const char *t = trace; *t != '\0'; t = strchr(t, '\n') + 1) {
+        unsigned long long round;
+        int src, dst, n = 0;
+        char ev[16];
+        ck_assert_int_eq(sscanf(t, "%llu,%d,%d,%15[a-z]%n", &round, &src, &dst, ev, &n), 4);
+        ck_assert(src >= 0 && src < p && dst >= 0 && dst < p && t[n] == '\n');
+        lines++;
+        /* one send a round, with no gap: its rounds so far are exactly 1 .. sends[src] */
+        ck_assert_msg(round == sends[src] + 1, "P%d sent in round %llu after %llu rounds of sends",
+                      src, round, (unsigned long long)sends[src]);
+        sends[src] = round;
+        size_t sj = (size_t)src * (size_t)p + (size_t)dst;
+        ck_assert_msg(left[sj] > 0, "P%d sent to P%d in round %llu with nothing left for it", src,
+                      dst, round);
+        if (strcmp(ev, "delivered") == 0) {
+            left[sj]--;
+            last[src] = round;
+        } else {
+            ck_assert_str_eq(ev, "lost");
+            lost++;
+        }
+    }
+    uint64_t sum = 0, max = 0;
+    for (int s = 0; s < p; s++) {
+        for (int j = 0; j < p; j++)
+            ck_assert_uint_eq(left[(size_t)s * (size_t)p + (size_t)j], 0);
+        /* after its last delivery a processor sends nothing */
+        ck_assert_uint_eq(sends[s], last[s]);
+        sum += last[s];
+        max = last[s] > max ? last[s] : max;
+    }
+    ck_assert_uint_eq(res->messages, lines);
+    ck_assert_uint_eq(res->messages, sum);
+    ck_assert_uint_eq(res->lost, lost);
+    ck_assert_uint_eq(res->messages - res->lost, r->n);
+    ck_assert_uint_eq(res->rounds, max);
+    ck_assert_uint_eq(res->stalls, 0);
+    free(last);
+    free(sends);
+    free(left);
+}
+
+START_TEST(test_round_aw_uniform_one_message_a_round)
+{
+    /* On all-to-all and on random 5-relations (which may repeat a destination), p = 2 .. 64. */
+    static const int sizes[] = { 2, 3, 8, 64 };
+    const hr_workload *w = hr_workload_find("hrelation");
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        for (int d = 0; d < 2; d++) {
+            int p = sizes[i];
+            hr_workload_spec spec = d == 0 ? alltoall_spec(p) : random_spec(p, 5);
+            char *trace = NULL;
+            hr_hrel *r;
+            hr_run_result res = run_aw_uniform(p, &spec, 1, -1, &trace, &r);
+            check_one_a_round(r, trace, &res);
+            /* each processor delivers at most one message a round: at least h rounds */
+            ck_assert_uint_ge(res.rounds, r->h);
+            if (p == 2) {   /* each receiver has one sender: nothing collides, h rounds */
+                ck_assert_uint_eq(res.rounds, r->h);
+                ck_assert_uint_eq(res.lost, 0);
+            }
+            free(trace);
+            w->destroy(r);
+        }
+}
+END_TEST
+
+START_TEST(test_round_aw_uniform_draws_uniformly)
+{
+    /* Round 1 of an all-to-all of 8: every processor sends, to a destination drawn uniformly from
+     * its 7. Over 30 seeds the 240 first sends fall on each offset j - s (mod 8) 240/7 = 34 times
+     * on average; always the first message of the list (offset 1, the workload's order) or any
+     * fixed one would put all 240 on one offset. */
+    const hr_workload *w = hr_workload_find("hrelation");
+    hr_workload_spec spec = alltoall_spec(8);
+    int offset[8] = { 0 };
+    for (uint64_t seed = 1; seed <= 30; seed++) {
+        char *trace = NULL;
+        hr_hrel *r;
+        run_aw_uniform(8, &spec, seed, -1, &trace, &r);
+        int firsts = 0;
+        for (const char *t = trace; *t != '\0'; t = strchr(t, '\n') + 1) {
+            int round, src, dst;
+            ck_assert_int_eq(sscanf(t, "%d,%d,%d", &round, &src, &dst), 3);
+            if (round == 1) {
+                offset[(dst - src + 8) % 8]++;
+                firsts++;
+            }
+        }
+        ck_assert_int_eq(firsts, 8);
+        free(trace);
+        w->destroy(r);
+    }
+    ck_assert_int_eq(offset[0], 0);
+    for (int k = 1; k < 8; k++)
+        ck_assert_msg(offset[k] >= 15 && offset[k] <= 55, "offset %d drawn %d times of 240", k,
+                      offset[k]);
+}
+END_TEST
+
+START_TEST(test_round_aw_uniform_deterministic_under_jitter)
+{
+    /* The same seed gives the same trace, line for line, with and without HREMU_JITTER's yields
+     * and sleeps. */
+    const hr_workload *w = hr_workload_find("hrelation");
+    for (int d = 0; d < 2; d++) {
+        hr_workload_spec spec = d == 0 ? alltoall_spec(16) : random_spec(16, 6);
+        char *a = NULL, *b = NULL;
+        hr_hrel *r;
+        hr_run_result x = run_aw_uniform(16, &spec, 9, 0, &a, &r);
+        w->destroy(r);
+        hr_run_result y = run_aw_uniform(16, &spec, 9, 1, &b, &r);
+        w->destroy(r);
+        ck_assert_str_eq(a, b);
+        ck_assert_uint_eq(x.rounds, y.rounds);
+        ck_assert_uint_eq(x.messages, y.messages);
+        ck_assert_uint_eq(x.lost, y.lost);
+        ck_assert(x.model_time_s == y.model_time_s);
+        free(a);
+        free(b);
+    }
+}
+END_TEST
+
+START_TEST(test_round_aw_uniform_alltoall_time)
+{
+    /* All-to-all of 64 (h = 63), seeds 1 .. 3: docs/seed003.md gives 1.71h .. 1.79h for seeds
+     * 1 .. 10. Theorem 10's stage schedule takes 2.17h here, and sending with any probability
+     * below 1 would spread the same sends over more rounds: the band catches both. */
+    const hr_workload *w = hr_workload_find("hrelation");
+    hr_workload_spec spec = alltoall_spec(64);
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        hr_hrel *r;
+        hr_run_result res = run_aw_uniform(64, &spec, seed, -1, NULL, &r);
+        double per_h = (double)res.rounds / 63;
+        ck_assert_msg(per_h >= 1.6 && per_h <= 1.95, "seed %d: %.3fh", (int)seed, per_h);
+        w->destroy(r);
+    }
+}
+END_TEST
+
 Suite *hr_round_suite(void)
 {
     Suite *s = suite_create("round");
@@ -391,6 +614,13 @@ Suite *hr_round_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_round_deterministic_under_jitter);
     tcase_add_test(tc, test_round_scale);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("aw_uniform");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_round_aw_uniform_one_message_a_round);
+    tcase_add_test(tc, test_round_aw_uniform_draws_uniformly);
+    tcase_add_test(tc, test_round_aw_uniform_deterministic_under_jitter);
+    tcase_add_test(tc, test_round_aw_uniform_alltoall_time);
     suite_add_tcase(s, tc);
     return s;
 }

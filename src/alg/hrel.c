@@ -98,11 +98,16 @@ void hr_alg_hrel_two_phase(hr_proc *p, void *inst, const double *params)
 /* p - 1 steps. For p a power of two, in step s processor j exchanges with j XOR s, as the paper
  * says; otherwise (a choice: the paper assumes a power of two) processor j sends to (j + s) mod p
  * and receives from (j - s) mod p, which is just as contention-free. Each step is a blocking
- * exchange, so the algorithm pays about (p-1) (tau + sigma m): the cost the paper compares the
- * two-phase algorithm against. The messages carry the elements sorted by destination. */
+ * exchange, so the algorithm pays about (p-1) (tau + sigma m). The messages carry the elements
+ * sorted by destination.
+ *
+ * params[0], sync: 1 (the default) ends every exchange step with a global synchronization
+ * (hr_barrier), as the paper describes single-phase algorithms; 0 leaves it out. With sync the
+ * cost is about (p-1) (tau + sigma m + ceil(lg p) tau), and the rounds column counts the p - 1
+ * barriers (it is 0 without them: the exchanges are point to point). */
 void hr_alg_hrel_xor(hr_proc *p, void *inst, const double *params)
 {
-    (void)params;
+    int sync = params[0] != 0;
     hr_hrel *r = inst;
     int n = hr_nprocs(p), me = hr_pid(p);
     const hr_elem *in = r->in[me];
@@ -134,6 +139,20 @@ void hr_alg_hrel_xor(hr_proc *p, void *inst, const double *params)
         hr_send(p, to, s, sorted + first[to], bytes);
         size_t got = hr_recv(p, from, s, out + z, (cap - z) * sizeof *out, NULL);
         z += got / sizeof *out;
+        /* Seed 000 sec. 3.2: single-phase algorithms "partition messages into contention-free
+         * routing steps separated by global synchronizations"; its algorithm has p steps,
+         * i = 0 .. p-1, in which j sends to i XOR j. Step 0 is j's own data, the copy above,
+         * which crosses no network. So a synchronization ends each of the p - 1 exchange steps:
+         * no processor starts step s + 1 (and contends at a receiver) before step s is over
+         * everywhere, and the routing ends when every processor's data has arrived. That is
+         * p - 1 in all, as many as separate p steps.
+         * The paper prices no synchronization. The reading here is hr_barrier: a dissemination
+         * barrier of zero-byte messages over the data network, ceil(lg p) tau (docs/model.md).
+         * BDM's count of one tau per collective primitive is less for p > 2, and a separate
+         * synchronization network far less (seed 001: 2-5 us on the CM-5, against tau = 88 us);
+         * docs/seed000.md (Figure 3) says what each would change. */
+        if (sync)
+            hr_barrier(p);
     }
     hr_free(p, sorted);
     r->out[me] = out;

@@ -33,16 +33,22 @@ static const hr_param_spec gt_params[] = {
     { .name = NULL },
 };
 
+static const hr_param_spec xor_params[] = {
+    { .name = "sync", .summary = "1: a global synchronization after every exchange step, as seed 000 "
+      "sec. 3.2 describes single-phase algorithms; 0: none", .def = 1, .min = 0, .max = 1,
+      .integer = 1 },
+    { .name = NULL },
+};
+
 #define QUEUED "fifo,priority"
 #define ROUNDS "arbitrary,fifo,ocpc,priority"
 
 static const hr_algorithm algorithms[] = {
     { .name = "hrel.aw_uniform",
-      .summary = "arbitrary write, every undelivered message alike (seed 003 sec. 7's comparison)",
+      .summary = "arbitrary write, one undelivered message a round, chosen uniformly (seed 003 sec. 7)",
       .kind = HR_KIND_HRELATION,
       .disciplines = "arbitrary",
-      .run = hr_alg_hrel_aw_uniform,
-      .params = aw_params },
+      .run = hr_alg_hrel_aw_uniform },
     { .name = "hrel.aw_weighted",
       .summary = "arbitrary write, to j with probability 1 - exp(-d_ij/h_{k-1}) (seed 003 sec. 5)",
       .kind = HR_KIND_HRELATION,
@@ -82,10 +88,11 @@ static const hr_algorithm algorithms[] = {
       .kind = HR_KIND_HRELATION,
       .run = hr_alg_hrel_two_phase },
     { .name = "hrel.xor",
-      .summary = "p-1 blocking exchanges with j XOR s, or j+s for other p (seed 000 sec. 3.2)",
+      .summary = "p-1 blocking exchanges with j XOR s (or j+s), a barrier after each (seed 000 sec. 3.2)",
       .kind = HR_KIND_HRELATION,
       .disciplines = "async",
-      .run = hr_alg_hrel_xor },
+      .run = hr_alg_hrel_xor,
+      .params = xor_params },
     { .name = "sort.counting",
       .summary = "stable counting sort of keys below 2^20: counts, transposes, ranks, an h-relation (seed 000 Alg. 2)",
       .kind = HR_KIND_SORT,

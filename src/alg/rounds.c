@@ -324,18 +324,19 @@ static void bydest_remove(bydest *g, int j, long k)
 
 /* The stages of Theorem 10: h_k = (1-beta)^k h, stage k lasting
  * t_k = ceil(alpha beta (1+beta)/(1-beta) (h_k + ln p)) rounds, m the least k with
- * h (1-beta)^k < h^(2/5). In each round a processor sends with the probabilities weight(j) for
- * destination j (the weights sum to at most 1; with the rest it sends nothing), one of its
- * messages to j. uniform: every undelivered message alike (weight 1 - e^(-1/h_{k-1}) each);
- * otherwise seed 003's weights 1 - e^(-d_ij/h_{k-1}). Then the final phase. */
+ * h (1-beta)^k < h^(2/5). In each round a processor sends to destination j with probability
+ * 1 - e^(-d_ij/h_{k-1}) (the weights sum to at most 1; with the rest it sends nothing), one of its
+ * messages to j. Then the final phase. */
 /* The weight of a destination with d undelivered messages in a stage with h_{k-1} = hk1. */
-static double aw_weight(size_t d, double hk1, int uniform)
+static double aw_weight(size_t d, double hk1)
 {
-    return uniform ? (double)d * (1 - exp(-1 / hk1)) : 1 - exp(-(double)d / hk1);
+    return 1 - exp(-(double)d / hk1);
 }
 
-static void arbitrary_write(hr_proc *p, hr_hrel *r, double beta, int uniform)
+void hr_alg_hrel_aw_weighted(hr_proc *p, void *inst, const double *params)
 {
+    hr_hrel *r = inst;
+    double beta = params[0];
     sender s;
     sender_init(&s, p, r);
     bydest g;
@@ -349,21 +350,20 @@ static void arbitrary_write(hr_proc *p, hr_hrel *r, double beta, int uniform)
         /* This stage's weights. */
         memset(f.t, 0, ((size_t)g.n + 1) * sizeof *f.t);
         for (int j = 0; j < g.n; j++)
-            fen_add(&f, j, aw_weight(g.d[j], hk1, uniform));
+            fen_add(&f, j, aw_weight(g.d[j], hk1));
         for (size_t round = 0; round < t && s.active > 0; round++) {
             long k = -1;
             int j = -1;
             double u = hr_rand_unit(p);
             if (u < fen_total(&f)) {
                 j = fen_find(&f, u);
-                size_t c = g.d[j];
-                if (c > 0)   /* uniform: any of the group; weighted: messages to j are alike */
-                    k = g.msgs[g.first[j] + (uniform ? (size_t)hr_rand_below(p, c) : 0)];
+                if (g.d[j] > 0)   /* the messages to j are alike: the first undelivered one */
+                    k = g.msgs[g.first[j]];
             }
             if (step(&s, k, 0) == HR_FATE_DELIVERED) {
-                double before = aw_weight(g.d[j], hk1, uniform);
+                double before = aw_weight(g.d[j], hk1);
                 bydest_remove(&g, j, k);
-                fen_add(&f, j, aw_weight(g.d[j], hk1, uniform) - before);
+                fen_add(&f, j, aw_weight(g.d[j], hk1) - before);
             }
         }
         hr_compute(p, (double)t);
@@ -375,14 +375,80 @@ static void arbitrary_write(hr_proc *p, hr_hrel *r, double beta, int uniform)
     sender_finish(&s, r);
 }
 
-void hr_alg_hrel_aw_weighted(hr_proc *p, void *inst, const double *params)
+/* ---- a processor's undelivered messages, for uniform draws ----------------------------------- */
+
+/* msg[0 .. s->left) are the undelivered messages, in no order; at[k] is message k's place in
+ * msg. A delivered message is swapped to msg[s->left], just past the undelivered ones, so a
+ * uniform draw among them and a removal are O(1). */
+typedef struct pool {
+    long   *msg;
+    size_t *at;
+} pool;
+
+static void pool_init(pool *u, const sender *s)
 {
-    arbitrary_write(p, inst, params[0], 0);
+    u->msg = hr_malloc(s->p, (s->cnt + 1) * sizeof *u->msg);
+    u->at = hr_malloc(s->p, (s->cnt + 1) * sizeof *u->at);
+    for (size_t k = 0; k < s->cnt; k++) {
+        u->msg[k] = (long)k;
+        u->at[k] = k;
+    }
 }
 
+/* One of the undelivered messages, uniformly at random (s->left > 0). */
+static long pool_draw(const pool *u, const sender *s)
+{
+    return u->msg[hr_rand_below(s->p, s->left)];
+}
+
+/* Message k was delivered in the round step() just ended (s->left is already one less). */
+static void pool_remove(pool *u, const sender *s, long k)
+{
+    size_t i = u->at[k];
+    long last = u->msg[s->left];
+    u->msg[i] = last;
+    u->at[last] = i;
+    u->msg[s->left] = k;
+    u->at[k] = s->left;
+}
+
+static void pool_free(pool *u, const sender *s)
+{
+    hr_free(s->p, u->msg);
+    hr_free(s->p, u->at);
+}
+
+/* ---- hrel.aw_uniform: section 7, every unsent message with equal probability ----------------- */
+
+/* Seed 003 sec. 7: the authors "were not able to achieve running times better than 1.7h for any
+ * algorithm in the arbitrary write discipline which transmitted all unsent messages with equal
+ * probability". The natural member of that class: in every round each processor that has
+ * undelivered messages sends one of them, chosen uniformly at random; a lost message stays
+ * undelivered and is as likely as any other to be chosen next.
+ * Choices:
+ * - "Equal probability" is read as equal among a processor's own unsent messages, with a send in
+ *   every round (the processor never idles while it has something to send). The section gives no
+ *   algorithm: another member of the class would send in a round only with some probability
+ *   q < 1, but no q, stage schedule or final phase is described for one, so none is used.
+ * - A lost message is not resent at once: the next round draws afresh among all undelivered ones
+ *   (the sender learns the loss after the round, section 5).
+ * Defined for arbitrary write only: under ocpc two processors whose last messages go to one
+ * receiver would both send to it in every round and collide forever. */
 void hr_alg_hrel_aw_uniform(hr_proc *p, void *inst, const double *params)
 {
-    arbitrary_write(p, inst, params[0], 1);
+    (void)params;
+    hr_hrel *r = inst;
+    sender s;
+    sender_init(&s, p, r);
+    pool u;
+    pool_init(&u, &s);
+    while (s.active > 0) {
+        long k = s.left > 0 ? pool_draw(&u, &s) : -1;
+        if (step(&s, k, 0) == HR_FATE_DELIVERED)
+            pool_remove(&u, &s, k);
+    }
+    pool_free(&u, &s);
+    sender_finish(&s, r);
 }
 
 /* ---- hrel.ocpc_gt: section 2.1, Gereb-Graus and Tsantilas ------------------------------------ */
@@ -401,13 +467,8 @@ void hr_alg_hrel_ocpc_gt(hr_proc *p, void *inst, const double *params)
     double eps = params[0];
     sender s;
     sender_init(&s, p, r);
-    /* undelivered messages, swap-removed as they are delivered */
-    long *pool = hr_malloc(p, (s.cnt + 1) * sizeof *pool);
-    size_t *at = hr_malloc(p, (s.cnt + 1) * sizeof *at);
-    for (size_t k = 0; k < s.cnt; k++) {
-        pool[k] = (long)k;
-        at[k] = k;
-    }
+    pool u;
+    pool_init(&u, &s);
     double lnp = log((double)hr_nprocs(p)), e = exp(1.0);
     for (double k_i = (double)r->h; s.active > 0; k_i *= 1 - eps) {
         int final = k_i < 1;
@@ -417,19 +478,14 @@ void hr_alg_hrel_ocpc_gt(hr_proc *p, void *inst, const double *params)
             long k = -1;
             double rr = (double)s.left, prob = final ? 0.5 : rr / k_i;
             if (s.left > 0 && hr_rand_unit(p) < prob)
-                k = pool[hr_rand_below(p, s.left)];
-            if (step(&s, k, 0) == HR_FATE_DELIVERED) {
-                size_t i = at[k];
-                long last = pool[s.left];   /* s.left is already one less */
-                pool[i] = last;
-                at[last] = i;
-                pool[s.left] = k;
-                at[k] = s.left;
-            }
+                k = pool_draw(&u, &s);
+            if (step(&s, k, 0) == HR_FATE_DELIVERED)
+                pool_remove(&u, &s, k);
         }
         if (final)
             break;
     }
+    pool_free(&u, &s);
     sender_finish(&s, r);
 }
 
