@@ -13,77 +13,8 @@
 set -eu
 me=plot_seed000
 die() { echo "$me: $*" >&2; exit 1; }
-abs() { case $1 in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
-
-run=1 figs='' out='' hremu=''
-while [ $# -gt 0 ]; do
-    case $1 in
-    --no-run) run=0 ;;
-    --docs) [ $# -ge 2 ] || die "--docs needs a directory"; figs=$(abs "$2"); shift ;;
-    -h|--help) sed -n '2,12s/^# \{0,1\}//p' "$0"; exit 0 ;;
-    -*) die "unknown option $1 (usage: scripts/plot_seed000.sh [--no-run] [--docs DIR] [RESULTS_DIR])" ;;
-    *) [ -z "$out" ] || die "more than one RESULTS_DIR"; out=$(abs "$1") ;;
-    esac
-    shift
-done
-case ${HREMU:-} in */*) hremu=$(abs "$HREMU") ;; *) hremu=${HREMU:-} ;; esac
-cd "$(dirname "$0")/.."
-out=${out:-build/seed000}
-figs=${figs:-docs/seed000}
-hremu=${hremu:-./hremu}
-mkdir -p "$out" "$figs" || die "cannot create $out or $figs"
-
-# Everything is written into a staging directory next to the figures and moved into place at the
-# end; it is removed on any exit.
-stage=$(mktemp -d "$figs/.$me.XXXXXX") || die "cannot create a staging directory in $figs"
-trap 'rm -rf "$stage"' EXIT
-trap 'exit 130' INT TERM
-
-# CSV parsing shared by the awk programs below: csv(LINE) splits one RFC 4180 line (hremu quotes
-# a field that holds a comma, a quote or edge spaces) into F[1..n] and returns n; header(NAMES)
-# maps the header line's names to column numbers in c[] and fails if one of NAMES is missing.
-CSV_AWK='
-function csv(s,   n, i, ch, q, f) {
-    if (index(s, "\"") == 0) return split(s, F, ",")
-    split("", F); n = 0; f = ""; q = 0
-    for (i = 1; i <= length(s); i++) {
-        ch = substr(s, i, 1)
-        if (q) {
-            if (ch != "\"") f = f ch
-            else if (substr(s, i + 1, 1) == "\"") { f = f ch; i++ }
-            else q = 0
-        } else if (ch == "\"") q = 1
-        else if (ch == ",") { F[++n] = f; f = "" }
-        else f = f ch
-    }
-    F[++n] = f
-    return n
-}
-function header(names,   n, i, want) {
-    split("", c); n = csv($0)
-    for (i = 1; i <= n; i++) c[F[i]] = i
-    n = split(names, want, " ")
-    for (i = 1; i <= n; i++)
-        if (!(want[i] in c)) fail(FILENAME ": no column \"" want[i] "\" in its header")
-}
-function fail(msg) { printf "%s: %s\n", me, msg > "/dev/stderr"; failed = 1; exit 1 }
-'
-
-# need FILE NAMES: FILE exists, has every named column and at least one row.
-need() {
-    f=$1; shift
-    [ -s "$f" ] || die "$f: missing or empty"
-    awk -v me="$me" -v names="$*" "$CSV_AWK"'
-        FNR == 1 { header(names); next }
-        { rows++ }
-        END { if (!failed && !rows) fail(FILENAME ": no rows under the header"); exit failed }' "$f" || exit 1
-}
-
-if [ "$run" = 1 ]; then
-    [ -x "$hremu" ] || make || die "make failed"
-    scripts/deps.sh gnuplot-nox || die "scripts/deps.sh gnuplot-nox failed"
-fi
-command -v gnuplot >/dev/null 2>&1 || die "gnuplot not found (scripts/deps.sh gnuplot-nox installs it)"
+seed=000 helplines=2,12
+. "$(dirname "$0")/plotlib.sh"
 
 # kind sort: hremu's CSV may have no dataset column, so each dataset of the config's list runs
 # alone and, if the header has no `dataset`, its name is appended to every row as a last column.
@@ -122,9 +53,9 @@ done
 
 for gp in scripts/seed000/*.gp; do
     fig=$(basename "$gp" .gp)
-    echo "$me: $gp -> $figs/$fig.png"
-    gnuplot -e "dir='$out'; out='$stage/$fig.png'" "$gp" || die "$gp: gnuplot failed; $figs/$fig.png is unchanged"
-    [ -s "$stage/$fig.png" ] || die "$gp: gnuplot wrote nothing; $figs/$fig.png is unchanged"
+    echo "$me: $gp -> $docs/$fig.png"
+    gnuplot -e "dir='$out'; out='$stage/$fig.png'" "$gp" || die "$gp: gnuplot failed; $docs/$fig.png is unchanged"
+    [ -s "$stage/$fig.png" ] || die "$gp: gnuplot wrote nothing; $docs/$fig.png is unchanged"
 done
 
 # Table I as markdown: model seconds per input, n/p and r, beside the paper's BHJ column.
@@ -161,7 +92,7 @@ awk -v me="$me" "$CSV_AWK"'
 # Every step succeeded: move the outputs into place.
 for gp in scripts/seed000/*.gp; do
     fig=$(basename "$gp" .gp)
-    mv -f "$stage/$fig.png" "$figs/$fig.png" || die "cannot move $fig.png into $figs"
+    mv -f "$stage/$fig.png" "$docs/$fig.png" || die "cannot move $fig.png into $docs"
 done
 mv -f "$stage/table1.md" "$out/table1.md" || die "cannot move table1.md into $out"
 echo "$me: $out/table1.md"

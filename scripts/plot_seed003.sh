@@ -18,69 +18,10 @@
 set -eu
 me=plot_seed003
 die() { echo "$me: $*" >&2; exit 2; }
-abs() { case $1 in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
-
-run=1 docs='' out='' hremu=''
-while [ $# -gt 0 ]; do
-    case $1 in
-    --no-run) run=0 ;;
-    --docs) [ $# -ge 2 ] || die "--docs needs a directory"; docs=$(abs "$2"); shift ;;
-    -h|--help) sed -n '2,17s/^# \{0,1\}//p' "$0"; exit 0 ;;
-    -*) die "unknown option $1 (usage: scripts/plot_seed003.sh [--no-run] [--docs DIR] [RESULTS_DIR])" ;;
-    *) [ -z "$out" ] || die "more than one RESULTS_DIR"; out=$(abs "$1") ;;
-    esac
-    shift
-done
-case ${HREMU:-} in */*) hremu=$(abs "$HREMU") ;; *) hremu=${HREMU:-} ;; esac
-cd "$(dirname "$0")/.."
+seed=003 helplines=2,17
+. "$(dirname "$0")/plotlib.sh"
 start=$(date +%s)
-out=${out:-build/seed003}
-docs=${docs:-docs/seed003}
-hremu=${hremu:-./hremu}
-mkdir -p "$out" "$docs" || die "cannot create $out or $docs"
-
-# Everything is written into a staging directory next to the outputs and moved into place at the
-# end; it is removed on any exit.
-stage=$(mktemp -d "$docs/.$me.XXXXXX") || die "cannot create a staging directory in $docs"
-trap 'rm -rf "$stage"' EXIT
-trap 'exit 130' INT TERM
-
-# CSV parsing shared by the awk programs below: csv(LINE) splits one RFC 4180 line (hremu quotes
-# a field that holds a comma, a quote or edge spaces) into F[1..n] and returns n; header(NAMES)
-# maps the header line's names to column numbers in c[] and fails if one of NAMES is missing.
-CSV_AWK='
-function csv(s,   n, i, ch, q, f) {
-    if (index(s, "\"") == 0) return split(s, F, ",")
-    split("", F); n = 0; f = ""; q = 0
-    for (i = 1; i <= length(s); i++) {
-        ch = substr(s, i, 1)
-        if (q) {
-            if (ch != "\"") f = f ch
-            else if (substr(s, i + 1, 1) == "\"") { f = f ch; i++ }
-            else q = 0
-        } else if (ch == "\"") q = 1
-        else if (ch == ",") { F[++n] = f; f = "" }
-        else f = f ch
-    }
-    F[++n] = f
-    return n
-}
-function header(names,   n, i, want) {
-    split("", c); n = csv($0)
-    for (i = 1; i <= n; i++) c[F[i]] = i
-    n = split(names, want, " ")
-    for (i = 1; i <= n; i++)
-        if (!(want[i] in c)) fail(FILENAME ": no column \"" want[i] "\" in its header")
-}
-function fail(msg) { printf "%s: %s\n", me, msg > "/dev/stderr"; failed = 1; exit 1 }
-'
 COLUMNS_USED="algorithm discipline procs n params status rounds_per_h lost stalls"
-
-if [ "$run" = 1 ]; then
-    [ -x "$hremu" ] || make || die "make failed"
-    scripts/deps.sh gnuplot-nox || die "scripts/deps.sh gnuplot-nox failed"
-fi
-command -v gnuplot >/dev/null 2>&1 || die "gnuplot not found (scripts/deps.sh gnuplot-nox installs it)"
 
 # Each CSV is written to CSV.tmp and renamed when hremu has finished (exit 0 or 1).
 failed=0

@@ -532,24 +532,10 @@ static void run_sort_alg(hr_proc *p, void *arg)
     j->alg->run(p, j->inst, j->params);
 }
 
-/* Run fn(arg) on a machine of r->p processors; verify and hr_workload_verify the output while
- * the machine that owns it is alive. Returns the run's payload bytes. */
 static uint64_t run_sort(hr_sort *r, void (*fn)(hr_proc *, void *), void *arg, int *verify_err,
                          int *run_err, char *why, size_t whylen)
 {
-    hr_machine_config cfg = hr_test_config(r->p, NULL);
-    hr_machine *m = NULL;
-    const char *mwhy = NULL;
-    ck_assert_msg(hr_machine_create(&cfg, &m, &mwhy) == HR_OK, "create: %s", mwhy ? mwhy : "?");
-    hr_run_result res;
-    ck_assert_int_eq(hr_machine_run(m, fn, arg, &res), HR_OK);
-    ck_assert_msg(res.status == HR_OK, "%s", res.report);
-    char vwhy[256] = "";
-    *verify_err = sortwork()->verify(r, vwhy, sizeof vwhy);
-    *run_err = hr_workload_verify(sortwork(), r, res.bytes, why, whylen);
-    hr_machine_destroy(m);
-    sortwork()->reset(r);
-    return res.bytes;
+    return hr_test_run_verify(sortwork(), r, r->p, fn, arg, verify_err, run_err, why, whylen);
 }
 
 /* A sorted output made through shared memory passes verify but not hr_workload_verify; the

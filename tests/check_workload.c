@@ -1374,24 +1374,10 @@ static void direct_hrel(hr_proc *p, void *arg)
     hr_alg_hrel_direct(p, arg, params);
 }
 
-/* Run fn on a machine of r->p processors and check the run with verify and hr_workload_verify,
- * while the machine (which owns the outputs) is alive; returns the run's payload bytes. */
 static uint64_t run_and_check(hr_hrel *r, void (*fn)(hr_proc *, void *), int *verify_err,
                               int *run_err, char *why, size_t whylen)
 {
-    hr_machine_config cfg = hr_test_config(r->p, NULL);
-    hr_machine *m = NULL;
-    const char *mwhy = NULL;
-    ck_assert_msg(hr_machine_create(&cfg, &m, &mwhy) == HR_OK, "create: %s", mwhy ? mwhy : "?");
-    hr_run_result res;
-    ck_assert_int_eq(hr_machine_run(m, fn, r, &res), HR_OK);
-    ck_assert_msg(res.status == HR_OK, "%s", res.report);
-    char vwhy[256] = "";
-    *verify_err = hrelation()->verify(r, vwhy, sizeof vwhy);
-    *run_err = hr_workload_verify(hrelation(), r, res.bytes, why, whylen);
-    hr_machine_destroy(m);
-    hrelation()->reset(r);
-    return res.bytes;
+    return hr_test_run_verify(hrelation(), r, r->p, fn, r, verify_err, run_err, why, whylen);
 }
 
 /* A correct output made through shared memory passes verify but not hr_workload_verify, which

@@ -4,6 +4,7 @@
 
 #include <check.h>
 #include <hremu/machine.h>
+#include <hremu/workload.h>
 
 /* One suite per module; tests/main.c runs them all (CK_RUN_SUITE=name runs one). */
 #define HR_TEST_SUITES(X) \
@@ -43,6 +44,11 @@ HR_TEST_SUITES(HR_TEST_DECL)
 hr_machine_config hr_test_config(int p, const char *disc);
 
 /* Run fn on a fresh machine of cfg; asserts the machine could be built and run. */
+/* Run fn(arg) on a machine of p processors and check instance inst of workload w, while the
+ * machine that owns the outputs is alive: w->verify's code in *verify_err, hr_workload_verify's
+ * in *run_err (its message in why); then reset inst. Returns the run's payload bytes. */
+uint64_t hr_test_run_verify(const hr_workload *w, void *inst, int p, void (*fn)(hr_proc *, void *),
+                            void *arg, int *verify_err, int *run_err, char *why, size_t whylen);
 void hr_test_run(const hr_machine_config *cfg, void (*fn)(hr_proc *, void *), void *arg,
                  hr_run_result *res);
 

@@ -20,6 +20,24 @@ void hr_test_run(const hr_machine_config *cfg, void (*fn)(hr_proc *, void *), vo
     hr_machine_destroy(m);
 }
 
+uint64_t hr_test_run_verify(const hr_workload *w, void *inst, int p, void (*fn)(hr_proc *, void *),
+                            void *arg, int *verify_err, int *run_err, char *why, size_t whylen)
+{
+    hr_machine_config cfg = hr_test_config(p, NULL);
+    hr_machine *m = NULL;
+    const char *mwhy = NULL;
+    ck_assert_msg(hr_machine_create(&cfg, &m, &mwhy) == HR_OK, "create: %s", mwhy ? mwhy : "?");
+    hr_run_result res;
+    ck_assert_int_eq(hr_machine_run(m, fn, arg, &res), HR_OK);
+    ck_assert_msg(res.status == HR_OK, "%s", res.report);
+    char vwhy[256] = "";
+    *verify_err = w->verify(inst, vwhy, sizeof vwhy);
+    *run_err = hr_workload_verify(w, inst, res.bytes, why, whylen);
+    hr_machine_destroy(m);
+    w->reset(inst);
+    return res.bytes;
+}
+
 int main(void)
 {
     SRunner *sr = srunner_create(NULL);
