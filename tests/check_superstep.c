@@ -1,7 +1,11 @@
 /* check_superstep.c: barriers, hr_sync and one-sided puts and gets: values, order, cost. */
 #include "hr_test.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 typedef struct ss_out {
     int  arr[8][8];
@@ -199,6 +203,61 @@ START_TEST(test_superstep_put_after_last_sync_fails)
 }
 END_TEST
 
+/* hr_sync orders the superstep's transfers in memory of its own: when that memory is refused, the
+ * run fails with a report instead of the process aborting. P0 issues many puts, then limits the
+ * address space (this forked test process only) so that the ordering's array no longer fits.
+ * The array (32 bytes a transfer, 80 MB) is larger than a thread's malloc arena may ever be (64
+ * MB), so it can only come from a new mapping, which the limit refuses. */
+enum { LATE_PUTS = 2500000 };
+
+static void body_sync_oom(hr_proc *p, void *arg)
+{
+    struct rlimit *old = arg;
+    static int cell[2];
+    int me = hr_pid(p), x = 1;
+    int slot = hr_register(p, &cell[me], sizeof cell[me]);
+    hr_sync(p);
+    if (me == 0) {
+        for (int k = 0; k < LATE_PUTS; k++)
+            hr_put(p, 1, slot, 0, &x, 0);   /* zero bytes: only the records take memory */
+        FILE *statm = fopen("/proc/self/statm", "r");
+        unsigned long pages = 0;
+        if (statm == NULL || fscanf(statm, "%lu", &pages) != 1)
+            hr_fail(p, "cannot read /proc/self/statm");
+        fclose(statm);
+        struct rlimit lim = *old;
+        lim.rlim_cur = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + (1u << 20);
+        if (setrlimit(RLIMIT_AS, &lim) != 0)
+            hr_fail(p, "setrlimit failed");
+    }
+    hr_sync(p);
+}
+
+START_TEST(test_superstep_sync_out_of_memory_fails_the_run)
+{
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    return;   /* their allocators reserve far more address space than such a limit allows */
+#endif
+    const char *ck_fork = getenv("CK_FORK");
+    if (ck_fork != NULL && strcmp(ck_fork, "no") == 0)
+        return;   /* the limit would outlive the test */
+    struct rlimit old;
+    ck_assert_int_eq(getrlimit(RLIMIT_AS, &old), 0);
+    hr_machine_config cfg = hr_test_config(2, NULL);
+    hr_machine *m = NULL;
+    ck_assert_int_eq(hr_machine_create(&cfg, &m, NULL), HR_OK);
+    hr_run_result res;
+    ck_assert_int_eq(hr_machine_run(m, body_sync_oom, &old, &res), HR_OK);
+    ck_assert_int_eq(setrlimit(RLIMIT_AS, &old), 0);
+    hr_machine_destroy(m);
+    ck_assert_int_eq(res.status, HR_EFAIL);
+    char want[128];
+    snprintf(want, sizeof want, "hr_sync: out of memory ordering the superstep's %d transfers",
+             LATE_PUTS);
+    ck_assert_msg(strstr(res.report, want) != NULL, "%s", res.report);
+}
+END_TEST
+
 Suite *hr_superstep_suite(void)
 {
     Suite *s = suite_create("superstep");
@@ -210,6 +269,7 @@ Suite *hr_superstep_suite(void)
     tcase_add_test(tc, test_superstep_many_barriers);
     tcase_add_test(tc, test_superstep_mixed_sync_and_barrier_fails);
     tcase_add_test(tc, test_superstep_put_after_last_sync_fails);
+    tcase_add_test(tc, test_superstep_sync_out_of_memory_fails_the_run);
     suite_add_tcase(s, tc);
     return s;
 }
