@@ -40,8 +40,15 @@ static const char help_text[] =
     "  --help                   this text\n"
     "  --version                the version\n"
     "\n"
-    "Exit status: 0 every run verified, 1 a run failed verification, failed or deadlocked,\n"
-    "2 a usage or configuration error. docs/config.md describes the config file.\n";
+    "Rows whose algorithm does not take the discipline or workload kind are skipped (stderr\n"
+    "says how many). Environment: HREMU_MEMORY=BYTES (K, M, G, T) caps the memory a row may\n"
+    "need (default: what the box has available); HREMU_JITTER=1 perturbs the thread schedule\n"
+    "(the model columns must not change).\n"
+    "\n"
+    "Exit status: 0 every run verified, 1 a run failed verification, failed, deadlocked or\n"
+    "passed the model clock's range (status overflow), 2 a usage or configuration error,\n"
+    "including a row that needs more memory than the box has. docs/config.md describes the\n"
+    "config file.\n";
 
 typedef struct options {
     const char  *config;
