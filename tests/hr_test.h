@@ -11,6 +11,7 @@
     X(util)               \
     X(rng)                \
     X(cost)               \
+    X(topology)           \
     X(mailbox)            \
     X(p2p)                \
     X(buffer)             \

@@ -33,9 +33,10 @@ int hr_cost_preset(const char *name, hr_cost *c);
 const char *hr_cost_preset_name(int i, const char **summary);
 
 /* Plain data the caller fills in. Names are those of --list: discipline "async", "sync", "fifo",
- * "priority", "arbitrary" or "ocpc", topology "complete". */
+ * "priority", "arbitrary" or "ocpc"; topology a name with its shape where it has one:
+ * "complete", "ring", "hypercube", "mesh 4x8", "torus 8x8", "torus 4x4x4". */
 typedef struct hr_machine_config {
-    int         procs;        /* 1 .. HR_MAX_PROCS */
+    int         procs;        /* 1 .. HR_MAX_PROCS, or 0: the p the topology's shape fixes */
     const char *discipline;   /* NULL: "async" */
     const char *topology;     /* NULL: "complete" */
     uint64_t    buffer;       /* async receive buffer per processor, bytes; 0 = unlimited */
@@ -62,8 +63,9 @@ typedef struct hr_run_result {
     char     report[4096];    /* why a run failed or deadlocked: one line per processor involved */
 } hr_run_result;
 
-/* Check cfg as hr_machine_create does, creating nothing: HR_OK, or HR_EINVAL with a reason in
- * why (if not NULL). Any thread. */
+/* Check cfg as hr_machine_create does, creating no thread: HR_OK, or HR_EINVAL with a reason in
+ * why (if not NULL; a reason of create or check may live in a per-thread buffer until that
+ * thread's next call). Any thread. */
 int  hr_machine_check(const hr_machine_config *cfg, const char **why);
 /* Create a machine; threads are started and parked. Returns HR_OK, HR_EINVAL (bad config; a
  * reason goes to why, if not NULL), HR_ENOMEM or HR_ESYS. Machine thread only. */
@@ -84,5 +86,10 @@ int  hr_machine_procs(const hr_machine *m);
 /* The i-th discipline / topology name and summary (i from 0); NULL past the end. */
 const char *hr_discipline_name(int i, const char **summary);
 const char *hr_topology_name(int i, const char **summary);
+/* The i-th topology's syntax ("mesh RxC"); NULL past the end. */
+const char *hr_topology_syntax(int i);
+/* The p that topology string spec fixes ("mesh 4x8": 32) in *p, 0 if its shape fixes none;
+ * HR_OK, or HR_EINVAL with a reason in why (an unknown name, a malformed shape). Any thread. */
+int hr_topology_procs(const char *spec, int *p, char *why, size_t len);
 
 #endif /* HREMU_MACHINE_H */

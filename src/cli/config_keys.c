@@ -87,14 +87,17 @@ static int set_procs(hr_point *pt, const char *s, char *why, size_t len)
     return err;
 }
 
-/* A topology is a registered name, possibly followed by its shape ("mesh 4x4"); the machine
- * checks the shape against p when it is built. */
+/* A topology is a registered name, followed by its shape where it has one ("mesh 4x8"); the
+ * shape's syntax is checked here, its fit with p by hr__config_machine and the machine. */
 static int set_topology(hr_point *pt, const char *s, char *why, size_t len)
 {
     size_t k = word_len(s);
     for (int i = 0; hr_topology_name(i, NULL) != NULL; i++) {
         const char *name = hr_topology_name(i, NULL);
         if (word_len(name) == k && strncmp(name, s, k) == 0) {
+            int p;
+            if (hr_topology_procs(s, &p, why, len) != HR_OK)
+                return HR_EINVAL;
             pt->machine.topology = s;
             return HR_OK;
         }
@@ -490,6 +493,20 @@ int hr__config_machine(const hr_config *c, size_t i, hr_point *pt, hr_config_err
     pt->machine.jitter = -1;
     pt->cost_changed = 0;
     int err = resolve_level(c, "machine", i, pt, e);
+    /* A shape that fixes p ("mesh 4x8") gives procs when it is left out, and must agree with
+     * it when it is set. */
+    int fixed = 0;
+    char why[256];
+    if (err == HR_OK && hr_topology_procs(pt->machine.topology, &fixed, why, sizeof why) == HR_OK &&
+        fixed > 0) {
+        const hr_config_entry *pe = hr__config_find(c, "machine", "procs");
+        if (pe == NULL)
+            pt->machine.procs = fixed;
+        else if (pt->machine.procs != fixed)
+            return hr__config_fail(e, HR_EINVAL, pe->where, "procs = %d, but topology %s needs "
+                                   "procs = %d (or leave procs out)", pt->machine.procs,
+                                   pt->machine.topology, fixed);
+    }
     const hr_config_entry *buf = hr__config_find(c, "machine", "buffer");
     if (err == HR_OK && pt->machine.buffer != 0 && strcmp(pt->machine.discipline, "async") != 0)
         return hr__config_fail(e, HR_EINVAL, buf->where, "a receive buffer applies to discipline "

@@ -157,7 +157,10 @@ static void list_all(void)
                    w->distributions ? w->distributions : "none");
     }
     list_registry("disciplines", hr_discipline_name);
-    list_registry("topologies", hr_topology_name);
+    printf("topologies:\n");
+    const char *summary = NULL;
+    for (int i = 0; hr_topology_name(i, &summary) != NULL; i++)
+        printf("  %-18s %s\n", hr_topology_syntax(i), summary);
     list_registry("cost presets", hr_cost_preset_name);
 }
 

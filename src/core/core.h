@@ -25,7 +25,7 @@
 #include "core/mailbox.h"
 #include "net/cost.h"
 #include "net/discipline.h"
-#include "net/topology.h"
+#include "net/network.h"
 #include "util/alloc.h"
 #include "util/rng.h"
 
@@ -166,7 +166,7 @@ typedef struct hr_machine {
     hr_machine_config    cfg;
     hr_costps            cost;
     const hr_discipline *disc;
-    const hr_topology   *topo;
+    hr_topo             *net;           /* the topology instance (net/topology.h) */
     hr_proc             *procs;
     pthread_t           *threads;
     int                  started;       /* threads created */

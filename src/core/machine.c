@@ -325,23 +325,28 @@ static void *proc_main(void *arg)
     }
 }
 
+/* The reason a config is refused, when it has to be formatted (a topology's): per thread, valid
+ * until that thread's next create or check. */
+static _Thread_local char why_buf[256];
+
+/* Check cfg into m: discipline, cost, and the topology instance m->net (the caller destroys it,
+ * also on failure). NULL, or the reason. */
 static const char *check_config(const hr_machine_config *cfg, hr_machine *m)
 {
     const char *why = NULL;
-    if (cfg->procs < 1 || cfg->procs > HR_MAX_PROCS)
-        return "procs must be between 1 and 4096";
+    m->net = NULL;
+    if (cfg->procs < 0 || cfg->procs > HR_MAX_PROCS)
+        return "procs must be between 1 and 4096 (or 0: the topology's shape decides)";
     m->disc = hr__discipline_find(cfg->discipline ? cfg->discipline : "async");
     if (m->disc == NULL)
         return "unknown discipline";
-    m->topo = hr__topology_find(cfg->topology ? cfg->topology : "complete");
-    if (m->topo == NULL)
-        return "unknown topology";
-    if ((why = m->topo->check(cfg->procs)) != NULL)
-        return why;
     if (hr__cost_convert(&cfg->cost, &m->cost, &why) != HR_OK)
         return why;
     if (cfg->buffer != 0 && m->disc->engine != HR_DISC_P2P_ASYNC)
         return "a receive buffer capacity applies to discipline async only";
+    if (hr__topo_make(cfg->topology ? cfg->topology : "complete", cfg->procs, &m->net, why_buf,
+                      sizeof why_buf) != 0)
+        return why_buf;
     return NULL;
 }
 
@@ -349,6 +354,7 @@ int hr_machine_check(const hr_machine_config *cfg, const char **why)
 {
     hr_machine scratch;
     const char *bad = check_config(cfg, &scratch);
+    hr__topo_destroy(scratch.net);
     if (bad == NULL)
         return HR_OK;
     if (why != NULL)
@@ -404,10 +410,11 @@ int hr_machine_create(const hr_machine_config *cfg, hr_machine **out, const char
         err = HR_EINVAL;
         goto fail_cfg;
     }
-    m->p = cfg->procs;
+    m->p = m->net->p;
     m->cfg = *cfg;
     m->cfg.discipline = m->disc->name;
-    m->cfg.topology = m->topo->name;
+    m->cfg.procs = m->p;
+    m->cfg.topology = m->net->shape;
     m->cfg.jitter = jitter_wanted(cfg);
     hr__mutex_init(&m->resolve_lock);
     hr__mutex_init(&m->report_lock);
@@ -455,6 +462,7 @@ fail_procs:
     hr__mutex_destroy(&m->report_lock);
     hr__mutex_destroy(&m->resolve_lock);
 fail_cfg:
+    hr__topo_destroy(m->net);
     free(m);
 fail_m:
     return err;
@@ -473,6 +481,7 @@ void hr_machine_destroy(hr_machine *m)
     destroy_procs(m, m->p);
     hr__mutex_destroy(&m->report_lock);
     hr__mutex_destroy(&m->resolve_lock);
+    hr__topo_destroy(m->net);
     free(m);
 }
 

@@ -25,10 +25,7 @@
 
 static hr_time latency(const hr_proc *p, int peer)
 {
-    const hr_machine *m = p->m;
-    if (peer == p->id)
-        return 0;
-    return hr__tadd(m->cost.tau, hr__tmul(m->topo->hops(m->p, p->id, peer), m->cost.hop));
+    return hr__net_latency(p->m->net, &p->m->cost, p->id, peer);
 }
 
 static void check_peer(hr_proc *p, int peer, const char *call, int any_ok)

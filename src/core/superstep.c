@@ -20,7 +20,7 @@
 
 static hr_time link_latency(const hr_machine *m, int src, int dst)
 {
-    return hr__tadd(m->cost.tau, hr__tmul(m->topo->hops(m->p, src, dst), m->cost.hop));
+    return hr__net_latency(m->net, &m->cost, src, dst);
 }
 
 /* Every proc's clock after a dissemination barrier entered at bar_in. */

@@ -323,6 +323,36 @@ expect_rc 2 "a big sweep's bad point"
 expect_grep "needs p >= 15" "$TMP/err" "a big sweep's bad point says why"
 [ $(($(date +%s) - start)) -le 2 ] && ok || bad "a big sweep's bad point took $(($(date +%s) - start)) s"
 
+# Topologies: a shape that fixes p gives procs when it is left out; every h-relation algorithm
+# verifies on each topology, with the same model columns under jitter; bad shapes are one line.
+run "$D/mesh.ini" --format csv
+expect_rc 0 "mesh 4x8 without procs"
+[ "$(col procs | sort -u),$(col topology | sort -u),$(grep -c ',true,' "$TMP/out")" = "32,mesh 4x8,3" ] && ok ||
+    bad "mesh 4x8 without procs: $(cat "$TMP/out")"
+for topo in ring hypercube "torus 4x4" "torus 2x2x4" "mesh 4x4"; do
+    run --format csv --set machine.topology="$topo" --set machine.hop=1e-6 --set workload.n=2^12 \
+        --set run.algorithms=hrel.direct,hrel.two_phase,hrel.xor --set run.repeat=1
+    expect_rc 0 "topology $topo"
+    cp "$TMP/out" "$TMP/topo.csv"
+    HREMU_JITTER=1 "$BIN" --format csv --set machine.topology="$topo" --set machine.hop=1e-6 \
+        --set workload.n=2^12 --set run.algorithms=hrel.direct,hrel.two_phase,hrel.xor \
+        --set run.repeat=1 >"$TMP/m.csv" 2>/dev/null
+    [ "$(model_cols "$TMP/m.csv")" = "$(model_cols "$TMP/topo.csv")" ] && ok ||
+        bad "topology $topo: model columns differ with HREMU_JITTER=1"
+done
+run --set machine.topology="mesh 3x5"
+expect_rc 2 "mesh 3x5 with procs = 16"
+expect_err "hremu: configs/default.ini:4: procs = 16, but topology mesh 3x5 needs procs = 15 (or leave procs out)" "mesh 3x5 with procs = 16"
+run --set machine.topology=hypercube --set machine.procs=12
+expect_rc 2 "hypercube with p = 12"
+[ "$(wc -l <"$TMP/err")" -eq 1 ] && expect_grep "power of two" "$TMP/err" "hypercube with p = 12" ||
+    bad "hypercube with p = 12: $(cat "$TMP/err")"
+for shape in "torus 0x4" "torus 4x4 junk" "mesh 4" "cube"; do
+    run --set machine.topology="$shape"
+    expect_rc 2 "topology $shape"
+    [ "$(wc -l <"$TMP/err")" -eq 1 ] && ok || bad "topology $shape: $(cat "$TMP/err")"
+done
+
 # A device or a pipe is not a relation file.
 run --set workload.distribution=file:/dev/zero --set workload.h=0
 expect_rc 2 "file:/dev/zero"

@@ -1,0 +1,226 @@
+/* check_topology.c: every topology's links (counts by hand, symmetry, connectivity) and routes
+ * (valid paths of links, minimal against breadth-first search, the documented choices), and bad
+ * shapes. */
+#include "hr_test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "net/topology.h"
+
+static hr_topo *make(const char *spec, int p)
+{
+    hr_topo *t = NULL;
+    char why[256] = "";
+    ck_assert_msg(hr__topo_make(spec, p, &t, why, sizeof why) == 0, "%s: %s", spec, why);
+    return t;
+}
+
+/* Distances from src over the links, by breadth-first search; -1 unreachable. */
+static void bfs(const hr_topo *t, int src, int *dist)
+{
+    int *queue = malloc((size_t)t->nodes * sizeof *queue), head = 0, tail = 0;
+    ck_assert_ptr_nonnull(queue);
+    for (int u = 0; u < t->nodes; u++)
+        dist[u] = -1;
+    dist[src] = 0;
+    queue[tail++] = src;
+    while (head < tail) {
+        int u = queue[head++];
+        for (int l = t->first[u]; l < t->first[u + 1]; l++)
+            if (dist[t->to[l]] < 0) {
+                dist[t->to[l]] = dist[u] + 1;
+                queue[tail++] = t->to[l];
+            }
+    }
+    free(queue);
+}
+
+/* The links' invariants, and every route checked against BFS: valid, minimal, as long as
+ * hr__topo_hops says. Returns the number of directed links. */
+static int check_all(const hr_topo *t, int min_deg, int max_deg)
+{
+    int lo = t->nodes, hi = 0;
+    for (int u = 0; u < t->nodes; u++) {
+        int d = t->first[u + 1] - t->first[u];
+        lo = d < lo ? d : lo;
+        hi = d > hi ? d : hi;
+        for (int l = t->first[u]; l < t->first[u + 1]; l++) {
+            ck_assert_int_eq(t->from[l], u);
+            ck_assert_int_ne(t->to[l], u);
+            ck_assert_msg(hr__topo_link(t, t->to[l], u) >= 0, "%s: %d->%d has no reverse",
+                          t->shape, u, t->to[l]);
+            if (l > t->first[u])
+                ck_assert_int_lt(t->to[l - 1], t->to[l]);   /* sorted, no parallel links */
+        }
+    }
+    ck_assert_msg(lo == min_deg && hi == max_deg, "%s: degree %d..%d, want %d..%d", t->shape, lo,
+                  hi, min_deg, max_deg);
+    int *dist = malloc((size_t)t->nodes * sizeof *dist);
+    int *links = malloc((size_t)t->max_route * sizeof *links);
+    ck_assert(dist && links);
+    for (int s = 0; s < t->p; s++) {
+        bfs(t, s, dist);
+        for (int d = 0; d < t->p; d++) {
+            ck_assert_msg(dist[d] >= 0, "%s: %d cannot reach %d", t->shape, s, d);
+            int n = t->route(t, s, d, links);
+            ck_assert_msg(n == dist[d], "%s: route %d->%d has %d links, distance %d", t->shape, s,
+                          d, n, dist[d]);
+            ck_assert_int_le(n, t->max_route);
+            ck_assert_int_eq(hr__topo_hops(t, s, d), n);
+            int at = s;
+            for (int k = 0; k < n; k++) {
+                ck_assert_msg(links[k] >= 0 && t->from[links[k]] == at, "%s: route %d->%d breaks "
+                              "at link %d", t->shape, s, d, k);
+                at = t->to[links[k]];
+            }
+            ck_assert_int_eq(at, d);
+        }
+    }
+    free(dist);
+    free(links);
+    return t->nlinks;
+}
+
+START_TEST(test_topology_links_and_routes)
+{
+    static const struct {
+        const char *spec;
+        int p, nodes, links, min_deg, max_deg;
+    } cases[] = {
+        { "ring", 1, 1, 0, 0, 0 },
+        { "ring", 2, 2, 2, 1, 1 },
+        { "ring", 3, 3, 6, 2, 2 },
+        { "ring", 8, 8, 16, 2, 2 },
+        { "hypercube", 1, 1, 0, 0, 0 },
+        { "hypercube", 2, 2, 2, 1, 1 },
+        { "hypercube", 16, 16, 64, 4, 4 },
+        { "mesh 4x4", 0, 16, 48, 2, 4 },         /* 2 (4*3 + 4*3) */
+        { "mesh 3x5", 0, 15, 44, 2, 4 },         /* 2 (3*4 + 5*2) */
+        { "mesh 1x4", 0, 4, 6, 1, 2 },
+        { "torus 4x4", 0, 16, 64, 4, 4 },
+        { "torus 2x4", 0, 8, 24, 3, 3 },         /* a side of 2: one neighbour along it */
+        { "torus 3x3x3", 0, 27, 162, 6, 6 },
+        { "torus 8x8", 0, 64, 256, 4, 4 },
+        { "torus 1x5", 0, 5, 10, 2, 2 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        hr_topo *t = make(cases[i].spec, cases[i].p);
+        ck_assert_int_eq(t->nodes, cases[i].nodes);
+        ck_assert_int_eq(t->p, cases[i].nodes);
+        ck_assert_msg(check_all(t, cases[i].min_deg, cases[i].max_deg) == cases[i].links,
+                      "%s: %d links, want %d", t->shape, t->nlinks, cases[i].links);
+        hr__topo_destroy(t);
+    }
+}
+END_TEST
+
+/* The nodes a route visits, from src. */
+static void path(const hr_topo *t, int src, int dst, int *nodes, int *n)
+{
+    int links[64];
+    *n = t->route(t, src, dst, links);
+    nodes[0] = src;
+    for (int k = 0; k < *n; k++)
+        nodes[k + 1] = t->to[links[k]];
+}
+
+START_TEST(test_topology_route_choices)
+{
+    int v[64], n;
+    /* e-cube: the lowest differing bit first */
+    hr_topo *t = make("hypercube", 8);
+    path(t, 0, 7, v, &n);
+    ck_assert(n == 3 && v[1] == 1 && v[2] == 3 && v[3] == 7);
+    path(t, 6, 1, v, &n);
+    ck_assert(n == 3 && v[1] == 7 && v[2] == 5 && v[3] == 1);
+    hr__topo_destroy(t);
+    /* ring: the shorter way; half way round goes up */
+    t = make("ring", 8);
+    path(t, 0, 4, v, &n);
+    ck_assert(n == 4 && v[1] == 1);
+    path(t, 1, 6, v, &n);
+    ck_assert(n == 3 && v[1] == 0 && v[2] == 7 && v[3] == 6);
+    hr__topo_destroy(t);
+    /* mesh: along the row to the destination's column, then along the column */
+    t = make("mesh 4x4", 0);
+    path(t, 0, 15, v, &n);
+    ck_assert(n == 6 && v[1] == 1 && v[2] == 2 && v[3] == 3 && v[4] == 7 && v[5] == 11);
+    hr__topo_destroy(t);
+    /* torus: each dimension the shorter way round, ties up */
+    t = make("torus 4x4", 0);
+    path(t, 0, 2, v, &n);
+    ck_assert(n == 2 && v[1] == 1);
+    path(t, 0, 3, v, &n);          /* one step down, wrapping */
+    ck_assert(n == 1 && v[1] == 3);
+    path(t, 0, 12, v, &n);         /* along the column, wrapping: row 0 to row 3 */
+    ck_assert(n == 1);
+    hr__topo_destroy(t);
+}
+END_TEST
+
+START_TEST(test_topology_shapes_fix_p)
+{
+    int p = -1;
+    char why[256];
+    ck_assert_int_eq(hr_topology_procs("mesh 4x8", &p, why, sizeof why), HR_OK);
+    ck_assert_int_eq(p, 32);
+    ck_assert_int_eq(hr_topology_procs("torus 4x4x4", &p, why, sizeof why), HR_OK);
+    ck_assert_int_eq(p, 64);
+    ck_assert_int_eq(hr_topology_procs("hypercube", &p, why, sizeof why), HR_OK);
+    ck_assert_int_eq(p, 0);
+    hr_topo *t = NULL;
+    ck_assert_int_eq(hr__topo_make("mesh 3x5", 16, &t, why, sizeof why), -1);
+    ck_assert_str_eq(why, "topology mesh 3x5 needs procs = 15 (it is 16)");
+    ck_assert_int_eq(hr__topo_make("hypercube", 12, &t, why, sizeof why), -1);
+    ck_assert_str_eq(why, "hypercube needs p to be a power of two (it is 12)");
+    static const char *const bad[] = { "torus 0x4", "mesh 4x4 junk", "mesh 4", "torus 4x4x4x4",
+                                       "mesh 4x", "mesh x4", "ring 8", "complete 3", "cube",
+                                       "mesh 64x65", "torus 4x-4" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        ck_assert_msg(hr_topology_procs(bad[i], &p, why, sizeof why) == HR_EINVAL,
+                      "'%s' accepted", bad[i]);
+}
+END_TEST
+
+/* The machine: a shape that fixes p builds that many processors, and latency adds hop per link
+ * crossed: a message from corner to corner of a 4x4 mesh crosses 6. */
+static void body_corner(hr_proc *p, void *arg)
+{
+    (void)arg;
+    int v = 0;
+    if (hr_pid(p) == 0)
+        hr_send(p, 15, 0, &v, sizeof v);
+    else if (hr_pid(p) == 15)
+        hr_recv(p, 0, 0, &v, sizeof v, NULL);
+}
+
+START_TEST(test_topology_machine_hops)
+{
+    hr_machine_config cfg = hr_test_config(0, NULL);
+    cfg.topology = "mesh 4x4";
+    cfg.cost.hop = 1e-6;
+    hr_machine *m = NULL;
+    ck_assert_int_eq(hr_machine_create(&cfg, &m, NULL), HR_OK);
+    ck_assert_int_eq(hr_machine_procs(m), 16);
+    hr_run_result res;
+    ck_assert_int_eq(hr_machine_run(m, body_corner, NULL, &res), HR_OK);
+    hr_machine_destroy(m);
+    ck_assert_int_eq(res.status, HR_OK);
+    /* tau + 6 hop + sigma * 4 bytes: 88 us + 6 us + 0.2 us */
+    ck_assert_double_eq_tol(res.model_time_s, 88e-6 + 6e-6 + 4 / 20e6, 1e-15);
+}
+END_TEST
+
+Suite *hr_topology_suite(void)
+{
+    Suite *s = suite_create("topology");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, test_topology_links_and_routes);
+    tcase_add_test(tc, test_topology_route_choices);
+    tcase_add_test(tc, test_topology_shapes_fix_p);
+    tcase_add_test(tc, test_topology_machine_hops);
+    suite_add_tcase(s, tc);
+    return s;
+}
