@@ -3,8 +3,11 @@
  * shapes. */
 #include "hr_test.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <hremu/algorithm.h>
 
 #include "net/topology.h"
 
@@ -212,6 +215,93 @@ START_TEST(test_topology_machine_hops)
 }
 END_TEST
 
+/* What an algorithm may ask of its network, from inside a run on a 4x4 mesh. */
+typedef struct query_out {
+    char shape[32];
+    int  ndims, dims[4], nn[16], nbr[16][4], dist_0_15, dist_5_5;
+} query_out;
+
+static void body_query(hr_proc *p, void *arg)
+{
+    query_out *o = arg;
+    int me = hr_pid(p);
+    o->nn[me] = hr_neighbours(p, me, o->nbr[me], 4);
+    if (me == 0) {
+        snprintf(o->shape, sizeof o->shape, "%s", hr_topology_shape(p));
+        o->ndims = hr_topology_dims(p, o->dims, 4);
+        o->dist_0_15 = hr_distance(p, 0, 15);
+        o->dist_5_5 = hr_distance(p, 5, 5);
+    }
+}
+
+START_TEST(test_topology_queries)
+{
+    query_out o;
+    memset(&o, 0, sizeof o);
+    hr_machine_config cfg = hr_test_config(0, NULL);
+    cfg.topology = "mesh 4x4";
+    hr_run_result res;
+    hr_test_run(&cfg, body_query, &o, &res);
+    ck_assert_int_eq(res.status, HR_OK);
+    ck_assert_str_eq(o.shape, "mesh 4x4");
+    ck_assert(o.ndims == 2 && o.dims[0] == 4 && o.dims[1] == 4);
+    ck_assert_int_eq(o.dist_0_15, 6);
+    ck_assert_int_eq(o.dist_5_5, 0);
+    /* corners 2 neighbours, edges 3, inside 4; node 5 = (1, 1): 1, 4, 6, 9 */
+    ck_assert(o.nn[0] == 2 && o.nbr[0][0] == 1 && o.nbr[0][1] == 4);
+    ck_assert_int_eq(o.nn[1], 3);
+    ck_assert(o.nn[5] == 4 && o.nbr[5][0] == 1 && o.nbr[5][1] == 4 && o.nbr[5][2] == 6 &&
+              o.nbr[5][3] == 9);
+}
+END_TEST
+
+/* Neighbour-only runs: a message along a link is fine; one between processors that are not
+ * linked fails the run, naming both and their distance. On complete every pair is linked. */
+static void body_send_to(hr_proc *p, void *arg)
+{
+    int to = *(const int *)arg, v = 7;
+    if (hr_pid(p) == 0)
+        hr_send(p, to, 0, &v, sizeof v);
+    else if (hr_pid(p) == to)
+        hr_recv(p, 0, 0, &v, sizeof v, NULL);
+}
+
+static int run_send_to(const char *topology, int to, int neighbour_only, hr_run_result *res)
+{
+    hr_machine_config cfg = hr_test_config(topology[0] == 'c' ? 16 : 0, NULL);
+    cfg.topology = topology;
+    hr_machine *m = NULL;
+    ck_assert_int_eq(hr_machine_create(&cfg, &m, NULL), HR_OK);
+    hr_machine_neighbour_only(m, neighbour_only);
+    ck_assert_int_eq(hr_machine_run(m, body_send_to, &to, res), HR_OK);
+    hr_machine_destroy(m);
+    return res->status;
+}
+
+START_TEST(test_topology_neighbour_only)
+{
+    hr_run_result res;
+    ck_assert_int_eq(run_send_to("mesh 4x4", 4, 1, &res), HR_OK);
+    ck_assert_int_eq(run_send_to("mesh 4x4", 5, 0, &res), HR_OK);
+    ck_assert_int_eq(run_send_to("mesh 4x4", 5, 1, &res), HR_EFAIL);
+    ck_assert_msg(strstr(res.report, "P0: hr_send: P0 and P5 are not neighbours on mesh 4x4 (2 "
+                                     "links apart)") != NULL, "%s", res.report);
+    ck_assert_int_eq(run_send_to("complete", 15, 1, &res), HR_OK);
+}
+END_TEST
+
+START_TEST(test_topology_algorithm_takes)
+{
+    hr_algorithm a = { .name = "x.y", .topologies = "hypercube,rh" };
+    ck_assert(hr_algorithm_takes(&a, "hypercube"));
+    ck_assert(hr_algorithm_takes(&a, "rh 3 1"));
+    ck_assert(!hr_algorithm_takes(&a, "mesh 4x4"));
+    ck_assert(!hr_algorithm_takes(&a, "hyper"));
+    a.topologies = NULL;
+    ck_assert(hr_algorithm_takes(&a, "torus 8x8"));
+}
+END_TEST
+
 Suite *hr_topology_suite(void)
 {
     Suite *s = suite_create("topology");
@@ -221,6 +311,9 @@ Suite *hr_topology_suite(void)
     tcase_add_test(tc, test_topology_route_choices);
     tcase_add_test(tc, test_topology_shapes_fix_p);
     tcase_add_test(tc, test_topology_machine_hops);
+    tcase_add_test(tc, test_topology_queries);
+    tcase_add_test(tc, test_topology_neighbour_only);
+    tcase_add_test(tc, test_topology_algorithm_takes);
     suite_add_tcase(s, tc);
     return s;
 }

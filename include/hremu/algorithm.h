@@ -18,6 +18,9 @@ typedef struct hr_algorithm {
     const char *summary;       /* one line, with the seed it comes from */
     hr_kind     kind;          /* the workload kind it takes */
     const char *disciplines;   /* comma list it is defined for; NULL: every discipline */
+    const char *topologies;    /* comma list of topology names it runs on; NULL: every one */
+    int         neighbour_only; /* nonzero: it sends only along links, and a message between
+                                 * processors that are not neighbours fails the run */
     /* The SPMD body: inst is the workload instance, params follow the order of .params. */
     void      (*run)(hr_proc *p, void *inst, const double *params);
     const hr_param_spec *params;  /* NULL or a list ended by a row with name NULL */
@@ -33,5 +36,7 @@ const hr_algorithm *hr_algorithm_find(const char *name);
 const hr_algorithm *hr_algorithm_at(int i);   /* i from 0; NULL past the end */
 /* Nonzero if alg is defined for the named discipline. */
 int hr_algorithm_allows(const hr_algorithm *alg, const char *discipline);
+/* Nonzero if alg runs on topology spec (its first word names the topology: "mesh 4x8"). */
+int hr_algorithm_takes(const hr_algorithm *alg, const char *topology);
 
 #endif /* HREMU_ALGORITHM_H */

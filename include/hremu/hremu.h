@@ -36,6 +36,18 @@ int      hr_nprocs(const hr_proc *p);       /* p, the number of processors */
 double   hr_now(const hr_proc *p);          /* this processor's model clock, seconds */
 uint64_t hr_seed(const hr_proc *p);         /* the machine's seed */
 
+/* ---- the network (docs/model.md, "Topologies"): what an algorithm may ask of its machine ---- */
+/* The topology's name and shape as configured, canonical: "complete", "hypercube", "mesh 4x8". */
+const char *hr_topology_shape(const hr_proc *p);
+/* The shape's parameters (mesh and torus: the sides; hypercube: its dimension d) into dims, up
+ * to max of them; returns how many the shape has (0 for complete and ring). */
+int      hr_topology_dims(const hr_proc *p, int *dims, int max);
+/* The processors linked to processor `node` (any node, not only the caller), in increasing
+ * order, up to max of them into out; returns how many there are. On complete, every other. */
+int      hr_neighbours(const hr_proc *p, int node, int *out, int max);
+/* The links the route from a to b crosses (0 when a == b; 1 on complete). */
+int      hr_distance(const hr_proc *p, int a, int b);
+
 /* ---- randomness: a private stream per processor, derived from (seed, pid) ------------------ */
 uint64_t hr_rand(hr_proc *p);                       /* 64 uniform bits */
 uint64_t hr_rand_below(hr_proc *p, uint64_t bound); /* uniform in [0, bound), bound > 0, unbiased */

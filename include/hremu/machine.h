@@ -82,6 +82,10 @@ void hr_machine_destroy(hr_machine *m);
  * source), so they are the same for every thread schedule. Machine thread, between runs. */
 void hr_machine_trace(hr_machine *m, FILE *out);
 int  hr_machine_procs(const hr_machine *m);
+/* For the following runs: nonzero makes a message (or put, get, round message) between two
+ * processors that are not linked fail the run, for algorithms that promise to use links only;
+ * on complete every pair is linked. Machine thread, between runs. */
+void hr_machine_neighbour_only(hr_machine *m, int on);
 
 /* The i-th discipline / topology name and summary (i from 0); NULL past the end. */
 const char *hr_discipline_name(int i, const char **summary);

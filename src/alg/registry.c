@@ -120,19 +120,30 @@ const hr_algorithm *hr_algorithm_find(const char *name)
     return NULL;
 }
 
-int hr_algorithm_allows(const hr_algorithm *alg, const char *discipline)
+/* Nonzero if the first len bytes of name are an item of the comma list (NULL: anything). */
+static int in_list(const char *list, const char *name, size_t len)
 {
-    if (alg->disciplines == NULL)
+    if (list == NULL)
         return 1;
-    size_t len = strlen(discipline);
-    for (const char *s = alg->disciplines; *s != '\0';) {
+    for (const char *s = list; *s != '\0';) {
         const char *end = strchr(s, ',');
         size_t n = end ? (size_t)(end - s) : strlen(s);
-        if (n == len && strncmp(s, discipline, len) == 0)
+        if (n == len && strncmp(s, name, len) == 0)
             return 1;
         if (end == NULL)
             break;
         s = end + 1;
     }
     return 0;
+}
+
+int hr_algorithm_allows(const hr_algorithm *alg, const char *discipline)
+{
+    return in_list(alg->disciplines, discipline, strlen(discipline));
+}
+
+int hr_algorithm_takes(const hr_algorithm *alg, const char *topology)
+{
+    topology += strspn(topology, " ");
+    return in_list(alg->topologies, topology, strcspn(topology, " "));
 }

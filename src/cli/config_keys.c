@@ -575,6 +575,11 @@ static int check_fit(const hr_point *pt, const hr_config_entry *list, hr_config_
                                "%s is not defined for discipline %s (it takes: %s)", alg->name,
                                pt->machine.discipline,
                                alg->disciplines ? alg->disciplines : "any");
+    const char *topo = pt->machine.topology ? pt->machine.topology : "complete";
+    if (!hr_algorithm_takes(alg, topo))
+        return hr__config_fail(e, HR_EKIND, list->where,
+                               "%s does not run on topology %s (it takes: %s)", alg->name, topo,
+                               alg->topologies);
     return HR_OK;
 }
 

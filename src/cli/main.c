@@ -40,8 +40,8 @@ static const char help_text[] =
     "  --help                   this text\n"
     "  --version                the version\n"
     "\n"
-    "Rows whose algorithm does not take the discipline or workload kind are skipped (stderr\n"
-    "says how many). Environment: HREMU_MEMORY=BYTES (K, M, G, T) caps the memory a row may\n"
+    "Rows whose algorithm does not take the discipline, workload kind or topology are skipped\n"
+    "(stderr says how many). Environment: HREMU_MEMORY=BYTES (K, M, G, T) caps the memory a row may\n"
     "need (default: what the box has available); HREMU_JITTER=1 perturbs the thread schedule\n"
     "(the model columns must not change).\n"
     "\n"
@@ -143,6 +143,9 @@ static void list_all(void)
         printf("  %-18s %s\n", a->name, a->summary);
         if (a->disciplines != NULL)
             printf("  %-18s   disciplines: %s\n", "", a->disciplines);
+        if (a->topologies != NULL)
+            printf("  %-18s   topologies: %s%s\n", "", a->topologies,
+                   a->neighbour_only ? " (sends along links only)" : "");
         for (const hr_param_spec *s = a->params; s && s->name; s++)
             printf("  %-18s   %s = %g (%g .. %g%s): %s\n", "", s->name, s->def, s->min, s->max,
                    s->integer ? ", whole" : "", s->summary);
@@ -245,7 +248,7 @@ static int run(const options *o, const hr_config *c, hr_format format)
     }
     if (st.skipped > 0)
         fprintf(stderr, "hremu: skipped %zu of %zu rows whose algorithm does not take the "
-                "discipline or workload kind; the first: %s\n", st.skipped,
+                "discipline, workload kind or topology; the first: %s\n", st.skipped,
                 st.skipped + st.rows, st.skip_why);
     if (err < 0)
         return config_error(&e);

@@ -124,6 +124,7 @@ static int run_once(sweep *s, size_t k, hr_run_result *res, outcome *o)
                 pt->machine.procs, pt->machine.discipline,
                 (unsigned long long)pt->machine.seed);
     hr_machine_trace(s->m, k == 0 ? s->trace : NULL);
+    hr_machine_neighbour_only(s->m, pt->alg->neighbour_only);
     int err = hr_machine_run(s->m, body, &b, res);
     hr_machine_trace(s->m, NULL);
     if (err != HR_OK) {

@@ -167,6 +167,7 @@ typedef struct hr_machine {
     hr_costps            cost;
     const hr_discipline *disc;
     hr_topo             *net;           /* the topology instance (net/topology.h) */
+    int                  neighbour_only; /* hr_machine_neighbour_only */
     hr_proc             *procs;
     pthread_t           *threads;
     int                  started;       /* threads created */
@@ -231,6 +232,8 @@ __attribute__((noreturn)) void hr__proc_exit(hr_proc *p);
 void hr__report(hr_machine *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* proc.c */
+/* Under hr_machine_neighbour_only, fail the run if dest is not linked to p. */
+void hr__proc_check_link(hr_proc *p, int dest, const char *call);
 /* pub_clock = clock (release), after hr__proc_check_range. Owner only. */
 void hr__proc_publish(hr_proc *p);
 /* Leave the run with status HR_ERANGE (one report line for the run). Owner only. */

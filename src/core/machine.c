@@ -490,6 +490,11 @@ void hr_machine_trace(hr_machine *m, FILE *out)
     m->trace = out;
 }
 
+void hr_machine_neighbour_only(hr_machine *m, int on)
+{
+    m->neighbour_only = on != 0;
+}
+
 int hr_machine_procs(const hr_machine *m)
 {
     return m->p;

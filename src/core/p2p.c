@@ -114,6 +114,7 @@ void hr_send(hr_proc *p, int dest, int tag, const void *buf, size_t len)
         hr_fail(p, "hr_send: discipline %s communicates in rounds (hr_round_send)",
                 p->m->disc->name);
     hr__proc_comm_point(p);
+    hr__proc_check_link(p, dest, "hr_send");
     if (p->m->disc->engine == HR_DISC_P2P_SYNC) {
         send_sync(p, dest, tag, buf, len);
         return;
@@ -347,6 +348,7 @@ void hr__coll_begin(hr_proc *p)
 
 static void post(hr_proc *p, int dest, const void *buf, size_t len, uint8_t kind)
 {
+    hr__proc_check_link(p, dest, "a collective");
     hr_msg *msg = borrowed(p, kind, HR__TAG_COLL, buf, len);
     stamp_async(p, msg, dest);
     p->clock = hr__tadd(p->clock, p->m->cost.overhead);

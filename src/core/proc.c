@@ -141,3 +141,54 @@ void hr__proc_reset(hr_proc *p)
     atomic_store(&p->outstanding, 0);
     atomic_store(&p->lent, 0);
 }
+
+/* ---- the network ---------------------------------------------------------------------------- */
+
+void hr__proc_check_link(hr_proc *p, int dest, const char *call)
+{
+    const hr_topo *t = p->m->net;
+    if (!p->m->neighbour_only || dest == p->id || t->nlinks == 0 || hr__topo_link(t, p->id, dest) >= 0)
+        return;
+    hr_fail(p, "%s: P%d and P%d are not neighbours on %s (%d links apart), and this algorithm "
+            "sends along links only", call, p->id, dest, t->shape, hr__topo_hops(t, p->id, dest));
+}
+
+const char *hr_topology_shape(const hr_proc *p)
+{
+    return p->m->net->shape;
+}
+
+int hr_topology_dims(const hr_proc *p, int *dims, int max)
+{
+    const hr_topo *t = p->m->net;
+    for (int i = 0; i < t->ndims && i < max; i++)
+        dims[i] = t->dims[i];
+    return t->ndims;
+}
+
+int hr_neighbours(const hr_proc *p, int node, int *out, int max)
+{
+    const hr_topo *t = p->m->net;
+    if (node < 0 || node >= t->p)
+        hr_fail((hr_proc *)p, "hr_neighbours: processor %d does not exist (p = %d)", node, t->p);
+    if (t->nlinks == 0) {   /* complete: every other processor */
+        int n = 0;
+        for (int q = 0; q < t->p; q++)
+            if (q != node && n++ < max)
+                out[n - 1] = q;
+        return t->p - 1;
+    }
+    int n = 0;
+    for (int l = t->first[node]; l < t->first[node + 1]; l++)
+        if (t->to[l] < t->p && n++ < max)   /* processors only: not a fat tree's switches */
+            out[n - 1] = t->to[l];
+    return n;
+}
+
+int hr_distance(const hr_proc *p, int a, int b)
+{
+    const hr_topo *t = p->m->net;
+    if (a < 0 || a >= t->p || b < 0 || b >= t->p)
+        hr_fail((hr_proc *)p, "hr_distance: processors %d and %d: p = %d", a, b, t->p);
+    return hr__topo_hops(t, a, b);
+}

@@ -99,6 +99,7 @@ hr_fate hr_round_send(hr_proc *p, int dest, const void *buf, size_t len, uint64_
     if (buf == NULL && len > 0)
         hr_fail(p, "hr_round_send: NULL buffer of %zu bytes", len);
     hr__proc_comm_point(p);
+    hr__proc_check_link(p, dest, "hr_round_send");
     hr_round_proc *r = &p->rnd;
     if (r->sent)
         hr_fail(p, "hr_round_send: a second message in one round (one per round)");

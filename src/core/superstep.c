@@ -154,6 +154,7 @@ static hr_rma *rma_new(hr_proc *p, int peer, int slot, size_t off, size_t len, s
     if (peer < 0 || peer >= p->m->p)
         hr_fail(p, "%s: processor %d does not exist (p = %d)", call, peer, p->m->p);
     hr__proc_comm_point(p);
+    hr__proc_check_link(p, peer, call);
     hr_rma *r = malloc(sizeof *r + payload);
     if (r == NULL)
         hr_fail(p, "out of memory in %s", call);

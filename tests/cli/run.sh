@@ -253,7 +253,7 @@ expect_grep "cannot open" "$TMP/err" "--trace names the problem"
 # says so on stderr; a sweep of nothing but such pairs is an error.
 run configs/examples/rounds.ini --set machine.discipline=fifo --format csv
 expect_rc 0 "pq_random under fifo, with others"
-expect_err "hremu: skipped 1 of 3 rows whose algorithm does not take the discipline or workload kind; the first: configs/examples/rounds.ini:22: hrel.pq_random is not defined for discipline fifo (it takes: priority)" \
+expect_err "hremu: skipped 1 of 3 rows whose algorithm does not take the discipline, workload kind or topology; the first: configs/examples/rounds.ini:22: hrel.pq_random is not defined for discipline fifo (it takes: priority)" \
     "a skipped row is said"
 [ "$(col algorithm | tr '\n' ' ')" = "hrel.fifo_staged hrel.offline " ] && ok || bad "skipped: rows $(col algorithm)"
 run configs/examples/rounds.ini --set machine.discipline=fifo,arbitrary --set machine.procs=8 --format csv
