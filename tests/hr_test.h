@@ -12,6 +12,7 @@
     X(rng)                \
     X(cost)               \
     X(topology)           \
+    X(topo_fattree)       \
     X(mailbox)            \
     X(p2p)                \
     X(buffer)             \

@@ -13,6 +13,7 @@
 #include "cli/config.h"
 #include "cli/report.h"
 #include "cli/sweep.h"
+#include "cli/topoinfo.h"
 
 #define HREMU_VERSION   "0.1.0"
 #define DEFAULT_CONFIG  "configs/default.ini"
@@ -22,6 +23,7 @@ enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2 };
 static const char usage_text[] =
     "usage: hremu [CONFIG.ini] [--set SECTION.KEY=VALUE]... [--format table|csv|json]\n"
     "             [--out FILE] [--trace FILE]\n"
+    "       hremu --topology SPEC [--procs P] [--format table|csv|json]\n"
     "       hremu --list | --help | --version\n";
 
 static const char help_text[] =
@@ -36,6 +38,10 @@ static const char help_text[] =
     "  --out FILE               write the rows to FILE instead of standard output\n"
     "  --trace FILE             round disciplines: write every message's fate in every round\n"
     "                           of each row's first run to FILE (round,source,dest,event)\n"
+    "  --topology SPEC          print a topology's figures instead of running: nodes, links,\n"
+    "                           degrees, diameter, average distance, bisection width\n"
+    "                           (e.g. --topology \"torus 8x8\", or --topology hypercube --procs 64)\n"
+    "  --procs P                the processors for --topology, where the shape does not fix them\n"
     "  --list                   algorithms, workloads, disciplines, topologies, cost presets\n"
     "  --help                   this text\n"
     "  --version                the version\n"
@@ -57,6 +63,8 @@ typedef struct options {
     const char  *format;
     const char  *out;
     const char  *trace;
+    const char  *topology;
+    const char  *procs;
     int          list, help, version;
 } options;
 
@@ -117,6 +125,10 @@ static int parse_args(int argc, char **argv, options *o)
             o->out = v;
         } else if (option_value(argc, argv, &i, "--trace", &v, &err)) {
             o->trace = v;
+        } else if (option_value(argc, argv, &i, "--topology", &v, &err)) {
+            o->topology = v;
+        } else if (option_value(argc, argv, &i, "--procs", &v, &err)) {
+            o->procs = v;
         } else if (!flag(a, "--list", &o->list) && !flag(a, "--help", &o->help) &&
                    !flag(a, "-h", &o->help) && !flag(a, "--version", &o->version)) {
             return usage_error("unknown option '%s'", a);
@@ -259,6 +271,25 @@ static int run(const options *o, const hr_config *c, hr_format format)
     return st.failed ? EXIT_FAILED : EXIT_OK;
 }
 
+static int topology_info(const options *o, hr_format format)
+{
+    int procs = 0;
+    if (o->procs != NULL) {
+        char *end;
+        long v = strtol(o->procs, &end, 10);
+        if (end == o->procs || *end != '\0' || v < 1 || v > HR_MAX_PROCS)
+            return usage_error("--procs must be a whole number from 1 to 4096 (it is '%s')",
+                               o->procs);
+        procs = (int)v;
+    }
+    char why[256];
+    if (hr__topology_info(o->topology, procs, format, stdout, why, sizeof why) != HR_OK) {
+        fprintf(stderr, "hremu: --topology %s: %s\n", o->topology, why);
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
     options o = { .sets = calloc((size_t)argc, sizeof(char *)) };
@@ -276,6 +307,10 @@ int main(int argc, char **argv)
         list_all();
     else if (rc == EXIT_OK && o.format && hr__report_format(o.format, &format) < 0)
         rc = usage_error("unknown format '%s': table, csv or json", o.format);
+    else if (rc == EXIT_OK && o.topology != NULL)
+        rc = topology_info(&o, format);
+    else if (rc == EXIT_OK && o.procs != NULL)
+        rc = usage_error("--procs %s goes with --topology (in a config: [machine] procs)", o.procs);
     else if (rc == EXIT_OK) {
         hr_config *c = NULL;
         if ((rc = prepare(&o, &c)) == EXIT_OK)

@@ -163,12 +163,15 @@ static void csv_field(FILE *out, const char *s)
     fputc('"', out);
 }
 
-static void csv_row(FILE *out, const field f[NCOL])
+/* The writers take the column set and one string per column, so that a run's row and any other
+ * record (hr__report_record) print alike. */
+static void csv_row(FILE *out, const column *cols, int n, const char *const *v)
 {
-    for (int i = 0; i < NCOL; i++) {
+    (void)cols;
+    for (int i = 0; i < n; i++) {
         if (i)
             fputc(',', out);
-        csv_field(out, f[i].s);
+        csv_field(out, v[i]);
     }
     fputc('\n', out);
 }
@@ -194,18 +197,18 @@ static void json_string(FILE *out, const char *s)
     fputc('"', out);
 }
 
-static void json_row(FILE *out, const field f[NCOL])
+static void json_row(FILE *out, const column *cols, int n, const char *const *v)
 {
     fputc('{', out);
-    for (int i = 0; i < NCOL; i++) {
+    for (int i = 0; i < n; i++) {
         if (i)
             fputc(',', out);
-        json_string(out, columns[i].name);
+        json_string(out, cols[i].name);
         fputc(':', out);
-        if (columns[i].type == COL_STR)
-            json_string(out, f[i].s);
+        if (cols[i].type == COL_STR)
+            json_string(out, v[i]);
         else
-            fputs(f[i].s, out);
+            fputs(v[i], out);
     }
     fputs("}\n", out);
 }
@@ -213,23 +216,30 @@ static void json_row(FILE *out, const field f[NCOL])
 /* ---- table ---------------------------------------------------------------------------------- */
 
 /* Columns padded to their width, with no white space after the last non-empty field. */
-static void table_row(FILE *out, const field f[NCOL])
+static void table_row(FILE *out, const column *cols, int n, const char *const *v)
 {
-    int last = NCOL - 1;
-    while (last > 0 && f[last].s[0] == '\0')
+    int last = n - 1;
+    while (last > 0 && v[last][0] == '\0')
         last--;
     for (int i = 0; i <= last; i++) {
-        int w = columns[i].width;
-        int name = (int)strlen(columns[i].name);
+        int w = cols[i].width;
+        int name = (int)strlen(cols[i].name);
         w = w > name ? w : name;
-        if (i == last && columns[i].type != COL_NUM)
-            fputs(f[i].s, out);
+        if (i == last && cols[i].type != COL_NUM)
+            fputs(v[i], out);
         else
-            fprintf(out, columns[i].type == COL_NUM ? "%*s" : "%-*s", w, f[i].s);
+            fprintf(out, cols[i].type == COL_NUM ? "%*s" : "%-*s", w, v[i]);
         if (i < last)
             fputs("  ", out);
     }
     fputc('\n', out);
+}
+
+typedef void (*row_writer)(FILE *out, const column *cols, int n, const char *const *v);
+
+static row_writer writer(hr_format format)
+{
+    return format == HR_FORMAT_CSV ? csv_row : format == HR_FORMAT_JSON ? json_row : table_row;
 }
 
 /* ---- the report ----------------------------------------------------------------------------- */
@@ -241,28 +251,36 @@ void hr__report_begin(hr_report *r, FILE *out, hr_format format)
     r->rows = 0;
     if (format == HR_FORMAT_JSON)
         return;
-    field head[NCOL];
+    const char *head[NCOL];
     for (int i = 0; i < NCOL; i++)
-        head[i].s = columns[i].name;
-    if (format == HR_FORMAT_CSV)
-        csv_row(out, head);
-    else
-        table_row(out, head);
+        head[i] = columns[i].name;
+    writer(format)(out, columns, NCOL, head);
 }
 
 void hr__report_row(hr_report *r, const hr_row *row)
 {
     field f[NCOL];
+    const char *v[NCOL];
     fill(f, row, r->format);
-    if (r->format == HR_FORMAT_CSV)
-        csv_row(r->out, f);
-    else if (r->format == HR_FORMAT_JSON)
-        json_row(r->out, f);
-    else
-        table_row(r->out, f);
+    for (int i = 0; i < NCOL; i++)
+        v[i] = f[i].s;
+    writer(r->format)(r->out, columns, NCOL, v);
     /* Rows of a long sweep should show as they come, even into a pipe. */
     fflush(r->out);
     r->rows++;
+}
+
+void hr__report_record(FILE *out, hr_format format, const char *const *names,
+                       const char *const *values, const int *numeric, int n)
+{
+    column cols[64];
+    if (n > 64)
+        n = 64;
+    for (int i = 0; i < n; i++)
+        cols[i] = (column){ names[i], numeric[i] ? COL_NUM : COL_STR, (int)strlen(values[i]) };
+    if (format != HR_FORMAT_JSON)
+        writer(format)(out, cols, n, names);
+    writer(format)(out, cols, n, values);
 }
 
 int hr__report_end(hr_report *r)

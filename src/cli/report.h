@@ -66,6 +66,11 @@ int  hr__report_format(const char *name, hr_format *out);
 /* Start a report on out (borrowed, not closed): writes the header of table and CSV. */
 void hr__report_begin(hr_report *r, FILE *out, hr_format format);
 void hr__report_row(hr_report *r, const hr_row *row);
+/* One record of named fields (a topology's figures, say): a header line and one row in table and
+ * CSV, one object in JSON; numeric[i] nonzero prints field i as a number (JSON, alignment). At
+ * most 64 fields. */
+void hr__report_record(FILE *out, hr_format format, const char *const *names,
+                       const char *const *values, const int *numeric, int n);
 /* Flush; HR_OK, or HR_ESYS if any write failed. */
 int  hr__report_end(hr_report *r);
 /* The shortest "%g" text of d that reads back as exactly d (at most 24 bytes). Any thread. */

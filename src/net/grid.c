@@ -135,6 +135,15 @@ int hr__grid_make(hr_topo *t, const char *name, const char *args, int p, int ndi
     t->p = 1;
     for (int i = 0; i < n; i++)
         t->p *= t->dims[i];
+    /* Cutting across the longest side, when it is even, halves the nodes and cuts one link per
+     * line along it (two on a torus, whose lines close), the known minimum for such grids;
+     * otherwise the figure is left unknown. */
+    int longest = 0;
+    for (int i = 1; i < n; i++)
+        if (t->dims[i] > t->dims[longest])
+            longest = i;
+    if (t->dims[longest] % 2 == 0)
+        t->bisection = (long)(t->p / t->dims[longest]) * (wrap && t->dims[longest] > 2 ? 2 : 1);
     t->route = grid_route;
     t->hops = grid_hops;
     t->max_route = maxr > 0 ? maxr : 1;

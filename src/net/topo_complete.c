@@ -36,6 +36,7 @@ static int complete_make(hr_topo *t, const char *args, int p, char *why, size_t 
     t->route = complete_route;
     t->hops = complete_hops;
     t->max_route = 1;
+    t->bisection = (long)(p / 2) * (long)(p - p / 2);
     return 0;
 }
 

@@ -54,6 +54,7 @@ static int hypercube_make(hr_topo *t, const char *args, int p, char *why, size_t
     t->route = hypercube_route;
     t->hops = hypercube_hops;
     t->max_route = d > 0 ? d : 1;
+    t->bisection = p / 2;
     if (hr__topo_links(t, hypercube_nbrs) != 0) {
         snprintf(why, len, "out of memory for the hypercube's links");
         return -1;

@@ -52,6 +52,7 @@ static int ring_make(hr_topo *t, const char *args, int p, char *why, size_t len)
     t->route = ring_route;
     t->hops = ring_hops;
     t->max_route = p / 2 > 0 ? p / 2 : 1;
+    t->bisection = p > 2 ? 2 : p - 1;
     if (hr__topo_links(t, ring_nbrs) != 0) {
         snprintf(why, len, "out of memory for the ring's links");
         return -1;

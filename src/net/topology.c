@@ -10,6 +10,7 @@
 
 static const hr_topology *const topologies[] = {
     &hr__topo_complete,
+    &hr__topo_fattree,
     &hr__topo_hypercube,
     &hr__topo_mesh,
     &hr__topo_ring,
@@ -70,6 +71,10 @@ int hr__topo_make(const char *spec, int p, hr_topo **out, char *why, size_t len)
     int fixed = row->procs(args, why, len);
     if (fixed < 0)
         return -1;
+    if (p == 0 && fixed == 0) {
+        snprintf(why, len, "topology %.60s does not fix p: give procs", spec);
+        return -1;
+    }
     if (p == 0)
         p = fixed;
     if (fixed > 0 && p != fixed) {

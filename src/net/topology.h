@@ -47,6 +47,8 @@ struct hr_topo {
     int    *from, *to;               /* [nlinks] */
     double *bw;                      /* [nlinks] bytes/s, or NULL */
     int     max_route;               /* no route is longer (the routing's diameter) */
+    long    bisection;               /* undirected links a minimum bisection of the processors
+                                      * cuts, where known; 0 if not */
     /* Write the links of the route from src to dst into links (room for max_route) and
      * return their number: 0 when src == dst. The complete graph returns 1 and writes
      * nothing. Deterministic: the same pair always gives the same route. */
@@ -78,6 +80,7 @@ int  hr__topo_hops(const hr_topo *t, int src, int dst);
 int  hr__topo_args(const char *args, char sep, int *v, int max, char *why, size_t len);
 
 extern const hr_topology hr__topo_complete;
+extern const hr_topology hr__topo_fattree;
 extern const hr_topology hr__topo_ring;
 extern const hr_topology hr__topo_mesh;
 extern const hr_topology hr__topo_torus;

@@ -353,6 +353,24 @@ for shape in "torus 0x4" "torus 4x4 junk" "mesh 4" "cube"; do
     [ "$(wc -l <"$TMP/err")" -eq 1 ] && ok || bad "topology $shape: $(cat "$TMP/err")"
 done
 
+# --topology prints a topology's figures, by hand: the hypercube on 64 processors has 64*6
+# directed links, degree 6, diameter 6, average distance 6*32/63 and bisection 32; the 8x8 torus
+# 256 links, diameter 8, average 4*64/63 and bisection 16.
+run --topology hypercube --procs 64 --format csv
+expect_rc 0 "--topology hypercube"
+[ "$(tail -n 1 "$TMP/out")" = "hypercube,64,0,384,6,6,6,3.0476,32" ] && ok || bad "--topology hypercube: $(cat "$TMP/out")"
+[ "$(head -n 1 "$TMP/out")" = "topology,procs,switches,links,degree_min,degree_max,diameter,avg_distance,bisection" ] && ok ||
+    bad "--topology header: $(head -n 1 "$TMP/out")"
+run --topology "torus 8x8" --format json
+expect_rc 0 "--topology torus 8x8"
+expect_grep '{"topology":"torus 8x8","procs":64,"switches":0,"links":256,"degree_min":4,"degree_max":4,"diameter":8,"avg_distance":4.0635,"bisection":16}' "$TMP/out" "--topology torus 8x8 json"
+run --topology "mesh 3x5" --procs 16
+expect_rc 2 "--topology mesh 3x5 --procs 16"
+expect_err "hremu: --topology mesh 3x5: topology mesh 3x5 needs procs = 15 (it is 16)" "--topology mesh 3x5 --procs 16"
+run --topology hypercube
+expect_rc 2 "--topology hypercube without --procs"
+expect_err "hremu: --topology hypercube: topology hypercube does not fix p: give procs" "--topology hypercube without --procs"
+
 # A device or a pipe is not a relation file.
 run --set workload.distribution=file:/dev/zero --set workload.h=0
 expect_rc 2 "file:/dev/zero"

@@ -1,0 +1,92 @@
+/* topoinfo.c: a topology's figures, measured on its instance: every processor's distances by
+ * breadth-first search over the links (switches included: a fat tree's processors are two or
+ * more links apart). */
+#include "cli/topoinfo.h"
+
+#include <stdlib.h>
+#include <hremu/error.h>
+#include <hremu/machine.h>
+
+#include "net/topology.h"
+
+/* Distances from src to every node; the queue and dist have room for t->nodes. */
+static void bfs(const hr_topo *t, int src, int *dist, int *queue)
+{
+    int head = 0, tail = 0;
+    for (int u = 0; u < t->nodes; u++)
+        dist[u] = -1;
+    dist[src] = 0;
+    queue[tail++] = src;
+    while (head < tail) {
+        int u = queue[head++];
+        for (int l = t->first[u]; l < t->first[u + 1]; l++)
+            if (dist[t->to[l]] < 0) {
+                dist[t->to[l]] = dist[u] + 1;
+                queue[tail++] = t->to[l];
+            }
+    }
+}
+
+int hr__topology_info(const char *spec, int procs, hr_format format, FILE *out, char *why,
+                      size_t len)
+{
+    hr_topo *t = NULL;
+    if (hr__topo_make(spec, procs, &t, why, len) != 0)
+        return HR_EINVAL;
+    int p = t->p, dmin = 0, dmax = 0, diameter = 0;
+    double sum = 0;
+    if (t->nlinks == 0) {   /* complete: every pair one link apart, stored as no links */
+        diameter = p > 1 ? 1 : 0;
+        dmin = dmax = p - 1;
+        sum = (double)p * (p - 1);
+    } else {
+        int *dist = malloc((size_t)t->nodes * sizeof *dist);
+        int *queue = malloc((size_t)t->nodes * sizeof *queue);
+        if (dist == NULL || queue == NULL) {
+            free(dist);
+            free(queue);
+            hr__topo_destroy(t);
+            snprintf(why, len, "out of memory");
+            return HR_ENOMEM;
+        }
+        dmin = t->nodes;
+        for (int u = 0; u < p; u++) {
+            int d = t->first[u + 1] - t->first[u];
+            dmin = d < dmin ? d : dmin;
+            dmax = d > dmax ? d : dmax;
+            bfs(t, u, dist, queue);
+            for (int v = 0; v < p; v++) {
+                if (dist[v] < 0) {
+                    snprintf(why, len, "%s: P%d cannot reach P%d", t->shape, u, v);
+                    free(dist);
+                    free(queue);
+                    hr__topo_destroy(t);
+                    return HR_EINVAL;
+                }
+                sum += dist[v];
+                diameter = dist[v] > diameter ? dist[v] : diameter;
+            }
+        }
+        free(dist);
+        free(queue);
+    }
+    char v[8][40];
+    snprintf(v[0], sizeof v[0], "%d", p);
+    snprintf(v[1], sizeof v[1], "%d", t->nodes - p);
+    snprintf(v[2], sizeof v[2], "%d", t->nlinks ? t->nlinks : p * (p - 1));
+    snprintf(v[3], sizeof v[3], "%d", dmin);
+    snprintf(v[4], sizeof v[4], "%d", dmax);
+    snprintf(v[5], sizeof v[5], "%d", diameter);
+    snprintf(v[6], sizeof v[6], "%.4f", p > 1 ? sum / ((double)p * (p - 1)) : 0.0);
+    if (t->bisection > 0)
+        snprintf(v[7], sizeof v[7], "%ld", t->bisection);
+    else
+        snprintf(v[7], sizeof v[7], format == HR_FORMAT_JSON ? "null" : "-");
+    static const char *const names[] = { "topology", "procs", "switches", "links", "degree_min",
+                                         "degree_max", "diameter", "avg_distance", "bisection" };
+    const char *values[9] = { t->shape, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7] };
+    static const int numeric[9] = { 0, 1, 1, 1, 1, 1, 1, 1, 1 };
+    hr__report_record(out, format, names, values, numeric, 9);
+    hr__topo_destroy(t);
+    return HR_OK;
+}
