@@ -13,6 +13,7 @@
     X(cost)               \
     X(topology)           \
     X(topo_fattree)       \
+    X(topo_rh)            \
     X(mailbox)            \
     X(p2p)                \
     X(buffer)             \

@@ -7,6 +7,7 @@
 #include <hremu/error.h>
 #include <hremu/machine.h>
 
+#include "net/topo_rh.h"
 #include "net/topology.h"
 
 /* Distances from src to every node; the queue and dist have room for t->nodes. */
@@ -70,6 +71,25 @@ int hr__topology_info(const char *spec, int procs, hr_format format, FILE *out, 
         free(dist);
         free(queue);
     }
+    /* The reduced hypercube: the dilation of the hypercube on the same nodes, measured, beside
+     * seed 004's theorem (Corollaries 1 and 2 of sec. 1.3.1: max 2n+1, mean
+     * (k + (n+1) 2^n) / (k + 2^n)). */
+    char dil[4][40];
+    const char *na = format == HR_FORMAT_JSON ? "null" : "-";
+    for (int i = 0; i < 4; i++)
+        snprintf(dil[i], sizeof dil[i], "%s", na);
+    if (t->row == &hr__topo_rh) {
+        int dmx;
+        double davg;
+        int k = t->dims[0], n = t->dims[1];
+        if (hr__rh_dilation(t, &dmx, &davg) == 0) {
+            snprintf(dil[0], sizeof dil[0], "%d", dmx);
+            snprintf(dil[1], sizeof dil[1], "%.4f", davg);
+        }
+        snprintf(dil[2], sizeof dil[2], "%d", 2 * n + 1);
+        snprintf(dil[3], sizeof dil[3], "%.4f",
+                 (k + (n + 1.0) * (1 << n)) / (double)(k + (1 << n)));
+    }
     char v[8][40];
     snprintf(v[0], sizeof v[0], "%d", p);
     snprintf(v[1], sizeof v[1], "%d", t->nodes - p);
@@ -83,10 +103,13 @@ int hr__topology_info(const char *spec, int procs, hr_format format, FILE *out, 
     else
         snprintf(v[7], sizeof v[7], format == HR_FORMAT_JSON ? "null" : "-");
     static const char *const names[] = { "topology", "procs", "switches", "links", "degree_min",
-                                         "degree_max", "diameter", "avg_distance", "bisection" };
-    const char *values[9] = { t->shape, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7] };
-    static const int numeric[9] = { 0, 1, 1, 1, 1, 1, 1, 1, 1 };
-    hr__report_record(out, format, names, values, numeric, 9);
+                                         "degree_max", "diameter", "avg_distance", "bisection",
+                                         "dilation_max", "dilation_avg", "theorem_max",
+                                         "theorem_avg" };
+    const char *values[13] = { t->shape, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7],
+                               dil[0], dil[1], dil[2], dil[3] };
+    static const int numeric[13] = { 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+    hr__report_record(out, format, names, values, numeric, 13);
     hr__topo_destroy(t);
     return HR_OK;
 }

@@ -3,6 +3,8 @@
  * two nodes, hop counts. */
 #include "net/topology.h"
 
+#include "net/topo_rh.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +15,7 @@ static const hr_topology *const topologies[] = {
     &hr__topo_fattree,
     &hr__topo_hypercube,
     &hr__topo_mesh,
+    &hr__topo_rh,
     &hr__topo_ring,
     &hr__topo_torus,
 };

@@ -358,12 +358,20 @@ done
 # 256 links, diameter 8, average 4*64/63 and bisection 16.
 run --topology hypercube --procs 64 --format csv
 expect_rc 0 "--topology hypercube"
-[ "$(tail -n 1 "$TMP/out")" = "hypercube,64,0,384,6,6,6,3.0476,32" ] && ok || bad "--topology hypercube: $(cat "$TMP/out")"
-[ "$(head -n 1 "$TMP/out")" = "topology,procs,switches,links,degree_min,degree_max,diameter,avg_distance,bisection" ] && ok ||
+[ "$(tail -n 1 "$TMP/out")" = "hypercube,64,0,384,6,6,6,3.0476,32,-,-,-,-" ] && ok || bad "--topology hypercube: $(cat "$TMP/out")"
+[ "$(head -n 1 "$TMP/out")" = "topology,procs,switches,links,degree_min,degree_max,diameter,avg_distance,bisection,dilation_max,dilation_avg,theorem_max,theorem_avg" ] && ok ||
     bad "--topology header: $(head -n 1 "$TMP/out")"
 run --topology "torus 8x8" --format json
 expect_rc 0 "--topology torus 8x8"
-expect_grep '{"topology":"torus 8x8","procs":64,"switches":0,"links":256,"degree_min":4,"degree_max":4,"diameter":8,"avg_distance":4.0635,"bisection":16}' "$TMP/out" "--topology torus 8x8 json"
+expect_grep '{"topology":"torus 8x8","procs":64,"switches":0,"links":256,"degree_min":4,"degree_max":4,"diameter":8,"avg_distance":4.0635,"bisection":16,"dilation_max":null,"dilation_avg":null,"theorem_max":null,"theorem_avg":null}' "$TMP/out" "--topology torus 8x8 json"
+# The reduced hypercube RH(3,1): 32 nodes of degree 4; the hypercube's dilation on it, by BFS,
+# is seed 004's 3 (2n+1) and 7/5 ((k + (n+1) 2^n) / (k + 2^n)).
+run --topology "rh 3 1" --format csv
+expect_rc 0 "--topology rh 3 1"
+[ "$(tail -n 1 "$TMP/out")" = "rh 3 1,32,0,128,4,4,6,3.0968,-,3,1.4000,3,1.4000" ] && ok || bad "--topology rh 3 1: $(cat "$TMP/out")"
+run --topology "rh 1 2"
+expect_rc 2 "--topology rh 1 2"
+[ "$(wc -l <"$TMP/err")" -eq 1 ] && ok || bad "rh 1 2: $(cat "$TMP/err")"
 run --topology "mesh 3x5" --procs 16
 expect_rc 2 "--topology mesh 3x5 --procs 16"
 expect_err "hremu: --topology mesh 3x5: topology mesh 3x5 needs procs = 15 (it is 16)" "--topology mesh 3x5 --procs 16"
@@ -400,7 +408,7 @@ expect_empty "$TMP/out" "missing file stdout"
 
 run "$D/bad_unknown_key.ini"
 expect_rc 2 "bad key"
-expect_err "hremu: $D/bad_unknown_key.ini:4: unknown key 'prcs' in [machine] (keys: procs, topology, discipline, buffer, cost, tau, sigma, overhead, hop, compute_unit, compute, seed)" "bad key"
+expect_err "hremu: $D/bad_unknown_key.ini:4: unknown key 'prcs' in [machine] (keys: procs, topology, switching, discipline, buffer, cost, tau, sigma, overhead, hop, compute_unit, compute, seed)" "bad key"
 
 run "$D/bad_procs.ini"
 expect_rc 2 "p > 4096 in a file"
