@@ -302,6 +302,79 @@ START_TEST(test_topology_algorithm_takes)
 }
 END_TEST
 
+/* ---- link contention ------------------------------------------------------------------------ */
+
+typedef struct pairs {
+    int    n, from[16], to[16];
+    size_t bytes;
+} pairs;
+
+/* Every listed pair sends one message of `bytes` at time 0, and its receiver takes it. */
+static void body_pairs(hr_proc *p, void *arg)
+{
+    const pairs *w = arg;
+    static char buf[16][4096];
+    int me = hr_pid(p);
+    for (int k = 0; k < w->n; k++)
+        if (w->from[k] == me)
+            hr_send(p, w->to[k], k, buf[k], w->bytes);
+    for (int k = 0; k < w->n; k++)
+        if (w->to[k] == me)
+            hr_recv(p, w->from[k], k, buf[k], w->bytes, NULL);
+}
+
+static double model_of(const char *topology, int procs, int switching, int jitter, pairs *w)
+{
+    hr_machine_config cfg = hr_test_config(procs, NULL);
+    cfg.topology = topology;
+    cfg.switching = switching;
+    cfg.jitter = jitter;
+    hr_run_result res;
+    hr_test_run(&cfg, body_pairs, w, &res);
+    ck_assert_msg(res.status == HR_OK, "%s", res.report);
+    return res.model_time_s;
+}
+
+/* cm5: tau = 88 us, sigma * 1000 bytes = 50 us. */
+#define TAU  88e-6
+#define MSG  50e-6
+
+START_TEST(test_topology_shared_link_serializes)
+{
+    /* On ring 4, 0 -> 2 crosses 0-1 and 1-2; 1 -> 3 crosses 1-2 and 2-3: they share link 1-2.
+     * 0 -> 2 goes first (key (0, P0)); 1 -> 3 starts when the link is free, 50 us later, and
+     * P3 has it in at 50 + 88 + 50 us. On complete each arrives tau + 50 us after it starts. */
+    pairs w = { 2, { 0, 1 }, { 2, 3 }, 1000 };
+    ck_assert_double_eq_tol(model_of("ring", 4, 0, 0, &w), TAU + 2 * MSG, 1e-15);
+    ck_assert_double_eq_tol(model_of("complete", 4, 0, 0, &w), TAU + MSG, 1e-15);
+    /* Messages that share no link do not wait: 0 -> 1 and 2 -> 3. */
+    pairs v = { 2, { 0, 2 }, { 1, 3 }, 1000 };
+    ck_assert_double_eq_tol(model_of("ring", 4, 0, 0, &v), TAU + MSG, 1e-15);
+    /* Store-and-forward: 0 -> 2 is whole at node 1 after 50 us, at node 2 after 100 us. */
+    pairs u = { 1, { 0 }, { 2 }, 1000 };
+    ck_assert_double_eq_tol(model_of("ring", 4, 1, 0, &u), TAU + 2 * MSG, 1e-15);
+    ck_assert_double_eq_tol(model_of("ring", 4, 0, 0, &u), TAU + MSG, 1e-15);
+    /* The same under jitter, many times: the order is the key's, not the threads'. */
+    for (int k = 0; k < 20; k++)
+        ck_assert_double_eq_tol(model_of("ring", 4, 0, 1, &w), TAU + 2 * MSG, 1e-15);
+}
+END_TEST
+
+START_TEST(test_topology_ecube_permutation_contention_free)
+{
+    /* i -> i XOR 7 on the 3-cube: e-cube gives link-disjoint paths, so all 8 messages take one
+     * message time, as on complete. 0 -> 3 (0, 1, 3) and 1 -> 7 (1, 3, 7) share link 1-3. */
+    pairs w = { 8, { 0 }, { 0 }, 1000 };
+    for (int i = 0; i < 8; i++) {
+        w.from[i] = i;
+        w.to[i] = i ^ 7;
+    }
+    ck_assert_double_eq_tol(model_of("hypercube", 8, 0, 0, &w), TAU + MSG, 1e-15);
+    pairs v = { 2, { 0, 1 }, { 3, 7 }, 1000 };
+    ck_assert_double_eq_tol(model_of("hypercube", 8, 0, 0, &v), TAU + 2 * MSG, 1e-15);
+}
+END_TEST
+
 Suite *hr_topology_suite(void)
 {
     Suite *s = suite_create("topology");
@@ -314,6 +387,8 @@ Suite *hr_topology_suite(void)
     tcase_add_test(tc, test_topology_queries);
     tcase_add_test(tc, test_topology_neighbour_only);
     tcase_add_test(tc, test_topology_algorithm_takes);
+    tcase_add_test(tc, test_topology_shared_link_serializes);
+    tcase_add_test(tc, test_topology_ecube_permutation_contention_free);
     suite_add_tcase(s, tc);
     return s;
 }

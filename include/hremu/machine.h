@@ -40,6 +40,7 @@ typedef struct hr_machine_config {
     const char *discipline;   /* NULL: "async" */
     const char *topology;     /* NULL: "complete" */
     uint64_t    buffer;       /* async receive buffer per processor, bytes; 0 = unlimited */
+    int         switching;    /* on a topology with links: 0 cut-through, 1 store-and-forward */
     hr_cost     cost;
     uint64_t    seed;
     int         jitter;       /* random yields and short sleeps at communication points; < 0: read

@@ -108,6 +108,17 @@ static int set_topology(hr_point *pt, const char *s, char *why, size_t len)
     return HR_ENOENT;
 }
 
+/* How a message crosses the links of its route (docs/model.md, "Link contention"). */
+static int set_switching(hr_point *pt, const char *s, char *why, size_t len)
+{
+    if (strcmp(s, "cut_through") == 0 || strcmp(s, "store_forward") == 0) {
+        pt->machine.switching = s[0] == 's';
+        return HR_OK;
+    }
+    snprintf(why, len, "switching is cut_through or store_forward");
+    return HR_EINVAL;
+}
+
 static int set_discipline(hr_point *pt, const char *s, char *why, size_t len)
 {
     for (int i = 0; hr_discipline_name(i, NULL) != NULL; i++) {
@@ -328,6 +339,7 @@ static int set_verify(hr_point *pt, const char *s, char *why, size_t len)
 static const hr_config_key machine_keys[] = {
     { .name = "procs",        .def = "16",        .set = set_procs },
     { .name = "topology",     .def = "complete",  .set = set_topology },
+    { .name = "switching",    .def = "cut_through", .set = set_switching },
     { .name = "discipline",   .def = "async",     .set = set_discipline },
     { .name = "buffer",       .def = "unlimited", .set = set_buffer },
     { .name = "cost",         .def = "cm5",       .set = set_cost },

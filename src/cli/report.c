@@ -40,6 +40,7 @@ static const column columns[] = {
     { "distribution",  COL_STR,  12 },
     { "dataset",       COL_STR,   7 },
     { "buffer",        COL_STR,   9 },
+    { "switching",     COL_STR,  11 },
     { "tau",           COL_NUM,   8 },
     { "sigma",         COL_NUM,   8 },
     { "overhead",      COL_NUM,   8 },
@@ -50,7 +51,7 @@ static const column columns[] = {
     { "params",        COL_STR,   0 },
 };
 #define NCOL ((int)(sizeof columns / sizeof columns[0]))
-_Static_assert(sizeof columns / sizeof columns[0] == 31, "fill() sets every column by index");
+_Static_assert(sizeof columns / sizeof columns[0] == 32, "fill() sets every column by index");
 
 /* A row's fields as text: strings point into the row, numbers into buf. */
 typedef struct field {
@@ -135,14 +136,15 @@ static void fill(field f[NCOL], const hr_row *r, hr_format fmt)
     f[20].s = text(r->distribution);
     f[21].s = text(r->dataset);
     f[22].s = r->buffer ? num(&f[22], r->buffer) : "unlimited";
-    f[23].s = exact(&f[23], r->tau, fmt);
-    f[24].s = exact(&f[24], r->sigma, fmt);
-    f[25].s = exact(&f[25], r->overhead, fmt);
-    f[26].s = exact(&f[26], r->hop, fmt);
-    f[27].s = exact(&f[27], r->compute_unit, fmt);
-    f[28].s = r->measured ? "measured" : "units";
-    f[29].s = num(&f[29], r->repeat);
-    f[30].s = text(r->params);
+    f[23].s = r->store_forward ? "store_forward" : "cut_through";
+    f[24].s = exact(&f[24], r->tau, fmt);
+    f[25].s = exact(&f[25], r->sigma, fmt);
+    f[26].s = exact(&f[26], r->overhead, fmt);
+    f[27].s = exact(&f[27], r->hop, fmt);
+    f[28].s = exact(&f[28], r->compute_unit, fmt);
+    f[29].s = r->measured ? "measured" : "units";
+    f[30].s = num(&f[30], r->repeat);
+    f[31].s = text(r->params);
 }
 
 /* ---- CSV (RFC 4180 quoting) ----------------------------------------------------------------- */

@@ -3,10 +3,11 @@
  * Columns, in this order (DESIGN.md section 4; the first sixteen are the contract):
  *   algorithm procs n h discipline topology cost seed model_time_s rounds messages bytes
  *   max_out_bytes max_in_bytes wall_s verified | rounds_per_h lost stalls status distribution
- *   dataset buffer tau sigma overhead hop compute_unit compute repeat params
+ *   dataset buffer switching tau sigma overhead hop compute_unit compute repeat params
  * After status, every setting that may vary between rows and is not in the first sixteen, so
  * that every row says what produced it: the workload's distribution (hrelation) or dataset
- * (sort; the other is empty), the receive buffer in bytes or "unlimited", the cost model's
+ * (sort; the other is empty), the receive buffer in bytes or "unlimited", the switching of the
+ * links (cut_through or store_forward), the cost model's
  * parameters in seconds (the cost column names only the preset), compute (units or measured),
  * the repeats behind wall_s, and the algorithm's parameters.
  * rounds_per_h is rounds / h (seed 003's measure); lost counts round messages lost in collisions
@@ -49,6 +50,7 @@ typedef struct hr_row {
     const char *status;
     const char *distribution, *dataset;   /* NULL: the kind takes none */
     uint64_t    buffer;                   /* bytes; 0: unlimited */
+    int         store_forward;            /* switching: 0 cut_through, 1 store_forward */
     double      tau, sigma, overhead, hop, compute_unit;
     int         measured;
     uint64_t    repeat;

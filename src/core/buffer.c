@@ -205,8 +205,6 @@ void hr__rbuf_send(hr_proc *p, int dest, hr_msg *msg)
         hr_fail(p, "out of memory sending to P%d's receive buffer", dest);
     }
     hr_time arrival = msg->arrive;
-    msg->src = p->id;
-    msg->seq = p->seq++;
     msg->stalled = 0;
     atomic_store(&p->buf_admitted, 0);
     hr__mutex_lock(&b->lock);

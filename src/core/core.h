@@ -63,6 +63,7 @@ typedef struct hr_msg {
     struct hr_msg  *next;       /* receiver's private list */
     struct hr_msg  *own;        /* REF: the sender's list of posted messages */
     int32_t         src;
+    int32_t         dst;        /* the receiver (transit.c routes by it) */
     int32_t         tag;
     uint64_t        seq;        /* per sender, from 0 */
     hr_time         sent;       /* injection start; for SYNC the time the send was issued */
@@ -71,6 +72,7 @@ typedef struct hr_msg {
     const void     *data;
     uint8_t         kind;
     _Atomic uint32_t taken;     /* REF, SYNC: set by the receiver once data is copied */
+    _Atomic uint32_t routed;    /* on a topology with links: arrive is decided (transit.c) */
     hr_time         done;       /* SYNC, REF: when the sender learns the receive is done */
     uint8_t         stalled;    /* bounded buffer: decided, waits for room */
     void           *stay;       /* bounded buffer: its stay record, for the take */
@@ -88,6 +90,7 @@ typedef struct hr_rma {
 } hr_rma;
 
 typedef struct hr_rbuf hr_rbuf;    /* a bounded receive buffer (buffer.c) */
+typedef struct hr_transit hr_transit;  /* arrivals decided in canonical order (transit.c) */
 
 /* A processor's part of the round engine (round.c). The owner writes its message and `more`
  * before it ends a round; everything else is written by the last processor to end the round,
@@ -168,6 +171,8 @@ typedef struct hr_machine {
     const hr_discipline *disc;
     hr_topo             *net;           /* the topology instance (net/topology.h) */
     int                  neighbour_only; /* hr_machine_neighbour_only */
+    hr_transit          *transit;       /* NULL on a topology without links (complete) */
+    int                  switching;     /* HR_NET_CUT_THROUGH or HR_NET_STORE_FORWARD */
     hr_proc             *procs;
     pthread_t           *threads;
     int                  started;       /* threads created */
@@ -283,6 +288,25 @@ void hr__rbuf_destroy(hr_rbuf *b);
 void hr__rbuf_send(hr_proc *p, int dest, hr_msg *msg);
 /* The receiver took msg at model time `when`: its room is free from then on. */
 void hr__rbuf_taken(hr_proc *r, hr_msg *msg, hr_time when);
+
+/* transit.c: on a topology with links, messages' arrivals in canonical order */
+int  hr__transit_create(hr_machine *m, hr_transit **out);   /* HR_OK or HR_ENOMEM */
+void hr__transit_reset(hr_transit *tr);                      /* between runs */
+void hr__transit_destroy(hr_transit *tr);
+/* Submit msg (src, dst, seq, sent and len set) to be routed; before the sender publishes a clock
+ * past msg->sent. Its owner thread. */
+void hr__transit_submit(hr_proc *p, hr_msg *msg);
+/* Route, in (sent, src, seq) order, every submitted message no processor can still precede
+ * (every other published clock is past its key); with upto, also every one up to upto's key
+ * (the resolver's grant). Wakes the receivers. Any proc. */
+void hr__transit_decide(hr_proc *p, const hr_msg *upto);
+/* Route every submitted message, then run fn(net, ctx) under the same lock: for the serial
+ * parts of a superstep or a round, while every other processor waits. */
+void hr__transit_serial(hr_machine *m, void (*fn)(hr_net *net, void *ctx), void *ctx);
+static inline int hr__msg_routed(const hr_msg *msg)
+{
+    return atomic_load_explicit(&((hr_msg *)msg)->routed, memory_order_acquire) != 0;
+}
 
 /* superstep.c */
 /* The barrier hr_barrier and hr_sync use. serial(m, ctx), if not NULL, runs on the last arriving

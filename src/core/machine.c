@@ -347,6 +347,14 @@ static const char *check_config(const hr_machine_config *cfg, hr_machine *m)
     if (hr__topo_make(cfg->topology ? cfg->topology : "complete", cfg->procs, &m->net, why_buf,
                       sizeof why_buf) != 0)
         return why_buf;
+    if (cfg->switching != HR_NET_CUT_THROUGH && cfg->switching != HR_NET_STORE_FORWARD)
+        return "switching must be cut-through (0) or store-and-forward (1)";
+    /* Not yet on shared links: a rendezvous' transfer starts when the receive is posted, and a
+     * bounded buffer admits by arrival; both would need their own place in transit.c's order. */
+    if (hr__net_shared(m->net) && m->disc->engine == HR_DISC_P2P_SYNC)
+        return "discipline sync runs on topology complete only, for now";
+    if (hr__net_shared(m->net) && cfg->buffer != 0)
+        return "a bounded receive buffer works on topology complete only, for now";
     return NULL;
 }
 
@@ -373,6 +381,8 @@ static int jitter_wanted(const hr_machine_config *cfg)
 /* Two passes: a mailbox may hold messages that live in another processor's memory. */
 static void reset_procs(hr_machine *m, int n)
 {
+    if (m->transit != NULL)
+        hr__transit_reset(m->transit);
     for (int i = 0; i < n; i++) {
         hr__p2p_reset(&m->procs[i]);
         if (m->procs[i].rbuf != NULL)
@@ -411,6 +421,9 @@ int hr_machine_create(const hr_machine_config *cfg, hr_machine **out, const char
         goto fail_cfg;
     }
     m->p = m->net->p;
+    m->switching = cfg->switching;
+    if (hr__net_shared(m->net) && hr__transit_create(m, &m->transit) != HR_OK)
+        goto fail_cfg;
     m->cfg = *cfg;
     m->cfg.discipline = m->disc->name;
     m->cfg.procs = m->p;
@@ -462,6 +475,7 @@ fail_procs:
     hr__mutex_destroy(&m->report_lock);
     hr__mutex_destroy(&m->resolve_lock);
 fail_cfg:
+    hr__transit_destroy(m->transit);
     hr__topo_destroy(m->net);
     free(m);
 fail_m:
@@ -481,6 +495,7 @@ void hr_machine_destroy(hr_machine *m)
     destroy_procs(m, m->p);
     hr__mutex_destroy(&m->report_lock);
     hr__mutex_destroy(&m->resolve_lock);
+    hr__transit_destroy(m->transit);
     hr__topo_destroy(m->net);
     free(m);
 }

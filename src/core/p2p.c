@@ -36,7 +36,16 @@ static void check_peer(hr_proc *p, int peer, const char *call, int any_ok)
         hr_fail(p, "%s: processor %d does not exist (p = %d)", call, peer, p->m->p);
 }
 
-/* Stamp msg as sent now by p to dest with async costs: the injection port serialises. */
+/* Name msg as p's next message to dest. */
+static void number(hr_proc *p, hr_msg *msg, int dest)
+{
+    msg->src = p->id;
+    msg->dst = dest;
+    msg->seq = p->seq++;
+}
+
+/* Stamp msg as sent now by p to dest with async costs: the injection port serialises. On a
+ * topology with links its arrival is decided later, in canonical order (transit.c). */
 static void stamp_async(hr_proc *p, hr_msg *msg, int dest)
 {
     hr_time s = p->clock;
@@ -46,8 +55,14 @@ static void stamp_async(hr_proc *p, hr_msg *msg, int dest)
         p->msgs_out++;
         p->bytes_out += msg->len;
     }
+    number(p, msg, dest);
     msg->sent = s;
+    if (p->m->transit != NULL && dest != p->id) {
+        hr__transit_submit(p, msg);
+        return;
+    }
     msg->arrive = hr__tadd(s, latency(p, dest));
+    atomic_store_explicit(&msg->routed, 1, memory_order_relaxed);
     /* A message that would arrive past the clock's range fails its sender at the next publish,
      * before any receiver could wait for it. */
     if (msg->arrive == HR_TIME_INF)
@@ -57,10 +72,15 @@ static void stamp_async(hr_proc *p, hr_msg *msg, int dest)
 static void deliver(hr_proc *p, int dest, hr_msg *msg)
 {
     hr_proc *q = &p->m->procs[dest];
-    msg->src = p->id;
-    msg->seq = p->seq++;
     hr__mbox_put(&q->box, msg);
     hr__wake_for(q, p->id);
+}
+
+/* After a send is published: route what the new clock lets be routed. */
+static void after_send(hr_proc *p)
+{
+    if (p->m->transit != NULL)
+        hr__transit_decide(p, NULL);
 }
 
 /* ---- sending ------------------------------------------------------------------------------ */
@@ -95,6 +115,8 @@ static void send_sync(hr_proc *p, int dest, int tag, const void *buf, size_t len
         p->msgs_out++;
         p->bytes_out += len;
     }
+    number(p, msg, dest);
+    atomic_store_explicit(&msg->routed, 1, memory_order_relaxed);
     deliver(p, dest, msg);
     hr_wait_desc d = { HR_WAIT_SYNC_SEND, dest, tag, len, "hr_send (sync)" };
     hr__wait(p, &d, taken_ready, msg);
@@ -138,6 +160,7 @@ void hr_send(hr_proc *p, int dest, int tag, const void *buf, size_t len)
     }
     deliver(p, dest, msg);
     hr__proc_publish(p);
+    after_send(p);
 }
 
 /* ---- receiving ---------------------------------------------------------------------------- */
@@ -165,16 +188,25 @@ static int key_less(hr_time a1, const hr_msg *m1, hr_time a2, const hr_msg *m2)
     return m1->seq < m2->seq;
 }
 
-/* The least-keyed matching message from any source, or NULL. */
-static hr_msg *least_any(hr_proc *p, recv_ctx *c, hr_time *at)
+/* The least-keyed matching message from any source, or NULL. A matching message whose arrival
+ * is not decided yet (transit.c) is not a candidate: the least such (by injection time) goes to
+ * *unrouted, and the caller must wait for it first. */
+static hr_msg *least_any(hr_proc *p, recv_ctx *c, hr_time *at, const hr_msg **unrouted)
 {
     hr_msg *best = NULL, *bprev = NULL;
     hr_time ba = 0;
+    *unrouted = NULL;
     for (int i = 0; i < p->box.nactive; i++) {
         hr_msg *prev;
         hr_msg *msg = hr__mbox_find(&p->box, p->box.active[i], c->tag, &prev);
         if (msg == NULL)
             continue;
+        if (!hr__msg_routed(msg)) {
+            if (*unrouted == NULL || msg->sent < (*unrouted)->sent ||
+                (msg->sent == (*unrouted)->sent && msg->src < (*unrouted)->src))
+                *unrouted = msg;
+            continue;
+        }
         hr_time a = arrival_of(p, msg, c->post);
         if (best == NULL || key_less(a, msg, ba, best)) {
             best = msg;
@@ -213,18 +245,42 @@ static void drain_all(hr_proc *p)
         sched_yield();
 }
 
+/* msg is in the mailbox but its arrival is not decided (transit.c): route what can be routed,
+ * and with the resolver's grant for this message's injection time, up to it. 0 if msg is
+ * routed now; else msg's injection time is the pending event, and 1: wait. */
+static int unrouted_wait(hr_proc *p, const hr_msg *msg)
+{
+    /* A grant is for the event published when it was given; only one at or past this message's
+     * injection time lets it be forced (everyone else waits for later times). */
+    hr_time e = atomic_load(&p->event);
+    int forced = atomic_exchange(&p->granted, 0) && e != HR_TIME_INF && e >= msg->sent;
+    hr__transit_decide(p, forced ? msg : NULL);
+    if (hr__msg_routed(msg))
+        return 0;
+    atomic_store(&p->event, msg->sent);
+    return 1;
+}
+
 static int recv_ready(hr_proc *p, void *ctx)
 {
     recv_ctx *c = ctx;
     drain_all(p);
     if (c->src != HR_ANY) {
         c->msg = hr__mbox_find(&p->box, c->src, c->tag, &c->prev);
+        if (c->msg != NULL && !hr__msg_routed(c->msg) && unrouted_wait(p, c->msg))
+            return 0;
         atomic_store(&p->event, HR_TIME_INF);
         return c->msg != NULL;
     }
     for (;;) {
         hr_time a;
-        c->msg = least_any(p, c, &a);
+        const hr_msg *unrouted;
+        c->msg = least_any(p, c, &a, &unrouted);
+        if (unrouted != NULL) {
+            if (unrouted_wait(p, unrouted))
+                return 0;
+            continue;     /* routed now: look again */
+        }
         if (c->msg == NULL) {
             atomic_store(&p->event, HR_TIME_INF);
             return 0;
@@ -240,7 +296,7 @@ static int recv_ready(hr_proc *p, void *ctx)
          * whole queue brings no earlier message, the candidate stands. */
         hr_msg *head = c->msg;
         drain_all(p);
-        if (least_any(p, c, &a) == head)
+        if (least_any(p, c, &a, &unrouted) == head && unrouted == NULL)
             return 1;
     }
 }
@@ -359,6 +415,7 @@ static void post(hr_proc *p, int dest, const void *buf, size_t len, uint8_t kind
     p->refs = msg;
     deliver(p, dest, msg);
     hr__proc_publish(p);
+    after_send(p);
 }
 
 void hr__coll_post(hr_proc *p, int dest, const void *buf, size_t len)

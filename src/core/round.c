@@ -135,6 +135,27 @@ static int deliver(hr_proc *j, hr_proc *s)
     return 0;
 }
 
+/* On a topology with links, every message sent in the round crosses the network from the
+ * round's start, in source order; the round lasts until the last one is absorbed, so its length
+ * follows from its most loaded link (docs/model.md). On complete that is tau + sigma * the
+ * longest message. */
+typedef struct round_job {
+    hr_machine *m;
+    hr_time     start, end;
+} round_job;
+
+static void route_round(hr_net *net, void *ctx)
+{
+    round_job *j = ctx;
+    for (int s = 0; s < j->m->p; s++) {
+        const hr_round_proc *r = &j->m->procs[s].rnd;
+        if (!r->sent)
+            continue;
+        hr_time a = hr__net_route(net, s, r->dest, j->start, r->len);
+        j->end = hr__max(j->end, hr__tadd(a, hr__cost_bytes(&j->m->cost, r->len)));
+    }
+}
+
 /* The serial part: every other processor sleeps in hr_round_end. 0, or -1 without memory. */
 static int end_round(hr_machine *m)
 {
@@ -214,8 +235,11 @@ static int end_round(hr_machine *m)
     m->rnd_more = more;
     m->rnd_counted = busy || more > 0;
     m->rnd_count += (uint64_t)m->rnd_counted;
-    hr_time end = hr__tadd(hr__tadd(hr__tadd(start, m->cost.tau), hr__cost_bytes(&m->cost, mmax)),
-                           hr__tmul(2, m->cost.overhead));
+    round_job job = { m, start, hr__tadd(hr__tadd(start, m->cost.tau),
+                                         hr__cost_bytes(&m->cost, mmax)) };
+    if (m->transit != NULL)
+        hr__transit_serial(m, route_round, &job);
+    hr_time end = hr__tadd(job.end, hr__tmul(2, m->cost.overhead));
     for (int s = 0; s < np; s++) {
         if (m->rnd_counted)
             m->procs[s].clock = end;

@@ -199,7 +199,50 @@ typedef struct inflow {
     hr_time arrive;
     int     dst, src;
     size_t  seq, len;
+    hr_time sent;         /* the issuer's injection of the put, or of the get's request */
+    int     issuer, is_get;
 } inflow;
+
+/* The order transfers take the network in: by injection, then issuer, then issue order. */
+static int issue_cmp(const void *a, const void *b)
+{
+    const inflow *x = *(const inflow *const *)a, *y = *(const inflow *const *)b;
+    if (x->sent != y->sent)
+        return x->sent < y->sent ? -1 : 1;
+    if (x->issuer != y->issuer)
+        return x->issuer < y->issuer ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+typedef struct route_job {
+    inflow *in;
+    size_t  k;
+} route_job;
+
+/* On a topology with links, the transfers' arrivals come from the network, in issue order, after
+ * every point-to-point message of the superstep (transit.c). A get's data leaves the owner when
+ * its request arrives and is routed right after the request: an approximation of the exact
+ * order, which would interleave replies with later puts by time. */
+static void route_transfers(hr_net *net, void *ctx)
+{
+    route_job *j = ctx;
+    inflow **order = malloc(j->k * sizeof *order);
+    if (order == NULL)
+        return;   /* keeps the latency-only arrivals already computed */
+    for (size_t i = 0; i < j->k; i++)
+        order[i] = &j->in[i];
+    qsort(order, j->k, sizeof *order, issue_cmp);
+    for (size_t i = 0; i < j->k; i++) {
+        inflow *f = order[i];
+        if (f->is_get) {
+            hr_time req = hr__net_route(net, f->issuer, f->src, f->sent, 0);
+            f->arrive = hr__net_route(net, f->src, f->issuer, req, f->len);
+        } else {
+            f->arrive = hr__net_route(net, f->issuer, f->dst, f->sent, f->len);
+        }
+    }
+    free(order);
+}
 
 static int inflow_cmp(const void *a, const void *b)
 {
@@ -268,13 +311,18 @@ static void sync_serial(hr_machine *m, void *ctx)
                                                  hr__cost_bytes(&m->cost, r->len))
                                       : hr__tadd(r->sent, lat);
                 int dst = r->is_get ? i : r->peer;
-                in[k++] = (inflow){ a, dst, r->is_get ? r->peer : i, seq, r->len };
+                in[k++] = (inflow){ a, dst, r->is_get ? r->peer : i, seq, r->len, r->sent, i,
+                                    r->is_get };
                 if (r->is_get) {
                     m->procs[r->peer].msgs_out++;
                     m->procs[r->peer].bytes_out += r->len;
                 }
             }
         }
+    if (m->transit != NULL && k > 0) {
+        route_job job = { in, k };
+        hr__transit_serial(m, route_transfers, &job);
+    }
     if (k > 0)
         qsort(in, k, sizeof *in, inflow_cmp);
     for (size_t j = 0; j < k; j++) {

@@ -28,6 +28,8 @@ static inline hr_time hr__tadd(hr_time a, hr_time b)
     return s;
 }
 
+static inline hr_time hr__tmax(hr_time a, hr_time b) { return a > b ? a : b; }
+
 /* k * a for a time a >= 0 and a count k >= 0; HR_TIME_INF if the product leaves the range. */
 static inline hr_time hr__tmul(int64_t k, hr_time a)
 {

@@ -1,9 +1,22 @@
 /* network.h: the one place that says how long a message takes to cross the network. core/ asks
- * here for every point-to-point message, collective message and superstep transfer; it never
- * writes the formula itself (docs/model.md, "Topologies").
+ * here for every point-to-point message, collective message, superstep transfer and round; it
+ * never writes the formula itself (docs/model.md, "Topologies").
  *
- * Today a route adds hop latency per link and messages contend only at the ports; link
- * contention along routes (each link carries one message at a time) is to come here too.
+ * On the complete graph a message shares no link, so its head arrives tau + hop after it starts
+ * and nothing is stored. On a topology with links each link carries one message at a time, at
+ * its own bandwidth, and hr_net holds when each link is free again: a message must be routed in
+ * one canonical order, the same for every thread schedule (core/transit.c decides that order).
+ *
+ * Cut-through (the default): a message starts when its injection port and every link of its
+ * route are free, s = max(t, free_at[l] for l on the route); its head arrives at
+ * s + tau + hops*hop; its bytes flow at the slowest link's rate, so the last one arrives
+ * m/bw_min later; each link is busy until s + hops*hop + m/bw(l), the time it takes to carry the
+ * bytes at its own rate (a fat link carries more messages in that time than a thin one).
+ * Store-and-forward: hop by hop, t_k = max(t_{k-1}, free_at[l_k]) + hop + m/bw(l_k), the link
+ * busy until t_k; the message is whole at the receiver at t_h + tau.
+ * What a route returns is the time the receiver may start absorbing: the head's arrival, or
+ * later if the bytes come slower than the receiver absorbs them (sigma per byte), so that the
+ * absorption ends when the last byte is in.
  */
 #ifndef HREMU_NET_NETWORK_H
 #define HREMU_NET_NETWORK_H
@@ -11,13 +24,35 @@
 #include "net/cost.h"
 #include "net/topology.h"
 
-/* From injection to the head's arrival: tau + hops * hop between distinct processors, 0 to
- * oneself (no network). HR_TIME_INF past the clock's range. Any thread. */
+enum { HR_NET_CUT_THROUGH = 0, HR_NET_STORE_FORWARD = 1 };
+
+typedef struct hr_net {
+    const hr_topo   *topo;
+    const hr_costps *cost;
+    int              switching;     /* HR_NET_* */
+    hr_time         *free_at;       /* [nlinks] */
+    int             *route;         /* [max_route] scratch of the one routing caller */
+} hr_net;
+
+/* From injection to the head's arrival, with no link contention: tau + hops * hop between
+ * distinct processors, 0 to oneself. HR_TIME_INF past the clock's range. Any thread. */
 static inline hr_time hr__net_latency(const hr_topo *t, const hr_costps *c, int src, int dst)
 {
     if (src == dst)
         return 0;
     return hr__tadd(c->tau, hr__tmul(hr__topo_hops(t, src, dst), c->hop));
 }
+
+/* Does this topology store links, so that messages must be routed in canonical order? */
+static inline int hr__net_shared(const hr_topo *t) { return t->nlinks > 0; }
+
+/* HR_OK or HR_ENOMEM. Machine thread. */
+int  hr__net_init(hr_net *n, const hr_topo *t, const hr_costps *c, int switching);
+void hr__net_reset(hr_net *n);      /* every link free from time 0; between runs */
+void hr__net_destroy(hr_net *n);
+/* Route m bytes from src to dst, injected at t, reserving the links: returns when the receiver
+ * may start absorbing them (see above). Calls must come one at a time, in the canonical order of
+ * (t, src, sequence); a message to oneself crosses nothing (returns t). */
+hr_time hr__net_route(hr_net *n, int src, int dst, hr_time t, size_t bytes);
 
 #endif

@@ -1,0 +1,171 @@
+/* transit.c: on a topology with links, when each message arrives depends on every message that
+ * crossed its links before it, so arrivals are decided in one canonical order: by injection
+ * time, then source, then sequence (docs/model.md, "Link contention").
+ *
+ * A sender stamps its message with the injection time and submits it here; nobody knows its
+ * arrival yet. The least submitted message is routed (net/network.c reserves its links) once
+ * no processor can still inject one before it: every other processor's published clock is past
+ * its key, as for receives from any (p2p.c) but with no lookahead, since an injection can come
+ * at the sender's clock itself. Whoever finds that true routes what it can: the sender after it
+ * publishes, a receiver that waits for the message. A receiver whose message cannot be routed
+ * waits with the message's injection time as its pending event; if every processor waits, the
+ * resolver grants the least event (machine.c), and the grantee routes up to its message: safe,
+ * because everything the grant lets happen happens at that time or later, and arrives tau later.
+ *
+ * Every field is under the lock. A routed message's arrive is published with its routed flag
+ * (release); the receiver reads it after the flag (acquire), and from then on owns it.
+ */
+#include "core/core.h"
+
+#include <stdlib.h>
+
+#include "util/sync.h"
+
+struct hr_transit {
+    pthread_mutex_t lock;
+    hr_net          net;
+    hr_msg        **heap;      /* submitted, not routed: a binary heap by key */
+    size_t          n, cap;
+};
+
+static int key_less(const hr_msg *a, const hr_msg *b)
+{
+    if (a->sent != b->sent)
+        return a->sent < b->sent;
+    if (a->src != b->src)
+        return a->src < b->src;
+    return a->seq < b->seq;
+}
+
+int hr__transit_create(hr_machine *m, hr_transit **out)
+{
+    hr_transit *tr = calloc(1, sizeof *tr);
+    if (tr == NULL)
+        return HR_ENOMEM;
+    if (hr__net_init(&tr->net, m->net, &m->cost, m->switching) != HR_OK) {
+        free(tr);
+        return HR_ENOMEM;
+    }
+    hr__mutex_init(&tr->lock);
+    *out = tr;
+    return HR_OK;
+}
+
+void hr__transit_reset(hr_transit *tr)
+{
+    tr->n = 0;     /* the messages themselves are the mailboxes' (hr__p2p_reset) */
+    hr__net_reset(&tr->net);
+}
+
+void hr__transit_destroy(hr_transit *tr)
+{
+    if (tr == NULL)
+        return;
+    hr__net_destroy(&tr->net);
+    hr__mutex_destroy(&tr->lock);
+    free(tr->heap);
+    free(tr);
+}
+
+void hr__transit_submit(hr_proc *p, hr_msg *msg)
+{
+    hr_transit *tr = p->m->transit;
+    atomic_store_explicit(&msg->routed, 0, memory_order_relaxed);
+    hr__mutex_lock(&tr->lock);
+    if (tr->n == tr->cap) {
+        size_t cap = tr->cap ? 2 * tr->cap : 256;
+        hr_msg **h = realloc(tr->heap, cap * sizeof *h);
+        if (h == NULL) {
+            hr__mutex_unlock(&tr->lock);
+            hr_fail(p, "out of memory routing a message");
+        }
+        tr->heap = h;
+        tr->cap = cap;
+    }
+    size_t i = tr->n++;
+    while (i > 0 && key_less(msg, tr->heap[(i - 1) / 2])) {
+        tr->heap[i] = tr->heap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    tr->heap[i] = msg;
+    hr__mutex_unlock(&tr->lock);
+}
+
+static hr_msg *pop(hr_transit *tr)
+{
+    hr_msg *top = tr->heap[0], *last = tr->heap[--tr->n];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= tr->n)
+            break;
+        if (c + 1 < tr->n && key_less(tr->heap[c + 1], tr->heap[c]))
+            c++;
+        if (!key_less(tr->heap[c], last))
+            break;
+        tr->heap[i] = tr->heap[c];
+        i = c;
+    }
+    if (tr->n > 0)
+        tr->heap[i] = last;
+    return top;
+}
+
+/* Route the least message and tell its receiver. */
+static void route_top(hr_machine *m, hr_transit *tr)
+{
+    hr_msg *msg = pop(tr);
+    int src = msg->src;
+    hr_proc *r = &m->procs[msg->dst];
+    msg->arrive = hr__net_route(&tr->net, src, msg->dst, msg->sent, msg->len);
+    atomic_store_explicit(&msg->routed, 1, memory_order_release);   /* msg is r's from here */
+    hr__wake_for(r, src);
+}
+
+void hr__transit_decide(hr_proc *p, const hr_msg *upto)
+{
+    hr_machine *m = p->m;
+    hr_transit *tr = m->transit;
+    hr__mutex_lock(&tr->lock);
+    if (tr->n == 0) {
+        hr__mutex_unlock(&tr->lock);
+        return;
+    }
+    /* The least two published clocks, ties by id: the second for a head from the first. */
+    hr_time lo = HR_TIME_INF, lo2 = HR_TIME_INF;
+    int lo_id = -1, lo2_id = -1;
+    for (int q = 0; q < m->p; q++) {
+        hr_time c = atomic_load_explicit(&m->procs[q].pub_clock, memory_order_acquire);
+        if (c < lo) {
+            lo2 = lo;
+            lo2_id = lo_id;
+            lo = c;
+            lo_id = q;
+        } else if (c < lo2) {
+            lo2 = c;
+            lo2_id = q;
+        }
+    }
+    while (tr->n > 0) {
+        hr_msg *top = tr->heap[0];
+        if (upto == NULL || key_less(upto, top)) {
+            /* The first processor other than top's source in (clock, id) order. */
+            hr_time c = lo_id == top->src ? lo2 : lo;
+            int id = lo_id == top->src ? lo2_id : lo_id;
+            if (c != HR_TIME_INF && (c < top->sent || (c == top->sent && id < top->src)))
+                break;
+        }
+        route_top(m, tr);
+    }
+    hr__mutex_unlock(&tr->lock);
+}
+
+void hr__transit_serial(hr_machine *m, void (*fn)(hr_net *net, void *ctx), void *ctx)
+{
+    hr_transit *tr = m->transit;
+    hr__mutex_lock(&tr->lock);
+    while (tr->n > 0)
+        route_top(m, tr);
+    fn(&tr->net, ctx);
+    hr__mutex_unlock(&tr->lock);
+}
