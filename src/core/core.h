@@ -300,6 +300,8 @@ void hr__transit_submit(hr_proc *p, hr_msg *msg);
  * (every other published clock is past its key); with upto, also every one up to upto's key
  * (the resolver's grant). Wakes the receivers. Any proc. */
 void hr__transit_decide(hr_proc *p, const hr_msg *upto);
+/* After p published a new clock past `before`: route if p may have been what held it back. */
+void hr__transit_sent(hr_proc *p, hr_time before);
 /* Route every submitted message, then run fn(net, ctx) under the same lock: for the serial
  * parts of a superstep or a round, while every other processor waits. */
 void hr__transit_serial(hr_machine *m, void (*fn)(hr_net *net, void *ctx), void *ctx);

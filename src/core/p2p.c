@@ -77,10 +77,10 @@ static void deliver(hr_proc *p, int dest, hr_msg *msg)
 }
 
 /* After a send is published: route what the new clock lets be routed. */
-static void after_send(hr_proc *p)
+static void after_send(hr_proc *p, hr_time before)
 {
     if (p->m->transit != NULL)
-        hr__transit_decide(p, NULL);
+        hr__transit_sent(p, before);
 }
 
 /* ---- sending ------------------------------------------------------------------------------ */
@@ -137,6 +137,7 @@ void hr_send(hr_proc *p, int dest, int tag, const void *buf, size_t len)
                 p->m->disc->name);
     hr__proc_comm_point(p);
     hr__proc_check_link(p, dest, "hr_send");
+    hr_time before = atomic_load_explicit(&p->pub_clock, memory_order_relaxed);
     if (p->m->disc->engine == HR_DISC_P2P_SYNC) {
         send_sync(p, dest, tag, buf, len);
         return;
@@ -160,7 +161,7 @@ void hr_send(hr_proc *p, int dest, int tag, const void *buf, size_t len)
     }
     deliver(p, dest, msg);
     hr__proc_publish(p);
-    after_send(p);
+    after_send(p, before);
 }
 
 /* ---- receiving ---------------------------------------------------------------------------- */
@@ -405,6 +406,7 @@ void hr__coll_begin(hr_proc *p)
 static void post(hr_proc *p, int dest, const void *buf, size_t len, uint8_t kind)
 {
     hr__proc_check_link(p, dest, "a collective");
+    hr_time before = atomic_load_explicit(&p->pub_clock, memory_order_relaxed);
     hr_msg *msg = borrowed(p, kind, HR__TAG_COLL, buf, len);
     stamp_async(p, msg, dest);
     p->clock = hr__tadd(p->clock, p->m->cost.overhead);
@@ -415,7 +417,7 @@ static void post(hr_proc *p, int dest, const void *buf, size_t len, uint8_t kind
     p->refs = msg;
     deliver(p, dest, msg);
     hr__proc_publish(p);
-    after_send(p);
+    after_send(p, before);
 }
 
 void hr__coll_post(hr_proc *p, int dest, const void *buf, size_t len)

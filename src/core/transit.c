@@ -26,6 +26,9 @@ struct hr_transit {
     hr_net          net;
     hr_msg        **heap;      /* submitted, not routed: a binary heap by key */
     size_t          n, cap;
+    /* The least published clock at the last decision, read without the lock: a sender whose
+     * clock was past it cannot be what holds routing back, and need not try (a hint only). */
+    _Atomic hr_time least;
 };
 
 static int key_less(const hr_msg *a, const hr_msg *b)
@@ -146,6 +149,7 @@ void hr__transit_decide(hr_proc *p, const hr_msg *upto)
             lo2_id = q;
         }
     }
+    atomic_store_explicit(&tr->least, lo, memory_order_relaxed);
     while (tr->n > 0) {
         hr_msg *top = tr->heap[0];
         if (upto == NULL || key_less(upto, top)) {
@@ -158,6 +162,15 @@ void hr__transit_decide(hr_proc *p, const hr_msg *upto)
         route_top(m, tr);
     }
     hr__mutex_unlock(&tr->lock);
+}
+
+void hr__transit_sent(hr_proc *p, hr_time before)
+{
+    /* Only the processor with the least clock holds routing back: when it moves on, the head
+     * may go. Anyone else's advance changes nothing, and its scan of every clock would cost
+     * O(p) a message for nothing. Receivers that wait try for themselves (p2p.c). */
+    if (before <= atomic_load_explicit(&p->m->transit->least, memory_order_relaxed))
+        hr__transit_decide(p, NULL);
 }
 
 void hr__transit_serial(hr_machine *m, void (*fn)(hr_net *net, void *ctx), void *ctx)
