@@ -151,6 +151,7 @@ struct hr_proc {
     hr_time          bar_in;      /* clock entering the barrier */
     const char      *bar_call;    /* "hr_sync" or "hr_barrier": the call that entered it */
     hr_round_proc    rnd;
+    int              recv_idle;   /* the last receive check found no routed message to take */
 
     /* (shared) */
     _Alignas(64) _Atomic hr_time pub_clock;
@@ -160,6 +161,8 @@ struct hr_proc {
     _Atomic int64_t  outstanding; /* REF and LEND messages not yet taken */
     _Atomic int64_t  lent;        /* LEND messages not yet released by their viewers */
     _Atomic int      wake_on;     /* a blocked receive's source (HR_ANY: any); else HR__WAKE_NEVER */
+    _Atomic int      parked;      /* asleep in a receive with no routed message to take: it can
+                                   * inject nothing until a message is routed to it (transit.c) */
     hr_wait_desc     wait;
     _Alignas(64) char pad;
 };

@@ -225,6 +225,7 @@ static void settle(hr_proc *p, _Atomic uint32_t *word, uint32_t val)
 void hr__wait(hr_proc *p, const hr_wait_desc *d, hr_ready_fn ready, void *ctx)
 {
     p->wait = *d;
+    p->recv_idle = 0;
     atomic_store(&p->wake_on, d->kind == HR_WAIT_RECV ? d->peer : HR__WAKE_NEVER);
     for (;;) {
         if (ready(p, ctx))
@@ -236,7 +237,9 @@ void hr__wait(hr_proc *p, const hr_wait_desc *d, hr_ready_fn ready, void *ctx)
             atomic_compare_exchange_strong(&p->state, &expect, HR_PROC_RUNNING);
             return;
         }
+        atomic_store(&p->parked, p->recv_idle);
         settle(p, &p->state, HR_PROC_BLOCKED);
+        atomic_store(&p->parked, 0);
     }
 }
 

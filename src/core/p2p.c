@@ -266,6 +266,7 @@ static int recv_ready(hr_proc *p, void *ctx)
 {
     recv_ctx *c = ctx;
     drain_all(p);
+    p->recv_idle = 1;    /* until a routed message to take is found */
     if (c->src != HR_ANY) {
         c->msg = hr__mbox_find(&p->box, c->src, c->tag, &c->prev);
         if (c->msg != NULL && !hr__msg_routed(c->msg) && unrouted_wait(p, c->msg))
@@ -277,6 +278,8 @@ static int recv_ready(hr_proc *p, void *ctx)
         hr_time a;
         const hr_msg *unrouted;
         c->msg = least_any(p, c, &a, &unrouted);
+        if (c->msg != NULL)
+            p->recv_idle = 0;   /* it may take this one later: its next send may come early */
         if (unrouted != NULL) {
             if (unrouted_wait(p, unrouted))
                 return 0;

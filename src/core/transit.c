@@ -120,6 +120,7 @@ static void route_top(hr_machine *m, hr_transit *tr)
     hr_msg *msg = pop(tr);
     int src = msg->src;
     hr_proc *r = &m->procs[msg->dst];
+    atomic_store(&r->parked, 0);     /* it has a message to take now: it may inject again */
     msg->arrive = hr__net_route(&tr->net, src, msg->dst, msg->sent, msg->len);
     atomic_store_explicit(&msg->routed, 1, memory_order_release);   /* msg is r's from here */
     hr__wake_for(r, src);
@@ -138,6 +139,11 @@ void hr__transit_decide(hr_proc *p, const hr_msg *upto)
     hr_time lo = HR_TIME_INF, lo2 = HR_TIME_INF;
     int lo_id = -1, lo2_id = -1;
     for (int q = 0; q < m->p; q++) {
+        /* A processor parked in a receive with nothing routed to take injects nothing until a
+         * message is routed to it, here, under this lock, at a key no less than the head's;
+         * it arrives tau later, so the parked one's next injection comes after the head. */
+        if (q != p->id && atomic_load(&m->procs[q].parked))
+            continue;
         hr_time c = atomic_load_explicit(&m->procs[q].pub_clock, memory_order_acquire);
         if (c < lo) {
             lo2 = lo;
