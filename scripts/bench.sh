@@ -1,5 +1,5 @@
 #!/bin/sh
-# scripts/bench.sh BUILD_DIR: the figures of `make bench`, three tables.
+# scripts/bench.sh BUILD_DIR: the figures of `make bench`, four tables.
 #
 # h-relations: `BUILD_DIR/hremu configs/bench/hrel.ini` (hrel.direct, hrel.two_phase, hrel.xor)
 #   beside BUILD_DIR/bench/ref_alltoall (the same elements routed by p plain pthreads, in one
@@ -16,6 +16,9 @@
 #   BUILD_DIR/bench/seq_rounds (one thread simulating the same rounds). Ratios: x_barrier =
 #   hremu's seconds per round over barrier's (the target is at most 1.5 at p = 1024); x_seq =
 #   seq_rounds's seconds per round over hremu's, i.e. rounds/s over seq_rounds's rounds/s.
+# topologies: `BUILD_DIR/hremu configs/bench/topologies.ini` (hrel.direct on complete and on
+#   topologies with links): wall_s and model_time_s per topology, and x_complete = wall_s over
+#   complete's (the wall-time cost of link contention; the target is at most 2).
 #
 # The references take p, n and seed from the configs, so every row of a table moves the same
 # elements. Each figure is a median: over BENCH_RUNS runs (default 11) for a reference, at most 5
@@ -272,6 +275,23 @@ if [ -s "$tmp/rounds" ]; then
     echo "barrier_s, seq_s: medians over $rruns runs (BENCH_RUNS, at most 5 in this table)"
 else
     echo "(nothing ran)"
+fi
+echo
+topo_cfg=configs/bench/topologies.ini
+echo "topologies: $(ini "$topo_cfg" run algorithms), p = $(ini "$topo_cfg" machine procs), n = $(ini "$topo_cfg" workload n), uniform ($topo_cfg)"
+if [ -x "$build/hremu" ] && "$build/hremu" "$topo_cfg" --format csv > "$tmp/topo.csv" 2> "$tmp/err"; then
+    awk -F, '
+        NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
+                  printf "%-14s %10s %14s %10s\n", "topology", "wall_s", "model_time_s", "x_complete"; next }
+        { gsub(/"/, ""); t[NR] = $c["topology"]; w[NR] = $c["wall_s"]; m[NR] = $c["model_time_s"]
+          if ($c["topology"] == "complete") base = $c["wall_s"]; n = NR }
+        END { for (i = 2; i <= n; i++)
+                  printf "%-14s %10.6f %14.6g %10.2f\n", t[i], w[i], m[i], (base > 0 ? w[i] / base : 0) }' "$tmp/topo.csv"
+    echo "x_complete: wall_s over that of complete (what link contention costs this box); target <= 2.00"
+else
+    cat "$tmp/err" >&2
+    echo "(hremu failed on $topo_cfg)"
+    status=1
 fi
 echo "wall_s: medians over runs; the box is shared, so quote the ratios, not the absolute times"
 [ -s "$tmp/hrel" ] || [ -s "$tmp/sort" ] || [ -s "$tmp/rounds" ] || {

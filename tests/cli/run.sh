@@ -329,7 +329,7 @@ run "$D/mesh.ini" --format csv
 expect_rc 0 "mesh 4x8 without procs"
 [ "$(col procs | sort -u),$(col topology | sort -u),$(grep -c ',true,' "$TMP/out")" = "32,mesh 4x8,3" ] && ok ||
     bad "mesh 4x8 without procs: $(cat "$TMP/out")"
-for topo in ring hypercube "torus 4x4" "torus 2x2x4" "mesh 4x4"; do
+for topo in ring hypercube "torus 4x4" "torus 2x2x4" "mesh 4x4" fattree "rh 2 1"; do
     run --format csv --set machine.topology="$topo" --set machine.hop=1e-6 --set workload.n=2^12 \
         --set run.algorithms=hrel.direct,hrel.two_phase,hrel.xor --set run.repeat=1
     expect_rc 0 "topology $topo"
