@@ -375,6 +375,43 @@ START_TEST(test_topology_ecube_permutation_contention_free)
 }
 END_TEST
 
+/* Every processor sends 1000 bytes to every other, then takes what it was sent. */
+static void body_alltoall(hr_proc *p, void *arg)
+{
+    (void)arg;
+    static char out[1000];
+    char in[1000];
+    int n = hr_nprocs(p), me = hr_pid(p);
+    for (int d = 1; d < n; d++)
+        hr_send(p, (me + d) % n, 0, out, sizeof out);
+    for (int d = 1; d < n; d++)
+        hr_recv(p, (me - d + n) % n, 0, in, sizeof in, NULL);
+}
+
+static double alltoall_on(const char *topology)
+{
+    hr_machine_config cfg = hr_test_config(16, NULL);
+    cfg.topology = topology;
+    hr_run_result res;
+    hr_test_run(&cfg, body_alltoall, NULL, &res);
+    ck_assert_msg(res.status == HR_OK, "%s", res.report);
+    return res.model_time_s;
+}
+
+START_TEST(test_topology_fattree_root_bandwidth)
+{
+    /* p = 16: four clusters of 4 under one root. Each cluster's 4 processors send 12 messages
+     * each out of the cluster: 48 000 bytes through one uplink of 4 x 10 MB/s, at least 1.2 ms.
+     * On complete the same all-to-all takes tau + 15 messages' injection, about 0.84 ms. With
+     * the uplink at 4 x 5 MB/s it takes at least 2.4 ms. */
+    double complete = alltoall_on("complete"), tree = alltoall_on("fattree"),
+           thin = alltoall_on("fattree 20M 5M");
+    ck_assert_msg(complete < 1.2e-3, "complete: %g", complete);
+    ck_assert_msg(tree >= 1.2e-3, "fattree: %g", tree);
+    ck_assert_msg(thin >= 2.4e-3, "fattree 20M 5M: %g", thin);
+}
+END_TEST
+
 Suite *hr_topology_suite(void)
 {
     Suite *s = suite_create("topology");
@@ -389,6 +426,7 @@ Suite *hr_topology_suite(void)
     tcase_add_test(tc, test_topology_algorithm_takes);
     tcase_add_test(tc, test_topology_shared_link_serializes);
     tcase_add_test(tc, test_topology_ecube_permutation_contention_free);
+    tcase_add_test(tc, test_topology_fattree_root_bandwidth);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -47,6 +47,7 @@ typedef struct hr_config_error {
 typedef struct hr_point {
     hr_machine_config   machine;
     char                cost[64];      /* the cost column */
+    char                topology[128]; /* the topology with fattree_bw's bandwidths, if set */
     int                 cost_changed;  /* nonzero when a key overrode the preset */
     const hr_workload  *workload;
     hr_workload_spec    work;          /* seed is the machine's */

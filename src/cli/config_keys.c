@@ -339,6 +339,7 @@ static int set_verify(hr_point *pt, const char *s, char *why, size_t len)
 static const hr_config_key machine_keys[] = {
     { .name = "procs",        .def = "16",        .set = set_procs },
     { .name = "topology",     .def = "complete",  .set = set_topology },
+    { .name = "fattree_bw",   .def = NULL,        .set = NULL },   /* a list, not a sweep */
     { .name = "switching",    .def = "cut_through", .set = set_switching },
     { .name = "discipline",   .def = "async",     .set = set_discipline },
     { .name = "buffer",       .def = "unlimited", .set = set_buffer },
@@ -505,6 +506,26 @@ int hr__config_machine(const hr_config *c, size_t i, hr_point *pt, hr_config_err
     pt->machine.jitter = -1;
     pt->cost_changed = 0;
     int err = resolve_level(c, "machine", i, pt, e);
+    /* fattree_bw = 20M, 10M, 5M: the fat tree's per-level bandwidths, one list (a sweep would
+     * make no sense of it), written into the topology string the machine reads. */
+    const hr_config_entry *bw = hr__config_find(c, "machine", "fattree_bw");
+    if (err == HR_OK && bw != NULL) {
+        const char *t = pt->machine.topology;
+        if (strncmp(t, "fattree", 7) != 0 || t[7 + strspn(t + 7, " ")] != '\0')
+            return hr__config_fail(e, HR_EINVAL, bw->where, "fattree_bw applies to topology "
+                                   "fattree (with no bandwidths of its own), not %s", t);
+        size_t used = (size_t)snprintf(pt->topology, sizeof pt->topology, "fattree");
+        for (size_t k = 0; k < bw->nitems && used < sizeof pt->topology; k++)
+            used += (size_t)snprintf(pt->topology + used, sizeof pt->topology - used, " %s",
+                                     bw->items[k]);
+        char why2[256];
+        int p2;
+        if (used >= sizeof pt->topology ||
+            hr_topology_procs(pt->topology, &p2, why2, sizeof why2) != HR_OK)
+            return hr__config_fail(e, HR_EINVAL, bw->where, "fattree_bw: %s",
+                                   used >= sizeof pt->topology ? "too long" : why2);
+        pt->machine.topology = pt->topology;
+    }
     /* A shape that fixes p ("mesh 4x8") gives procs when it is left out, and must agree with
      * it when it is set. */
     int fixed = 0;

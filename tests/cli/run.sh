@@ -340,6 +340,13 @@ for topo in ring hypercube "torus 4x4" "torus 2x2x4" "mesh 4x4" fattree "rh 2 1"
     [ "$(model_cols "$TMP/m.csv")" = "$(model_cols "$TMP/topo.csv")" ] && ok ||
         bad "topology $topo: model columns differ with HREMU_JITTER=1"
 done
+# fattree_bw: one list (not a sweep) of the fat tree's per-level bandwidths, shown in the row.
+run --format csv --set machine.topology=fattree --set machine.fattree_bw=20M,10M,1M --set workload.n=2^12
+expect_rc 0 "fattree_bw"
+[ "$(col topology)" = "fattree 20M 10M 1M" ] && ok || bad "fattree_bw: topology column $(col topology)"
+run --set machine.fattree_bw=1M
+expect_rc 2 "fattree_bw on complete"
+expect_err "hremu: --set machine.fattree_bw: fattree_bw applies to topology fattree (with no bandwidths of its own), not complete" "fattree_bw on complete"
 run --set machine.topology="mesh 3x5"
 expect_rc 2 "mesh 3x5 with procs = 16"
 expect_err "hremu: configs/default.ini:4: procs = 16, but topology mesh 3x5 needs procs = 15 (or leave procs out)" "mesh 3x5 with procs = 16"
@@ -408,7 +415,7 @@ expect_empty "$TMP/out" "missing file stdout"
 
 run "$D/bad_unknown_key.ini"
 expect_rc 2 "bad key"
-expect_err "hremu: $D/bad_unknown_key.ini:4: unknown key 'prcs' in [machine] (keys: procs, topology, switching, discipline, buffer, cost, tau, sigma, overhead, hop, compute_unit, compute, seed)" "bad key"
+expect_err "hremu: $D/bad_unknown_key.ini:4: unknown key 'prcs' in [machine] (keys: procs, topology, fattree_bw, switching, discipline, buffer, cost, tau, sigma, overhead, hop, compute_unit, compute, seed)" "bad key"
 
 run "$D/bad_procs.ini"
 expect_rc 2 "p > 4096 in a file"
