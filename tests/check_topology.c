@@ -412,6 +412,37 @@ START_TEST(test_topology_fattree_root_bandwidth)
 }
 END_TEST
 
+/* A transpose of 1000-byte blocks on the 4x4 mesh. Its bisection (between columns 1 and 2) is 4
+ * links each way, and 8 x 8 blocks cross it each way: some link carries at least 16 blocks, 16 x
+ * 50 us, so the transpose takes at least that plus tau. On complete it takes tau + 15 blocks'
+ * injection (BDM's tau + sigma (p-1) m). The 4x4 torus has twice the bisection (8 blocks a
+ * link at least); it is not faster here: its ties all go up, and a cut-through message waits
+ * until every link of its route is free at once (docs/model.md). */
+static void body_transpose(hr_proc *p, void *arg)
+{
+    (void)arg;
+    static char out[16][16 * 1000], in[16][16 * 1000];
+    hr_transpose(p, out[hr_pid(p)], in[hr_pid(p)], 1000);
+}
+
+START_TEST(test_topology_transpose_bisection_bound)
+{
+    double t[3];
+    static const char *const topo[3] = { "complete", "mesh 4x4", "torus 4x4" };
+    for (int i = 0; i < 3; i++) {
+        hr_machine_config cfg = hr_test_config(16, NULL);
+        cfg.topology = topo[i];
+        hr_run_result res;
+        hr_test_run(&cfg, body_transpose, NULL, &res);
+        ck_assert_msg(res.status == HR_OK, "%s", res.report);
+        t[i] = res.model_time_s;
+    }
+    ck_assert_double_eq_tol(t[0], TAU + 15 * MSG, 1e-12);
+    ck_assert_msg(t[1] >= TAU + 16 * MSG, "mesh 4x4: %g", t[1]);
+    ck_assert_msg(t[2] >= TAU + 15 * MSG, "torus 4x4: %g", t[2]);   /* the injection bound */
+}
+END_TEST
+
 Suite *hr_topology_suite(void)
 {
     Suite *s = suite_create("topology");
@@ -427,6 +458,7 @@ Suite *hr_topology_suite(void)
     tcase_add_test(tc, test_topology_shared_link_serializes);
     tcase_add_test(tc, test_topology_ecube_permutation_contention_free);
     tcase_add_test(tc, test_topology_fattree_root_bandwidth);
+    tcase_add_test(tc, test_topology_transpose_bisection_bound);
     suite_add_tcase(s, tc);
     return s;
 }
