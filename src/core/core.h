@@ -152,6 +152,7 @@ struct hr_proc {
     const char      *bar_call;    /* "hr_sync" or "hr_barrier": the call that entered it */
     hr_round_proc    rnd;
     int              recv_idle;   /* the last receive check found no routed message to take */
+    uint64_t         seen_routed; /* routed_to when that check began */
 
     /* (shared) */
     _Alignas(64) _Atomic hr_time pub_clock;
@@ -163,6 +164,7 @@ struct hr_proc {
     _Atomic int      wake_on;     /* a blocked receive's source (HR_ANY: any); else HR__WAKE_NEVER */
     _Atomic int      parked;      /* asleep in a receive with no routed message to take: it can
                                    * inject nothing until a message is routed to it (transit.c) */
+    _Atomic uint64_t routed_to;   /* messages routed to it (transit.c, under its lock) */
     hr_wait_desc     wait;
     _Alignas(64) char pad;
 };
@@ -303,6 +305,8 @@ void hr__transit_submit(hr_proc *p, hr_msg *msg);
  * (every other published clock is past its key); with upto, also every one up to upto's key
  * (the resolver's grant). Wakes the receivers. Any proc. */
 void hr__transit_decide(hr_proc *p, const hr_msg *upto);
+/* Mark p parked if no message was routed to it since its last receive check (under the lock). */
+void hr__transit_park(hr_proc *p);
 /* After p published a new clock past `before`: route if p may have been what held it back. */
 void hr__transit_sent(hr_proc *p, hr_time before);
 /* Route every submitted message, then run fn(net, ctx) under the same lock: for the serial

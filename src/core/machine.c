@@ -237,7 +237,8 @@ void hr__wait(hr_proc *p, const hr_wait_desc *d, hr_ready_fn ready, void *ctx)
             atomic_compare_exchange_strong(&p->state, &expect, HR_PROC_RUNNING);
             return;
         }
-        atomic_store(&p->parked, p->recv_idle);
+        if (p->recv_idle && p->m->transit != NULL)
+            hr__transit_park(p);
         settle(p, &p->state, HR_PROC_BLOCKED);
         atomic_store(&p->parked, 0);
     }

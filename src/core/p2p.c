@@ -58,7 +58,9 @@ static void stamp_async(hr_proc *p, hr_msg *msg, int dest)
     number(p, msg, dest);
     msg->sent = s;
     if (p->m->transit != NULL && dest != p->id) {
-        hr__transit_submit(p, msg);
+        /* Submitted after deliver (submit_routed): a message is in its receiver's queue before it
+         * can be routed, which the receiver's parking relies on (transit.c). */
+        atomic_store_explicit(&msg->routed, 0, memory_order_relaxed);
         return;
     }
     msg->arrive = hr__tadd(s, latency(p, dest));
@@ -74,6 +76,9 @@ static void deliver(hr_proc *p, int dest, hr_msg *msg)
     hr_proc *q = &p->m->procs[dest];
     hr__mbox_put(&q->box, msg);
     hr__wake_for(q, p->id);
+    /* On a topology with links, the message is routed only once it is in the queue. */
+    if (p->m->transit != NULL && dest != p->id && msg->kind != HR_MSG_SYNC)
+        hr__transit_submit(p, msg);
 }
 
 /* After a send is published: route what the new clock lets be routed. */
@@ -267,6 +272,8 @@ static int recv_ready(hr_proc *p, void *ctx)
     recv_ctx *c = ctx;
     drain_all(p);
     p->recv_idle = 1;    /* until a routed message to take is found */
+    /* Messages routed to p from here on are counted; parking compares (transit.c). */
+    p->seen_routed = atomic_load(&p->routed_to);
     if (c->src != HR_ANY) {
         c->msg = hr__mbox_find(&p->box, c->src, c->tag, &c->prev);
         if (c->msg != NULL && !hr__msg_routed(c->msg) && unrouted_wait(p, c->msg))

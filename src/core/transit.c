@@ -73,7 +73,6 @@ void hr__transit_destroy(hr_transit *tr)
 void hr__transit_submit(hr_proc *p, hr_msg *msg)
 {
     hr_transit *tr = p->m->transit;
-    atomic_store_explicit(&msg->routed, 0, memory_order_relaxed);
     hr__mutex_lock(&tr->lock);
     if (tr->n == tr->cap) {
         size_t cap = tr->cap ? 2 * tr->cap : 256;
@@ -114,16 +113,34 @@ static hr_msg *pop(hr_transit *tr)
     return top;
 }
 
-/* Route the least message and tell its receiver. */
-static void route_top(hr_machine *m, hr_transit *tr)
+/* Route the least message and tell its receiver. If the receiver was parked, return the time
+ * from which it may inject again (it has a message now, in at its arrival), else HR_TIME_INF. */
+static hr_time route_top(hr_machine *m, hr_transit *tr)
 {
     hr_msg *msg = pop(tr);
     int src = msg->src;
     hr_proc *r = &m->procs[msg->dst];
-    atomic_store(&r->parked, 0);     /* it has a message to take now: it may inject again */
-    msg->arrive = hr__net_route(&tr->net, src, msg->dst, msg->sent, msg->len);
+    int was_parked = atomic_exchange(&r->parked, 0);
+    atomic_fetch_add(&r->routed_to, 1);
+    hr_time a = hr__net_route(&tr->net, src, msg->dst, msg->sent, msg->len);
+    msg->arrive = a;
     atomic_store_explicit(&msg->routed, 1, memory_order_release);   /* msg is r's from here */
     hr__wake_for(r, src);
+    return was_parked ? a : HR_TIME_INF;
+}
+
+/* Keep (lo, lo_id) and (lo2, lo2_id) the two least (clock, id) pairs with (c, id) added. */
+static void least_two(hr_time c, int id, hr_time *lo, int *lo_id, hr_time *lo2, int *lo2_id)
+{
+    if (c < *lo || (c == *lo && id < *lo_id)) {
+        *lo2 = *lo;
+        *lo2_id = *lo_id;
+        *lo = c;
+        *lo_id = id;
+    } else if (c < *lo2 || (c == *lo2 && id < *lo2_id)) {
+        *lo2 = c;
+        *lo2_id = id;
+    }
 }
 
 void hr__transit_decide(hr_proc *p, const hr_msg *upto)
@@ -145,15 +162,7 @@ void hr__transit_decide(hr_proc *p, const hr_msg *upto)
         if (q != p->id && atomic_load(&m->procs[q].parked))
             continue;
         hr_time c = atomic_load_explicit(&m->procs[q].pub_clock, memory_order_acquire);
-        if (c < lo) {
-            lo2 = lo;
-            lo2_id = lo_id;
-            lo = c;
-            lo_id = q;
-        } else if (c < lo2) {
-            lo2 = c;
-            lo2_id = q;
-        }
+        least_two(c, q, &lo, &lo_id, &lo2, &lo2_id);
     }
     atomic_store_explicit(&tr->least, lo, memory_order_relaxed);
     while (tr->n > 0) {
@@ -165,7 +174,12 @@ void hr__transit_decide(hr_proc *p, const hr_msg *upto)
             if (c != HR_TIME_INF && (c < top->sent || (c == top->sent && id < top->src)))
                 break;
         }
-        route_top(m, tr);
+        /* A parked receiver that now has a message may inject again from its arrival on: it
+         * bounds what may be routed after this one. */
+        int dst = top->dst;              /* top may be taken and freed once routed */
+        hr_time back = route_top(m, tr);
+        if (back != HR_TIME_INF)
+            least_two(back, dst, &lo, &lo_id, &lo2, &lo2_id);
     }
     hr__mutex_unlock(&tr->lock);
 }
@@ -177,6 +191,19 @@ void hr__transit_sent(hr_proc *p, hr_time before)
      * O(p) a message for nothing. Receivers that wait try for themselves (p2p.c). */
     if (before <= atomic_load_explicit(&p->m->transit->least, memory_order_relaxed))
         hr__transit_decide(p, NULL);
+}
+
+void hr__transit_park(hr_proc *p)
+{
+    /* p's last look at its queue found no routed message to take. Every message is in its
+     * receiver's queue before it is routed (p2p.c's deliver), so one routed to p since that look
+     * was counted in routed_to; under the lock no other can be routed meanwhile. Then, while it
+     * stays parked, p has nothing to take until a message is routed to it (which unparks it). */
+    hr_transit *tr = p->m->transit;
+    hr__mutex_lock(&tr->lock);
+    if (atomic_load(&p->routed_to) == p->seen_routed)
+        atomic_store(&p->parked, 1);
+    hr__mutex_unlock(&tr->lock);
 }
 
 void hr__transit_serial(hr_machine *m, void (*fn)(hr_net *net, void *ctx), void *ctx)
