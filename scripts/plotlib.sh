@@ -1,6 +1,7 @@
-# plotlib.sh: what scripts/plot_seed*.sh share, sourced by them after they set
+# plotlib.sh: what scripts/plot_*.sh share, sourced by them after they set
 #   me     the script's name, for messages ("plot_seed000")
 #   seed   its seed's number ("000"): configs/seedNNN/, docs/seedNNN/, build/seedNNN/
+#   study  with seed='', the name those directories take instead ("topologies")
 #   die    how a failure ends the script (one message on stderr, then its exit status)
 #   helplines  the lines of its header comment that --help prints (sed range, e.g. 2,12)
 # and the script's arguments. It parses [--no-run] [--docs DIR] [RESULTS_DIR], goes to the
@@ -21,8 +22,9 @@ while [ $# -gt 0 ]; do
 done
 case ${HREMU:-} in */*) hremu=$(abs "$HREMU") ;; *) hremu=${HREMU:-} ;; esac
 cd "$(dirname "$0")/.."
-out=${out:-build/seed$seed}
-docs=${docs:-docs/seed$seed}
+[ -z "$seed" ] || study=seed$seed
+out=${out:-build/$study}
+docs=${docs:-docs/$study}
 hremu=${hremu:-./hremu}
 mkdir -p "$out" "$docs" || die "cannot create $out or $docs"
 

@@ -97,7 +97,7 @@ if [ -n "${HREMU_BIN:-}" ] && [ -x "$HREMU_BIN" ]; then
     "$HREMU_BIN" configs/seed000/fig4.ini --set workload.n=2^10 --set workload.dataset=R \
         --set machine.cost=cm5 --format csv >"$TMP/real.csv" 2>"$TMP/real.err"
     real=$(head -n 1 "$TMP/real.csv")
-    for col in algorithm procs n h discipline cost model_time_s params status rounds_per_h lost stalls; do
+    for col in algorithm procs n h discipline topology cost model_time_s params status rounds_per_h lost stalls; do
         case ",$real," in *",$col,"*) ok ;; *) bad "hremu's CSV header has no column $col: '$real'" ;; esac
     done
 else
@@ -221,10 +221,79 @@ expect_last_err "plot_seed003: $R3/fig2_k.csv: no column \"rounds_per_h\"" plot0
 expect_same "$D3" "$TMP/docs003.before" "plot_seed003 without a rounds_per_h column"
 cp "$TMP/fig2_k.good" "$R3/fig2_k.csv"
 
+# ---- topologies ----------------------------------------------------------------------------
+RT=$TMP/restopo
+mkdir -p "$RT"
+# topo_rows ALGORITHM PARAMS BASE N: one row per topology, model time BASE times the topology's
+# factor (complete 1, ring 16, torus 6, hypercube 1, fattree 5, rh 2); hrel.two_phase takes 0.4
+# of that on the hypercube, so that it is the fastest there.
+topo_rows() {
+    for t in "ring:16" "complete:1" "torus 8x8:6" "hypercube:1" "fattree:5" "rh 4 1:2"; do
+        f=${t##*:}
+        [ "$1:${t%:*}" != hrel.two_phase:hypercube ] || f=0.4
+        echo "algorithm=$1;params=$2;procs=64;n=$4;cost=cm5;discipline=async;status=ok;topology=${t%:*};model_time_s=$(awk "BEGIN { print $3 * $f }")"
+    done
+}
+for input in uniform transpose skewed; do
+    { topo_rows hrel.direct "" 0.01 1048576; topo_rows hrel.two_phase "" 0.02 1048576
+      topo_rows hrel.xor sync=1 0.04 1048576; topo_rows hrel.xor sync=0 0.012 1048576; } | csv "$HDR" >"$RT/$input.csv"
+done
+topo_rows sort.radix r=11 0.1 65536 | csv "dataset,$HDR" >"$RT/sort.csv"
+
+DT=$TMP/docstopo
+run plottopo scripts/plot_topologies.sh --no-run --docs "$DT" "$RT"
+expect_rc 0 plottopo
+for gp in scripts/topologies/*.gp; do
+    expect_png "$DT/$(basename "$gp" .gp).png" "plot_topologies $(basename "$gp")"
+done
+expect_no_nan "$DT/table.md" "plot_topologies table.md"
+expect_no_nan "$DT/times.csv" "plot_topologies times.csv"
+# complete first, then the topologies in the order of the CSV; ring 16x, torus 6x, ...; the
+# fastest of each column in bold (hrel.direct, but hrel.two_phase on the hypercube)
+expect_line "| input | algorithm | complete | ring | torus 8x8 | hypercube | fattree | rh 4 1 |" \
+    "$DT/table.md" "plot_topologies table.md"
+expect_line "| uniform, n = 2^20 | hrel.direct | **0.0100** | **0.160 (16.0)** | **0.0600 (6.0)** | 0.0100 (1.0) | **0.0500 (5.0)** | **0.0200 (2.0)** |" \
+    "$DT/table.md" "plot_topologies table.md"
+expect_line "| skewed, n = 2^20 | hrel.two_phase | 0.0200 | 0.320 (16.0) | 0.120 (6.0) | **0.00800 (0.4)** | 0.100 (5.0) | 0.0400 (2.0) |" \
+    "$DT/table.md" "plot_topologies table.md"
+expect_line "| transpose, n = 2^20 | hrel.xor(sync=0) | 0.0120 | 0.192 (16.0) | 0.0720 (6.0) | 0.0120 (1.0) | 0.0600 (5.0) | 0.0240 (2.0) |" \
+    "$DT/table.md" "plot_topologies table.md"
+# one series alone: nothing in bold
+expect_line "| sort, n = 2^16 | sort.radix(r=11) | 0.100 | 1.60 (16.0) | 0.600 (6.0) | 0.100 (1.0) | 0.500 (5.0) | 0.200 (2.0) |" \
+    "$DT/table.md" "plot_topologies table.md"
+n=$(grep -c '^| [a-z]*, n = ' "$DT/table.md" 2>/dev/null)
+[ "${n:-0}" -eq 13 ] && ok || bad "plot_topologies: table.md has ${n:-no} rows, want 13"
+expect_line "input,n,series,s,topology,x,model_time_s,x_complete" "$DT/times.csv" "plot_topologies times.csv"
+expect_line "skewed,1048576,hrel.two_phase,2,hypercube,3,0.008,0.4000" "$DT/times.csv" "plot_topologies times.csv"
+expect_line "uniform,1048576,hrel.direct,1,ring,0,0.16,16.0000" "$DT/times.csv" "plot_topologies times.csv"
+n=$(wc -l <"$DT/times.csv" 2>/dev/null)
+[ "${n:-0}" -eq 79 ] && ok || bad "plot_topologies: times.csv has ${n:-no} lines, want 79"
+
+# A failing step leaves table.md, times.csv and the figures as they were: a missing column, a run
+# that did not verify, no row on complete.
+cp -r "$DT" "$TMP/docstopo.before"
+cp "$RT/uniform.csv" "$TMP/topo_uniform.good"
+sed '1s/,topology,/,network,/' "$TMP/topo_uniform.good" >"$RT/uniform.csv"
+run plottopo_nocol scripts/plot_topologies.sh --no-run --docs "$DT" "$RT"
+[ "$rc" -ne 0 ] && ok || bad "plot_topologies without a topology column: exit status 0"
+expect_last_err "plot_topologies: $RT/uniform.csv: no column \"topology\"" plottopo_nocol
+expect_same "$DT" "$TMP/docstopo.before" "plot_topologies without a topology column"
+awk 'NR == 3 { sub(/,ok,/, ",failed,") } { print }' "$TMP/topo_uniform.good" >"$RT/uniform.csv"
+run plottopo_failed scripts/plot_topologies.sh --no-run --docs "$DT" "$RT"
+[ "$rc" -ne 0 ] && ok || bad "plot_topologies with a failed run: exit status 0"
+expect_last_err "plot_topologies: $RT/uniform.csv: hrel.direct on complete: status failed, not ok" plottopo_failed
+expect_same "$DT" "$TMP/docstopo.before" "plot_topologies with a failed run"
+grep -v ',complete,' "$TMP/topo_uniform.good" >"$RT/uniform.csv"
+run plottopo_nocomplete scripts/plot_topologies.sh --no-run --docs "$DT" "$RT"
+[ "$rc" -ne 0 ] && ok || bad "plot_topologies with no complete row: exit status 0"
+expect_last_err "plot_topologies: uniform: hrel.direct has no positive model time on complete" plottopo_nocomplete
+expect_same "$DT" "$TMP/docstopo.before" "plot_topologies with no complete row"
+cp "$TMP/topo_uniform.good" "$RT/uniform.csv"
+
 # ---- every plot script has a case above ----------------------------------------------------
 for s in scripts/plot_*.sh; do
     case $s in
-    scripts/plot_seed000.sh|scripts/plot_seed003.sh) ok ;;
+    scripts/plot_seed000.sh|scripts/plot_seed003.sh|scripts/plot_topologies.sh) ok ;;
     *) bad "$s: tests/plots.sh has no CSVs for it" ;;
     esac
 done
