@@ -18,17 +18,6 @@
             ck_abort_msg(__VA_ARGS__);    \
     } while (0)
 
-/* Build "fattree ..." on p processors, asserting it works. */
-static hr_topo *make_ok(const char *spec, int p)
-{
-    hr_topo *t = NULL;
-    char why[256] = "";
-    int rc = hr__topo_make(spec, p, &t, why, sizeof why);
-    ck_assert_msg(rc == 0, "%s on %d: %s", spec, p, why);
-    ck_assert_ptr_nonnull(t);
-    return t;
-}
-
 /* The level of the smallest cluster holding both processors: 0 if a == b, 1 inside a cluster
  * of 4, 2 inside 16, ... (by division, independent of the file's bit arithmetic). */
 static int cluster_level(int a, int b)
@@ -40,24 +29,6 @@ static int cluster_level(int a, int b)
         k++;
     }
     return k;
-}
-
-/* Shortest distances from src over the link arrays (breadth first); dist[v] = -1 unreached. */
-static void bfs(const hr_topo *t, int src, int *dist, int *queue)
-{
-    for (int v = 0; v < t->nodes; v++)
-        dist[v] = -1;
-    int head = 0, tail = 0;
-    dist[src] = 0;
-    queue[tail++] = src;
-    while (head < tail) {
-        int u = queue[head++];
-        for (int l = t->first[u]; l < t->first[u + 1]; l++)
-            if (dist[t->to[l]] < 0) {
-                dist[t->to[l]] = dist[u] + 1;
-                queue[tail++] = t->to[l];
-            }
-    }
 }
 
 /* Processors below node u: u itself for a processor, else the sum over its children, the
@@ -89,7 +60,7 @@ START_TEST(test_topo_fattree_counts)
         { 4096, 5461, 10920, 6 },            /* 4096 + 1024 + 256 + 64 + 16 + 4 + 1 */
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-        hr_topo *t = make_ok("fattree", cases[c].p);
+        hr_topo *t = hr_test_topo("fattree", cases[c].p);
         ck_assert_int_eq(t->p, cases[c].p);
         ck_assert_int_eq(t->nodes, cases[c].nodes);
         ck_assert_int_eq(t->nlinks, cases[c].nlinks);
@@ -109,7 +80,7 @@ START_TEST(test_topo_fattree_degrees)
     /* p = 40: processors have one link (to their cluster of 4); the ten clusters of 4 are full
      * (4 children and a parent); clusters of 16: two full, the third holds processors 32..39,
      * two clusters of 4, and its parent; the root has the three clusters of 16. */
-    hr_topo *t = make_ok("fattree", 40);
+    hr_topo *t = hr_test_topo("fattree", 40);
     int hist[8] = { 0 };
     for (int u = 0; u < t->nodes; u++) {
         int d = t->first[u + 1] - t->first[u];
@@ -127,7 +98,7 @@ START_TEST(test_topo_fattree_degrees)
     hr__topo_destroy(t);
 
     /* p = 64: every switch but the root has 4 children and a parent; the root has 4. */
-    t = make_ok("fattree", 64);
+    t = hr_test_topo("fattree", 64);
     for (int u = t->p; u < t->nodes; u++)
         ck_assert_int_eq(t->first[u + 1] - t->first[u], u == t->nodes - 1 ? 4 : 5);
     hr__topo_destroy(t);
@@ -138,7 +109,7 @@ START_TEST(test_topo_fattree_links)
 {
     static const int ps[] = { 1, 2, 4, 5, 16, 17, 40, 64, 1000 };
     for (size_t c = 0; c < sizeof ps / sizeof ps[0]; c++) {
-        hr_topo *t = make_ok("fattree", ps[c]);
+        hr_topo *t = hr_test_topo("fattree", ps[c]);
         ck_assert_int_eq(t->nlinks, 2 * (t->nodes - 1));   /* a tree */
         ck_assert_int_eq(t->first[0], 0);
         ck_assert_int_eq(t->first[t->nodes], t->nlinks);
@@ -160,7 +131,7 @@ START_TEST(test_topo_fattree_links)
         int *dist = malloc((size_t)t->nodes * sizeof *dist);
         int *queue = malloc((size_t)t->nodes * sizeof *queue);
         ck_assert(dist != NULL && queue != NULL);
-        bfs(t, 0, dist, queue);
+        hr__topo_bfs(t, 0, dist, queue);
         for (int v = 0; v < t->nodes; v++)
             FAILIF(dist[v] < 0, "p=%d: node %d unreachable", t->p, v);
         free(dist);
@@ -174,7 +145,7 @@ START_TEST(test_topo_fattree_routes)
 {
     static const int ps[] = { 1, 2, 3, 4, 5, 16, 17, 40, 64, 100, 256 };
     for (size_t c = 0; c < sizeof ps / sizeof ps[0]; c++) {
-        hr_topo *t = make_ok("fattree", ps[c]);
+        hr_topo *t = hr_test_topo("fattree", ps[c]);
         int p = t->p;
         int *dist = malloc((size_t)t->nodes * sizeof *dist);
         int *queue = malloc((size_t)t->nodes * sizeof *queue);
@@ -182,7 +153,7 @@ START_TEST(test_topo_fattree_routes)
         int *again = malloc((size_t)t->max_route * sizeof *again);
         ck_assert(dist != NULL && queue != NULL && links != NULL && again != NULL);
         for (int src = 0; src < p; src++) {
-            bfs(t, src, dist, queue);
+            hr__topo_bfs(t, src, dist, queue);
             for (int dst = 0; dst < p; dst++) {
                 int n = t->route(t, src, dst, links);
                 FAILIF(n != 2 * cluster_level(src, dst), "p=%d %d->%d: %d links", p, src, dst,
@@ -221,7 +192,7 @@ START_TEST(test_topo_fattree_up_then_down)
     /* p = 64, 5 -> 62: up through cluster of 4 number 1 (node 64 + 1), cluster of 16 number 0
      * (node 80 + 0) to the root (84), down through cluster of 16 number 3 (83) and cluster of
      * 4 number 15 (79). */
-    hr_topo *t = make_ok("fattree", 64);
+    hr_topo *t = hr_test_topo("fattree", 64);
     static const int path[] = { 5, 65, 80, 84, 83, 79, 62 };
     int links[6];
     ck_assert_int_eq(t->route(t, 5, 62, links), 6);
@@ -247,7 +218,7 @@ static void check_level_bw(const hr_topo *t, const double *b, int nb)
     int *queue = malloc((size_t)t->nodes * sizeof *queue);
     ck_assert(depth != NULL && queue != NULL);
     int root = t->nodes - 1, L = t->dims[1];
-    bfs(t, root, depth, queue);
+    hr__topo_bfs(t, root, depth, queue);
     for (int l = 0; l < t->nlinks; l++) {
         int lo = depth[t->from[l]] > depth[t->to[l]] ? t->from[l] : t->to[l];
         int k = L - depth[lo] + 1;   /* the upper end's level */
@@ -269,7 +240,7 @@ static void check_level_bw(const hr_topo *t, const double *b, int nb)
 START_TEST(test_topo_fattree_bandwidth)
 {
     static const double cm5[] = { 20e6, 10e6, 5e6 };
-    hr_topo *t = make_ok("fattree", 64);
+    hr_topo *t = hr_test_topo("fattree", 64);
     /* By hand: processor 0 to its cluster of 4 (node 64): 20 MB/s; cluster of 4 to cluster of
      * 16 (80): 4 x 10 MB/s; cluster of 16 to the root (84): 16 x 5 MB/s. */
     ck_assert_double_eq(t->bw[hr__topo_link(t, 0, 64)], 20e6);
@@ -282,14 +253,14 @@ START_TEST(test_topo_fattree_bandwidth)
 
     /* Levels past the third repeat 5 MB/s per processor: the root of 4096 has 1024 below each
      * child. */
-    t = make_ok("fattree", 4096);
+    t = hr_test_topo("fattree", 4096);
     check_level_bw(t, cm5, 3);
     ck_assert_double_eq(t->bw[t->first[t->nodes] - 1], 5e6 * 1024);
     hr__topo_destroy(t);
 
     /* A partly filled subtree keeps a full one's links: p = 40's third cluster of 16 (node 52,
      * processors 32..39) reaches the root (53) at 80 MB/s. */
-    t = make_ok("fattree", 40);
+    t = hr_test_topo("fattree", 40);
     ck_assert_int_eq(t->nodes, 54);
     ck_assert_double_eq(t->bw[hr__topo_link(t, 52, 53)], 80e6);
     check_level_bw(t, cm5, 3);
@@ -297,14 +268,14 @@ START_TEST(test_topo_fattree_bandwidth)
 
     /* Given figures, commas or spaces, suffixes K, M, G; the last repeats. */
     static const double mine[] = { 30e6, 15e6 };
-    t = make_ok("fattree 30M, 15000K", 64);
+    t = hr_test_topo("fattree 30M, 15000K", 64);
     ck_assert_str_eq(t->shape, "fattree 30M 15M");
     check_level_bw(t, mine, 2);
     ck_assert_double_eq(t->bw[hr__topo_link(t, 80, 84)], 16 * 15e6);
     hr__topo_destroy(t);
 
     /* The defaults spelled out give the same links, bit for bit. */
-    hr_topo *a = make_ok("fattree", 100), *b = make_ok("fattree 0.02G 1e7 5M", 100);
+    hr_topo *a = hr_test_topo("fattree", 100), *b = hr_test_topo("fattree 0.02G 1e7 5M", 100);
     ck_assert_int_eq(a->nlinks, b->nlinks);
     ck_assert(memcmp(a->bw, b->bw, (size_t)a->nlinks * sizeof *a->bw) == 0);
     ck_assert_str_eq(b->shape, "fattree 20M 10M 5M");
@@ -344,13 +315,13 @@ START_TEST(test_topo_fattree_alltoall_root)
      * of 16 pushes 16 x 48 through its 80 MB/s edge: 48 bytes at 5 MB/s per processor, more
      * than the 63 bytes at 20 MB/s of its own port or the 4 x 60 at 40 MB/s of a cluster of 4. */
     int at = -1;
-    hr_topo *t = make_ok("fattree", 64);
+    hr_topo *t = hr_test_topo("fattree", 64);
     ck_assert_double_eq_tol(alltoall_bottleneck(t, &at), 48 / 5e6, 1e-15);
     ck_assert(t->from[at] == t->nodes - 1 || t->to[at] == t->nodes - 1);   /* at the root */
     hr__topo_destroy(t);
 
     /* A tree as fat as its leaves (20 MB/s per processor at every level): the ports bound it. */
-    t = make_ok("fattree 20M", 64);
+    t = hr_test_topo("fattree 20M", 64);
     ck_assert_double_eq_tol(alltoall_bottleneck(t, &at), 63 / 20e6, 1e-15);
     ck_assert_int_lt(t->from[at] < t->to[at] ? t->from[at] : t->to[at], t->p);
     hr__topo_destroy(t);

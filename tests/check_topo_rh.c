@@ -18,32 +18,6 @@
             ck_abort_msg(__VA_ARGS__);    \
     } while (0)
 
-static hr_topo *make(const char *spec)
-{
-    hr_topo *t = NULL;
-    char why[256] = "";
-    ck_assert_msg(hr__topo_make(spec, 0, &t, why, sizeof why) == 0, "%s: %s", spec, why);
-    return t;
-}
-
-/* Distances from src to every node, by BFS over t's links (the test's own). */
-static void bfs(const hr_topo *t, int src, int *dist, int *queue)
-{
-    for (int x = 0; x < t->nodes; x++)
-        dist[x] = -1;
-    int head = 0, tail = 0;
-    dist[src] = 0;
-    queue[tail++] = src;
-    while (head < tail) {
-        int u = queue[head++];
-        for (int l = t->first[u]; l < t->first[u + 1]; l++)
-            if (dist[t->to[l]] < 0) {
-                dist[t->to[l]] = dist[u] + 1;
-                queue[tail++] = t->to[l];
-            }
-    }
-}
-
 /* Shapes a machine can have, with p = 2^(k+2^n) by hand. */
 static const struct { const char *spec; int k, n, p; } shapes[] = {
     { "rh 1 1", 1, 1, 8 },       /* 2^(1+2) */
@@ -67,7 +41,7 @@ START_TEST(test_topo_rh_procs)
         ck_assert_ptr_eq(hr__topology_find(shapes[i].spec, &args), &hr__topo_rh);
         ck_assert_int_eq(row->procs(args, why, sizeof why), shapes[i].p);
     }
-    hr_topo *t = make("rh 3 1");
+    hr_topo *t = hr_test_topo("rh 3 1", 0);
     ck_assert_int_eq(t->p, 32);
     ck_assert_int_eq(t->nodes, 32);
     ck_assert_str_eq(t->shape, "rh 3 1");
@@ -75,7 +49,7 @@ START_TEST(test_topo_rh_procs)
     ck_assert_int_eq(t->dims[0], 3);
     ck_assert_int_eq(t->dims[1], 1);
     hr__topo_destroy(t);
-    t = make("rh 03 1");   /* the canonical shape drops the leading zero */
+    t = hr_test_topo("rh 03 1", 0);   /* the canonical shape drops the leading zero */
     ck_assert_str_eq(t->shape, "rh 3 1");
     hr__topo_destroy(t);
 }
@@ -132,7 +106,7 @@ END_TEST
 START_TEST(test_topo_rh_adjacency)
 {
     for (int i = 0; i < NSHAPES; i++) {
-        hr_topo *t = make(shapes[i].spec);
+        hr_topo *t = hr_test_topo(shapes[i].spec, 0);
         const char *spec = shapes[i].spec;
         int k = shapes[i].k, n = shapes[i].n, p = shapes[i].p;
         ck_assert_int_eq(t->p, p);
@@ -161,7 +135,7 @@ START_TEST(test_topo_rh_adjacency)
                    spec, x, inside, across);
         }
         int *dist = malloc((size_t)p * sizeof *dist), *queue = malloc((size_t)p * sizeof *queue);
-        bfs(t, 0, dist, queue);
+        hr__topo_bfs(t, 0, dist, queue);
         for (int x = 0; x < p; x++)
             ck_assert_int_ge(dist[x], 0);
         free(dist);
@@ -175,7 +149,7 @@ END_TEST
  * nodes cross BB bit 0, SB 1 nodes BB bit 1. 4 * 12 BB edges + 32 / 2 SB links = 64 edges. */
 START_TEST(test_topo_rh_figure_1_1)
 {
-    hr_topo *t = make("rh 3 1");
+    hr_topo *t = hr_test_topo("rh 3 1", 0);
     ck_assert_int_eq(t->nlinks, 2 * 64);
     ck_assert_int_ge(hr__topo_link(t, 0, 8), 0);      /* 00:000 - 01:000 */
     ck_assert_int_eq(hr__topo_link(t, 0, 16), -1);    /* 00:000 - 10:000: SB 0 has no bit 1 */
@@ -199,7 +173,7 @@ static void check_routes(const hr_topo *t, int stride)
     int *links = malloc((size_t)t->max_route * sizeof *links);
     int *again = malloc((size_t)t->max_route * sizeof *again);
     for (int src = 0; src < p; src += stride) {
-        bfs(t, src, dist, queue);
+        hr__topo_bfs(t, src, dist, queue);
         for (int dst = 0; dst < p; dst++) {
             if (dist[dst] > diameter)
                 diameter = dist[dst];
@@ -237,7 +211,7 @@ static void check_routes(const hr_topo *t, int stride)
 START_TEST(test_topo_rh_routes_minimal)
 {
     for (int i = 0; i < NSHAPES; i++) {
-        hr_topo *t = make(shapes[i].spec);
+        hr_topo *t = hr_test_topo(shapes[i].spec, 0);
         check_routes(t, t->p <= 512 ? 1 : 127);
         hr__topo_destroy(t);
     }
@@ -247,7 +221,7 @@ END_TEST
 /* Routes worked by hand on RH(3,1) (addresses bb:local, SB = local bit 2). */
 START_TEST(test_topo_rh_route_by_hand)
 {
-    hr_topo *t = make("rh 3 1");
+    hr_topo *t = hr_test_topo("rh 3 1", 0);
     int links[64];
     /* 00:000 -> 11:111: across bit 0 at SB 0, to SB 1, across bit 1, e-cube bits 0, 1 */
     static const int path1[] = { 0, 8, 12, 28, 29, 31 };
@@ -315,7 +289,7 @@ START_TEST(test_topo_rh_dilation_theorem)
         char why[256] = "", spec[32];
         snprintf(spec, sizeof spec, "rh %d %d", k, n);
         if (nu <= 12)
-            t = make(spec);
+            t = hr_test_topo(spec, 0);
         else
             ck_assert_msg(hr__rh_new(k, n, &t, why, sizeof why) == 0, "%s", why);
         int max = -1;
@@ -357,7 +331,7 @@ START_TEST(test_topo_rh_dilation_classes_agree)
 {
     static const char *const specs[] = { "rh 1 1", "rh 3 1", "rh 2 2", "rh 5 2", "rh 3 3" };
     for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
-        hr_topo *t = make(specs[i]);
+        hr_topo *t = hr_test_topo(specs[i], 0);
         hr_rh_dilation all, classes;
         ck_assert_int_eq(hr__rh_dilation_of(t, 1, &all), 0);
         ck_assert_int_eq(hr__rh_dilation_of(t, 0, &classes), 0);

@@ -11,31 +11,12 @@
 
 #include "net/topology.h"
 
-static hr_topo *make(const char *spec, int p)
-{
-    hr_topo *t = NULL;
-    char why[256] = "";
-    ck_assert_msg(hr__topo_make(spec, p, &t, why, sizeof why) == 0, "%s: %s", spec, why);
-    return t;
-}
-
-/* Distances from src over the links, by breadth-first search; -1 unreachable. */
+/* Distances from src over the links (net/topology.c's breadth-first search). */
 static void bfs(const hr_topo *t, int src, int *dist)
 {
-    int *queue = malloc((size_t)t->nodes * sizeof *queue), head = 0, tail = 0;
+    int *queue = malloc((size_t)t->nodes * sizeof *queue);
     ck_assert_ptr_nonnull(queue);
-    for (int u = 0; u < t->nodes; u++)
-        dist[u] = -1;
-    dist[src] = 0;
-    queue[tail++] = src;
-    while (head < tail) {
-        int u = queue[head++];
-        for (int l = t->first[u]; l < t->first[u + 1]; l++)
-            if (dist[t->to[l]] < 0) {
-                dist[t->to[l]] = dist[u] + 1;
-                queue[tail++] = t->to[l];
-            }
-    }
+    hr__topo_bfs(t, src, dist, queue);
     free(queue);
 }
 
@@ -108,7 +89,7 @@ START_TEST(test_topology_links_and_routes)
         { "torus 1x5", 0, 5, 10, 2, 2 },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        hr_topo *t = make(cases[i].spec, cases[i].p);
+        hr_topo *t = hr_test_topo(cases[i].spec, cases[i].p);
         ck_assert_int_eq(t->nodes, cases[i].nodes);
         ck_assert_int_eq(t->p, cases[i].nodes);
         ck_assert_msg(check_all(t, cases[i].min_deg, cases[i].max_deg) == cases[i].links,
@@ -132,26 +113,26 @@ START_TEST(test_topology_route_choices)
 {
     int v[64], n;
     /* e-cube: the lowest differing bit first */
-    hr_topo *t = make("hypercube", 8);
+    hr_topo *t = hr_test_topo("hypercube", 8);
     path(t, 0, 7, v, &n);
     ck_assert(n == 3 && v[1] == 1 && v[2] == 3 && v[3] == 7);
     path(t, 6, 1, v, &n);
     ck_assert(n == 3 && v[1] == 7 && v[2] == 5 && v[3] == 1);
     hr__topo_destroy(t);
     /* ring: the shorter way; half way round goes up */
-    t = make("ring", 8);
+    t = hr_test_topo("ring", 8);
     path(t, 0, 4, v, &n);
     ck_assert(n == 4 && v[1] == 1);
     path(t, 1, 6, v, &n);
     ck_assert(n == 3 && v[1] == 0 && v[2] == 7 && v[3] == 6);
     hr__topo_destroy(t);
     /* mesh: along the row to the destination's column, then along the column */
-    t = make("mesh 4x4", 0);
+    t = hr_test_topo("mesh 4x4", 0);
     path(t, 0, 15, v, &n);
     ck_assert(n == 6 && v[1] == 1 && v[2] == 2 && v[3] == 3 && v[4] == 7 && v[5] == 11);
     hr__topo_destroy(t);
     /* torus: each dimension the shorter way round, ties up */
-    t = make("torus 4x4", 0);
+    t = hr_test_topo("torus 4x4", 0);
     path(t, 0, 2, v, &n);
     ck_assert(n == 2 && v[1] == 1);
     path(t, 0, 3, v, &n);          /* one step down, wrapping */

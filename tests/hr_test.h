@@ -52,6 +52,9 @@ hr_machine_config hr_test_config(int p, const char *disc);
  * in *run_err (its message in why); then reset inst. Returns the run's payload bytes. */
 uint64_t hr_test_run_verify(const hr_workload *w, void *inst, int p, void (*fn)(hr_proc *, void *),
                             void *arg, int *verify_err, int *run_err, char *why, size_t whylen);
+/* Build topology spec on p processors (0: the shape's p), asserting it builds; free it with
+ * hr__topo_destroy (net/topology.h). */
+struct hr_topo *hr_test_topo(const char *spec, int p);
 void hr_test_run(const hr_machine_config *cfg, void (*fn)(hr_proc *, void *), void *arg,
                  hr_run_result *res);
 

@@ -3,6 +3,8 @@
 
 #include <stdlib.h>
 
+#include "net/topology.h"
+
 hr_machine_config hr_test_config(int p, const char *disc)
 {
     hr_machine_config cfg = { .procs = p, .discipline = disc, .seed = 1, .jitter = -1 };
@@ -36,6 +38,15 @@ uint64_t hr_test_run_verify(const hr_workload *w, void *inst, int p, void (*fn)(
     hr_machine_destroy(m);
     w->reset(inst);
     return res.bytes;
+}
+
+hr_topo *hr_test_topo(const char *spec, int p)
+{
+    hr_topo *t = NULL;
+    char why[256] = "";
+    ck_assert_msg(hr__topo_make(spec, p, &t, why, sizeof why) == 0, "%s on %d: %s", spec, p, why);
+    ck_assert_ptr_nonnull(t);
+    return t;
 }
 
 int main(void)

@@ -10,24 +10,6 @@
 #include "net/topo_rh.h"
 #include "net/topology.h"
 
-/* Distances from src to every node; the queue and dist have room for t->nodes. */
-static void bfs(const hr_topo *t, int src, int *dist, int *queue)
-{
-    int head = 0, tail = 0;
-    for (int u = 0; u < t->nodes; u++)
-        dist[u] = -1;
-    dist[src] = 0;
-    queue[tail++] = src;
-    while (head < tail) {
-        int u = queue[head++];
-        for (int l = t->first[u]; l < t->first[u + 1]; l++)
-            if (dist[t->to[l]] < 0) {
-                dist[t->to[l]] = dist[u] + 1;
-                queue[tail++] = t->to[l];
-            }
-    }
-}
-
 int hr__topology_info(const char *spec, int procs, hr_format format, FILE *out, char *why,
                       size_t len)
 {
@@ -55,7 +37,7 @@ int hr__topology_info(const char *spec, int procs, hr_format format, FILE *out, 
             int d = t->first[u + 1] - t->first[u];
             dmin = d < dmin ? d : dmin;
             dmax = d > dmax ? d : dmax;
-            bfs(t, u, dist, queue);
+            hr__topo_bfs(t, u, dist, queue);
             for (int v = 0; v < p; v++) {
                 if (dist[v] < 0) {
                     snprintf(why, len, "%s: P%d cannot reach P%d", t->shape, u, v);

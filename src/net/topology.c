@@ -224,3 +224,20 @@ int hr__topo_args(const char *args, char sep, int *v, int max, char *why, size_t
     }
     return n;
 }
+
+void hr__topo_bfs(const hr_topo *t, int src, int *dist, int *queue)
+{
+    int head = 0, tail = 0;
+    for (int u = 0; u < t->nodes; u++)
+        dist[u] = -1;
+    dist[src] = 0;
+    queue[tail++] = src;
+    while (head < tail) {
+        int u = queue[head++];
+        for (int l = t->first[u]; l < t->first[u + 1]; l++)
+            if (dist[t->to[l]] < 0) {
+                dist[t->to[l]] = dist[u] + 1;
+                queue[tail++] = t->to[l];
+            }
+    }
+}

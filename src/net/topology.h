@@ -72,6 +72,10 @@ void hr__topo_destroy(hr_topo *t);
 int  hr__topo_links(hr_topo *t, int (*nbrs)(const hr_topo *t, int u, int *out));
 /* The id of the link from u to v, or -1 if there is none. */
 int  hr__topo_link(const hr_topo *t, int u, int v);
+/* Distances over the links from src to every node (-1: unreached), by breadth-first search;
+ * dist and queue have room for t->nodes. The yardstick routes are checked against (tests) and
+ * --topology's figures. Any thread. */
+void hr__topo_bfs(const hr_topo *t, int src, int *dist, int *queue);
 /* Links crossed from src to dst by the route (0 when src == dst). */
 int  hr__topo_hops(const hr_topo *t, int src, int dst);
 
