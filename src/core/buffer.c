@@ -77,11 +77,7 @@ void hr__rbuf_destroy(hr_rbuf *b)
 
 static int key_before(const hr_msg *x, const hr_msg *y)
 {
-    if (x->arrive != y->arrive)
-        return x->arrive < y->arrive;
-    if (x->src != y->src)
-        return x->src < y->src;
-    return x->seq < y->seq;
+    return hr__msg_before(x->arrive, x, y->arrive, y);
 }
 
 static uint64_t held_at(hr_rbuf *b, hr_time t)

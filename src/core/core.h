@@ -325,4 +325,16 @@ void hr__barrier(hr_proc *p, void (*serial)(hr_machine *m, void *ctx), void *ctx
 
 static inline hr_time hr__max(hr_time a, hr_time b) { return a > b ? a : b; }
 
+/* The one order of messages wherever real-time order must not decide: by a model time (arrival
+ * for receives from any and buffer admissions, injection for link reservations), then source,
+ * then the source's sequence number. */
+static inline int hr__msg_before(hr_time t1, const hr_msg *m1, hr_time t2, const hr_msg *m2)
+{
+    if (t1 != t2)
+        return t1 < t2;
+    if (m1->src != m2->src)
+        return m1->src < m2->src;
+    return m1->seq < m2->seq;
+}
+
 #endif

@@ -58,8 +58,8 @@ static void stamp_async(hr_proc *p, hr_msg *msg, int dest)
     number(p, msg, dest);
     msg->sent = s;
     if (p->m->transit != NULL && dest != p->id) {
-        /* Submitted after deliver (submit_routed): a message is in its receiver's queue before it
-         * can be routed, which the receiver's parking relies on (transit.c). */
+        /* Submitted by deliver, once in its receiver's queue, as the receiver's parking relies
+         * on (transit.c). */
         atomic_store_explicit(&msg->routed, 0, memory_order_relaxed);
         return;
     }
@@ -185,15 +185,6 @@ static hr_time arrival_of(const hr_proc *p, const hr_msg *msg, hr_time post)
     return msg->arrive;
 }
 
-static int key_less(hr_time a1, const hr_msg *m1, hr_time a2, const hr_msg *m2)
-{
-    if (a1 != a2)
-        return a1 < a2;
-    if (m1->src != m2->src)
-        return m1->src < m2->src;
-    return m1->seq < m2->seq;
-}
-
 /* The least-keyed matching message from any source, or NULL. A matching message whose arrival
  * is not decided yet (transit.c) is not a candidate: the least such (by injection time) goes to
  * *unrouted, and the caller must wait for it first. */
@@ -208,13 +199,12 @@ static hr_msg *least_any(hr_proc *p, recv_ctx *c, hr_time *at, const hr_msg **un
         if (msg == NULL)
             continue;
         if (!hr__msg_routed(msg)) {
-            if (*unrouted == NULL || msg->sent < (*unrouted)->sent ||
-                (msg->sent == (*unrouted)->sent && msg->src < (*unrouted)->src))
+            if (*unrouted == NULL || hr__msg_before(msg->sent, msg, (*unrouted)->sent, *unrouted))
                 *unrouted = msg;
             continue;
         }
         hr_time a = arrival_of(p, msg, c->post);
-        if (best == NULL || key_less(a, msg, ba, best)) {
+        if (best == NULL || hr__msg_before(a, msg, ba, best)) {
             best = msg;
             bprev = prev;
             ba = a;

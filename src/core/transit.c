@@ -33,11 +33,7 @@ struct hr_transit {
 
 static int key_less(const hr_msg *a, const hr_msg *b)
 {
-    if (a->sent != b->sent)
-        return a->sent < b->sent;
-    if (a->src != b->src)
-        return a->src < b->src;
-    return a->seq < b->seq;
+    return hr__msg_before(a->sent, a, b->sent, b);
 }
 
 int hr__transit_create(hr_machine *m, hr_transit **out)
