@@ -17,13 +17,6 @@
 #include "util/alloc.h"
 #include "work/sort.h"
 
-/* The sanitizers' allocators neither report through mallinfo2 nor live within a small limit of
- * address space: the tests that measure the heap or limit it skip under them. */
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define HEAP_MEASURED 0
-#else
-#define HEAP_MEASURED 1
-#endif
 
 /* The first NAS IS keys (dataset N), computed by this python3 script, not by the code under test,
  * its output pasted below. It runs NPB's create_seq in doubles as NAS does (randlc advances x and
@@ -584,19 +577,13 @@ END_TEST
 
 /* ---- memory estimate --------------------------------------------------------------------- */
 
-static uint64_t heap_in_use(void)
-{
-    struct mallinfo2 mi = mallinfo2();
-    return (uint64_t)mi.uordblks + (uint64_t)mi.hblkhd;
-}
-
 /* mem_bytes against what make takes, measured by the allocator, plus outputs allocated as an
  * algorithm's are (util/alloc.h, one block a processor) and the verifier's bitmap of n bits:
  * within 10%, for many keys and for many processors. The sanitizers' allocators do not report
  * through mallinfo2. */
 START_TEST(test_sortwork_mem_bytes)
 {
-    if (!HEAP_MEASURED)
+    if (!HR_TEST_PLAIN_ALLOC)
         return;
     static const struct { uint64_t n; int p; } cases[] = {
         { 1 << 18, 16 }, { 100003, 7 }, { 5000, 4096 } };
@@ -604,17 +591,17 @@ START_TEST(test_sortwork_mem_bytes)
         hr_workload_spec s = { .kind = "sort", .n = cases[c].n, .dataset = "R", .seed = 1 };
         char why[256] = "";
         void *inst = NULL;
-        uint64_t before = heap_in_use();
+        uint64_t before = hr_test_heap_in_use();
         ck_assert_msg(sortwork()->make(&s, cases[c].p, &inst, why, sizeof why) == HR_OK, "%s",
                       why);
-        uint64_t made = heap_in_use() - before;
+        uint64_t made = hr_test_heap_in_use() - before;
         hr_sort *r = inst;
         hr_alloc *heaps = calloc((size_t)r->p, sizeof *heaps);
         ck_assert_ptr_nonnull(heaps);
-        before = heap_in_use();
+        before = hr_test_heap_in_use();
         for (int i = 0; i < r->p; i++)
             ck_assert_ptr_nonnull(hr__alloc(&heaps[i], r->in_count[i] * sizeof(hr_key) + 1));
-        uint64_t outs = heap_in_use() - before;
+        uint64_t outs = hr_test_heap_in_use() - before;
         uint64_t measured = made + outs + (cases[c].n + 63) / 64 * 8;
         uint64_t est = sortwork()->mem_bytes(&s, cases[c].p);
         ck_assert_msg(est >= measured - measured / 10 && est <= measured + measured / 10,

@@ -220,29 +220,18 @@ static void body_sync_oom(hr_proc *p, void *arg)
     if (me == 0) {
         for (int k = 0; k < LATE_PUTS; k++)
             hr_put(p, 1, slot, 0, &x, 0);   /* zero bytes: only the records take memory */
-        FILE *statm = fopen("/proc/self/statm", "r");
-        unsigned long pages = 0;
-        if (statm == NULL || fscanf(statm, "%lu", &pages) != 1)
-            hr_fail(p, "cannot read /proc/self/statm");
-        fclose(statm);
-        struct rlimit lim = *old;
-        lim.rlim_cur = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + (1u << 20);
-        if (setrlimit(RLIMIT_AS, &lim) != 0)
-            hr_fail(p, "setrlimit failed");
+        if (hr_test_limit_memory(1u << 20, old) != 0)
+            hr_fail(p, "cannot limit the address space");
     }
     hr_sync(p);
 }
 
 START_TEST(test_superstep_sync_out_of_memory_fails_the_run)
 {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-    return;   /* their allocators reserve far more address space than such a limit allows */
-#endif
-    const char *ck_fork = getenv("CK_FORK");
-    if (ck_fork != NULL && strcmp(ck_fork, "no") == 0)
-        return;   /* the limit would outlive the test */
+    if (!hr_test_may_limit_memory())
+        return;
     struct rlimit old;
-    ck_assert_int_eq(getrlimit(RLIMIT_AS, &old), 0);
+    ck_assert_int_eq(getrlimit(RLIMIT_AS, &old), 0);   /* restored below, whatever P0 did */
     hr_machine_config cfg = hr_test_config(2, NULL);
     hr_machine *m = NULL;
     ck_assert_int_eq(hr_machine_create(&cfg, &m, NULL), HR_OK);

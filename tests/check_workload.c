@@ -23,13 +23,6 @@
 #include "util/rng.h"
 #include "work/hrel.h"
 
-/* The sanitizers' allocators neither report through mallinfo2 nor live within a small limit of
- * address space: the tests that measure the heap or limit it skip under them. */
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define HEAP_MEASURED 0
-#else
-#define HEAP_MEASURED 1
-#endif
 
 #define P16   16
 #define N16   (UINT64_C(1) << 16)
@@ -1252,10 +1245,7 @@ END_TEST
  * such limit allows, and without fork (CK_FORK=no) the limit would stay, so those skip it. */
 START_TEST(test_workload_file_out_of_memory)
 {
-    if (!HEAP_MEASURED)
-        return;
-    const char *ck_fork = getenv("CK_FORK");
-    if (ck_fork != NULL && strcmp(ck_fork, "no") == 0)
+    if (!hr_test_may_limit_memory())
         return;
     enum { N = 1 << 19 };   /* 8 MB of element lines while they are read: over the margin */
     char path[64], why[512];
@@ -1265,16 +1255,8 @@ START_TEST(test_workload_file_out_of_memory)
     for (uint32_t g = 0; g < N; g++)
         fprintf(f, "%u %u %u\n", g % 4, (g + 1) % 4, g);
     ck_assert_int_eq(fclose(f), 0);
-    FILE *statm = fopen("/proc/self/statm", "r");
-    ck_assert_ptr_nonnull(statm);
-    unsigned long pages = 0;
-    ck_assert_int_eq(fscanf(statm, "%lu", &pages), 1);
-    fclose(statm);
-    struct rlimit old, lim;
-    ck_assert_int_eq(getrlimit(RLIMIT_AS, &old), 0);
-    lim = old;
-    lim.rlim_cur = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + (4u << 20);
-    ck_assert_int_eq(setrlimit(RLIMIT_AS, &lim), 0);
+    struct rlimit old;
+    ck_assert_int_eq(hr_test_limit_memory(4u << 20, &old), 0);
     int err = make_file_dist(path, N, why, sizeof why, NULL);
     ck_assert_int_eq(setrlimit(RLIMIT_AS, &old), 0);
     remove(path);
@@ -1466,19 +1448,12 @@ END_TEST
 
 /* ---- memory estimate --------------------------------------------------------------------- */
 
-/* Heap bytes in use: the main arena's and the mmapped blocks'. */
-static uint64_t heap_in_use(void)
-{
-    struct mallinfo2 mi = mallinfo2();
-    return (uint64_t)mi.uordblks + (uint64_t)mi.hblkhd;
-}
-
 /* mem_bytes against what make and a correct output take, measured by the allocator, plus the
  * verifier's bitmap (n/8 bytes, freed before verify returns, so not measurable afterwards): within
  * 10% for every distribution. The sanitizers' allocators do not report through mallinfo2. */
 START_TEST(test_workload_mem_bytes)
 {
-    if (!HEAP_MEASURED)
+    if (!HR_TEST_PLAIN_ALLOC)
         return;
     /* NF lines: the reader's arrays grow to 65536 entries, and make keeps NF of them. */
     enum { N = 1 << 16, NF = 40000 };
@@ -1506,9 +1481,9 @@ START_TEST(test_workload_mem_bytes)
                                .distribution = cases[c].dist, .seed = 1 };
         char why[256] = "";
         void *inst = NULL;
-        uint64_t before = heap_in_use();
+        uint64_t before = hr_test_heap_in_use();
         int err = hrelation()->make(&s, cases[c].p, &inst, why, sizeof why);
-        uint64_t made = heap_in_use() - before;
+        uint64_t made = hr_test_heap_in_use() - before;
         if (cases[c].dist == file_dist)
             remove(path);
         ck_assert_msg(err == HR_OK, "%s", why);
@@ -1519,10 +1494,10 @@ START_TEST(test_workload_mem_bytes)
         hr_alloc *heaps = calloc((size_t)p, sizeof *heaps);
         ck_assert(count != NULL && heaps != NULL);
         dest_counts(inst, count);
-        before = heap_in_use();
+        before = hr_test_heap_in_use();
         for (int d = 0; d < p; d++)
             ck_assert_ptr_nonnull(hr__alloc(&heaps[d], (size_t)count[d] * sizeof(hr_elem) + 1));
-        uint64_t outs = heap_in_use() - before;
+        uint64_t outs = hr_test_heap_in_use() - before;
         uint64_t measured = made + outs + (cases[c].n + 63) / 64 * 8;
         uint64_t est = hrelation()->mem_bytes(&s, p);
         ck_assert_msg(est >= measured - measured / 10 && est <= measured + measured / 10,

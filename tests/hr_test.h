@@ -52,6 +52,24 @@ hr_machine_config hr_test_config(int p, const char *disc);
  * in *run_err (its message in why); then reset inst. Returns the run's payload bytes. */
 uint64_t hr_test_run_verify(const hr_workload *w, void *inst, int p, void (*fn)(hr_proc *, void *),
                             void *arg, int *verify_err, int *run_err, char *why, size_t whylen);
+/* The sanitizers' allocators neither report through mallinfo2 nor live within a small limit of
+ * address space: the tests that measure the heap or limit it skip under them. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define HR_TEST_PLAIN_ALLOC 0
+#else
+#define HR_TEST_PLAIN_ALLOC 1
+#endif
+
+/* Heap bytes in use: the main arena's and the mmapped blocks' (mallinfo2). */
+uint64_t hr_test_heap_in_use(void);
+/* May this test limit its process's address space? Only with the plain allocator, and only in
+ * a forked test (with CK_FORK=no the limit would outlive it). */
+int hr_test_may_limit_memory(void);
+/* Lower the soft address-space limit to what the process maps now plus margin bytes, the limit
+ * before in *old (restore it with setrlimit(RLIMIT_AS, old)). 0, or -1. Any thread. */
+struct rlimit;
+int hr_test_limit_memory(size_t margin, struct rlimit *old);
+
 /* Build topology spec on p processors (0: the shape's p), asserting it builds; free it with
  * hr__topo_destroy (net/topology.h). */
 struct hr_topo *hr_test_topo(const char *spec, int p);

@@ -1,7 +1,12 @@
 /* The one Check runner: every module's suite. CK_RUN_SUITE / CK_RUN_CASE select as usual. */
 #include "hr_test.h"
 
+#include <malloc.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "net/topology.h"
 
@@ -47,6 +52,32 @@ hr_topo *hr_test_topo(const char *spec, int p)
     ck_assert_msg(hr__topo_make(spec, p, &t, why, sizeof why) == 0, "%s on %d: %s", spec, p, why);
     ck_assert_ptr_nonnull(t);
     return t;
+}
+
+uint64_t hr_test_heap_in_use(void)
+{
+    struct mallinfo2 mi = mallinfo2();
+    return (uint64_t)mi.uordblks + (uint64_t)mi.hblkhd;
+}
+
+int hr_test_may_limit_memory(void)
+{
+    const char *ck_fork = getenv("CK_FORK");
+    return HR_TEST_PLAIN_ALLOC && !(ck_fork != NULL && strcmp(ck_fork, "no") == 0);
+}
+
+int hr_test_limit_memory(size_t margin, struct rlimit *old)
+{
+    FILE *statm = fopen("/proc/self/statm", "r");
+    unsigned long pages = 0;
+    int ok = statm != NULL && fscanf(statm, "%lu", &pages) == 1;
+    if (statm != NULL)
+        fclose(statm);
+    if (!ok || getrlimit(RLIMIT_AS, old) != 0)
+        return -1;
+    struct rlimit lim = *old;
+    lim.rlim_cur = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + margin;
+    return setrlimit(RLIMIT_AS, &lim);
 }
 
 int main(void)
