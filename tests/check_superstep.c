@@ -96,6 +96,42 @@ START_TEST(test_superstep_cost)
 }
 END_TEST
 
+/* P0 puts 1000 bytes on P2 and P1 on P3. On ring 4 the two share link 1-2: 0 -> 2 goes first
+ * (its key is less), 1 -> 3 waits 50 us for the link; P2 has its data at 88 + 50 = 138 us, P3 at
+ * 50 + 88 + 50 = 188 us. The dissemination barrier from (0, 0, 138, 188) then ends at 364 us,
+ * where complete gives P3 138 us and the barrier ends at 314 us (rounds worked out below). */
+static void body_shared_puts(hr_proc *p, void *arg)
+{
+    (void)arg;
+    static char region[4][1000], data[1000];
+    int me = hr_pid(p);
+    int slot = hr_register(p, region[me], sizeof region[me]);
+    if (me < 2)
+        hr_put(p, me + 2, slot, 0, data, sizeof data);
+    hr_sync(p);
+}
+
+START_TEST(test_superstep_puts_share_links)
+{
+    /* barrier rounds, d = 1 then 2, t_i = max(t_i, t_(i-d) + tau):
+     *   ring:     (0, 0, 138, 188) -> (276, 88, 138, 226) -> (276, 314, 364, 226)
+     *   complete: (0, 0, 138, 138) -> (226, 88, 138, 226) -> (226, 314, 314, 226) */
+    hr_run_result res;
+    hr_machine_config cfg = hr_test_config(4, NULL);
+    hr_test_run(&cfg, body_shared_puts, NULL, &res);
+    ck_assert_int_eq(res.status, HR_OK);
+    ck_assert_double_eq_tol(res.model_time_s, 314e-6, 1e-12);
+    cfg.topology = "ring";
+    for (int jitter = 0; jitter <= 1; jitter++)
+        for (int k = 0; k < 5; k++) {
+            cfg.jitter = jitter;
+            hr_test_run(&cfg, body_shared_puts, NULL, &res);
+            ck_assert_int_eq(res.status, HR_OK);
+            ck_assert_double_eq_tol(res.model_time_s, 364e-6, 1e-12);
+        }
+}
+END_TEST
+
 static void body_bad_put(hr_proc *p, void *arg)
 {
     (void)arg;
@@ -254,6 +290,7 @@ Suite *hr_superstep_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_superstep_put_get_values_and_order);
     tcase_add_test(tc, test_superstep_cost);
+    tcase_add_test(tc, test_superstep_puts_share_links);
     tcase_add_test(tc, test_superstep_bad_put_fails);
     tcase_add_test(tc, test_superstep_many_barriers);
     tcase_add_test(tc, test_superstep_mixed_sync_and_barrier_fails);

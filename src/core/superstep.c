@@ -206,7 +206,7 @@ typedef struct inflow {
 /* The order transfers take the network in: by injection, then issuer, then issue order. */
 static int issue_cmp(const void *a, const void *b)
 {
-    const inflow *x = *(const inflow *const *)a, *y = *(const inflow *const *)b;
+    const inflow *x = a, *y = b;
     if (x->sent != y->sent)
         return x->sent < y->sent ? -1 : 1;
     if (x->issuer != y->issuer)
@@ -222,18 +222,14 @@ typedef struct route_job {
 /* On a topology with links, the transfers' arrivals come from the network, in issue order, after
  * every point-to-point message of the superstep (transit.c). A get's data leaves the owner when
  * its request arrives and is routed right after the request: an approximation of the exact
- * order, which would interleave replies with later puts by time. */
+ * order, which would interleave replies with later puts by time. The transfers are sorted in
+ * place; the caller sorts them again by receiver. */
 static void route_transfers(hr_net *net, void *ctx)
 {
     route_job *j = ctx;
-    inflow **order = malloc(j->k * sizeof *order);
-    if (order == NULL)
-        return;   /* keeps the latency-only arrivals already computed */
-    for (size_t i = 0; i < j->k; i++)
-        order[i] = &j->in[i];
-    qsort(order, j->k, sizeof *order, issue_cmp);
+    qsort(j->in, j->k, sizeof *j->in, issue_cmp);
     for (size_t i = 0; i < j->k; i++) {
-        inflow *f = order[i];
+        inflow *f = &j->in[i];
         if (f->is_get) {
             hr_time req = hr__net_route(net, f->issuer, f->src, f->sent, 0);
             f->arrive = hr__net_route(net, f->src, f->issuer, req, f->len);
@@ -241,7 +237,6 @@ static void route_transfers(hr_net *net, void *ctx)
             f->arrive = hr__net_route(net, f->issuer, f->dst, f->sent, f->len);
         }
     }
-    free(order);
 }
 
 static int inflow_cmp(const void *a, const void *b)
