@@ -272,6 +272,38 @@ START_TEST(test_p2p_all_to_all_any_is_deterministic)
 }
 END_TEST
 
+/* A probe returns when the message has arrived, and the clock says so: P1 sends P0 1000 bytes at
+ * 0 (in at tau = 88 us); P0 probes, answers with an empty message (in at 88 + 88 us), then takes
+ * the first (done at 88 + 50 us). Had the probe left P0's clock at 0, P1 would be done at 88. */
+static void body_probe_then_answer(hr_proc *p, void *arg)
+{
+    double *t = arg;
+    char buf[1000] = { 0 };
+    if (hr_pid(p) == 1) {
+        hr_send(p, 0, 0, buf, sizeof buf);
+        hr_recv(p, 0, 1, NULL, 0, NULL);
+    } else {
+        hr_probe(p, 1, 0, NULL);
+        t[0] = hr_now(p);
+        hr_send(p, 1, 1, NULL, 0);
+        hr_recv(p, 1, 0, buf, sizeof buf, NULL);
+    }
+    t[1 + hr_pid(p)] = hr_now(p);
+}
+
+START_TEST(test_p2p_probe_waits_for_the_arrival)
+{
+    double t[3] = { 0 };
+    hr_machine_config cfg = hr_test_config(2, NULL);
+    hr_run_result res;
+    hr_test_run(&cfg, body_probe_then_answer, t, &res);
+    ck_assert_int_eq(res.status, HR_OK);
+    ck_assert_double_eq_tol(t[0], 88e-6, 1e-12);
+    ck_assert_double_eq_tol(t[1], 138e-6, 1e-12);
+    ck_assert_double_eq_tol(t[2], 176e-6, 1e-12);
+}
+END_TEST
+
 Suite *hr_p2p_suite(void)
 {
     Suite *s = suite_create("p2p");
@@ -285,6 +317,7 @@ Suite *hr_p2p_suite(void)
     tcase_add_test(tc, test_p2p_sync_is_rendezvous);
     tcase_add_test(tc, test_p2p_misuse_fails_the_run);
     tcase_add_test(tc, test_p2p_all_to_all_any_is_deterministic);
+    tcase_add_test(tc, test_p2p_probe_waits_for_the_arrival);
     suite_add_tcase(s, tc);
     return s;
 }

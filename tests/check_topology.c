@@ -3,6 +3,7 @@
  * shapes. */
 #include "hr_test.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -393,12 +394,62 @@ START_TEST(test_topology_fattree_root_bandwidth)
 }
 END_TEST
 
-/* A transpose of 1000-byte blocks on the 4x4 mesh. Its bisection (between columns 1 and 2) is 4
- * links each way, and 8 x 8 blocks cross it each way: some link carries at least 16 blocks, 16 x
- * 50 us, so the transpose takes at least that plus tau. On complete it takes tau + 15 blocks'
- * injection (BDM's tau + sigma (p-1) m). The 4x4 torus has twice the bisection (8 blocks a
- * link at least); it is not faster here: its ties all go up, and a cut-through message waits
- * until every link of its route is free at once (docs/model.md). */
+/* One step of the route from (r, c) towards coordinate `to` along a side of n: the shorter way
+ * round on a torus (up when both are as long), straight on a mesh. */
+static int grid_step(int from, int to, int n, int wrap)
+{
+    if (!wrap)
+        return to > from ? 1 : -1;
+    int up = ((to - from) % n + n) % n;
+    return up <= n - up ? 1 : -1;
+}
+
+/* The transpose of MSG-byte blocks on an RxC mesh or torus (R*C <= 16), by docs/model.md's
+ * cut-through formulas applied one message at a time in key order, written out independently of
+ * src/net: processor i injects its block for i+k at (k-1) MSG (its port serialises), routes go
+ * along the row first, and each receiver absorbs its blocks in hr_transpose's order, i-1, i-2,
+ * ...: the run's model time is the last absorption's end (or the last injection's). */
+static double transpose_by_formula(int rows, int cols, int wrap)
+{
+    int n = rows * cols;
+    double free_at[16][16] = { { 0 } }, arrive[16][16] = { { 0 } };
+    for (int k = 1; k < n; k++)
+        for (int src = 0; src < n; src++) {
+            int dst = (src + k) % n, path[32][2], h = 0;
+            int r = src / cols, c = src % cols;
+            while (c != dst % cols) {
+                int c2 = ((c + grid_step(c, dst % cols, cols, wrap)) % cols + cols) % cols;
+                path[h][0] = r * cols + c, path[h][1] = r * cols + c2, h++;
+                c = c2;
+            }
+            while (r != dst / cols) {
+                int r2 = ((r + grid_step(r, dst / cols, rows, wrap)) % rows + rows) % rows;
+                path[h][0] = r * cols + c, path[h][1] = r2 * cols + c, h++;
+                r = r2;
+            }
+            double start = (k - 1) * MSG;
+            for (int l = 0; l < h; l++)
+                start = fmax(start, free_at[path[l][0]][path[l][1]]);
+            for (int l = 0; l < h; l++)
+                free_at[path[l][0]][path[l][1]] = start + MSG;
+            arrive[src][dst] = start + TAU;
+        }
+    double end = (n - 1) * MSG;
+    for (int dst = 0; dst < n; dst++) {
+        double in_free = 0;
+        for (int k = 1; k < n; k++)
+            in_free = fmax(in_free, arrive[(dst - k + n) % n][dst]) + MSG;
+        end = fmax(end, in_free);
+    }
+    return end;
+}
+
+/* A transpose of 1000-byte blocks on the 4x4 mesh and torus costs what the link formulas say
+ * (above), and at least what the bisection allows: between columns 1 and 2 the mesh has 4 links
+ * each way, and 8 x 8 blocks cross each way, so some link carries 16 blocks: tau + 16 x 50 us.
+ * On complete it takes tau + 15 blocks' injection (BDM's tau + sigma (p-1) m). The torus has
+ * twice the bisection but is not faster here: its ties all go up, and a cut-through message
+ * waits until every link of its route is free at once (docs/model.md). */
 static void body_transpose(hr_proc *p, void *arg)
 {
     (void)arg;
@@ -406,7 +457,7 @@ static void body_transpose(hr_proc *p, void *arg)
     hr_transpose(p, out[hr_pid(p)], in[hr_pid(p)], 1000);
 }
 
-START_TEST(test_topology_transpose_bisection_bound)
+START_TEST(test_topology_transpose_costs_the_formula)
 {
     double t[3];
     static const char *const topo[3] = { "complete", "mesh 4x4", "torus 4x4" };
@@ -419,6 +470,8 @@ START_TEST(test_topology_transpose_bisection_bound)
         t[i] = res.model_time_s;
     }
     ck_assert_double_eq_tol(t[0], TAU + 15 * MSG, 1e-12);
+    ck_assert_double_eq_tol(t[1], transpose_by_formula(4, 4, 0), 1e-12);
+    ck_assert_double_eq_tol(t[2], transpose_by_formula(4, 4, 1), 1e-12);
     ck_assert_msg(t[1] >= TAU + 16 * MSG, "mesh 4x4: %g", t[1]);
     ck_assert_msg(t[2] >= TAU + 15 * MSG, "torus 4x4: %g", t[2]);   /* the injection bound */
 }
@@ -462,6 +515,68 @@ START_TEST(test_topology_exchanges_deterministic)
 }
 END_TEST
 
+/* Receives from any on routes of different lengths, each followed by a send: a processor woken
+ * by a routed message may take one routed later that arrives sooner (a shorter route) and send
+ * again before the first one's arrival; routing past it must allow for that. */
+static void body_any_relay(hr_proc *p, void *arg)
+{
+    (void)arg;
+    static char out[8][1000], in[8][1000];
+    int n = hr_nprocs(p), me = hr_pid(p);
+    for (int r = 1; r < n; r++) {
+        hr_send(p, (me + r) % n, 0, out[me], (size_t)(100 * r));
+        hr_recv(p, HR_ANY, 0, in[me], sizeof in[me], NULL);
+    }
+}
+
+/* A transpose that only P0 enters: the others return, and P0's wait for its blocks is named. */
+static void body_lone_transpose(hr_proc *p, void *arg)
+{
+    (void)arg;
+    static char out[4][4], in[4][4];
+    if (hr_pid(p) == 0)
+        hr_transpose(p, out[0], in[0], 1);
+}
+
+START_TEST(test_topology_any_receives_deterministic)
+{
+    static const char *const topo[2] = { "ring", "mesh 2x4" };
+    for (int i = 0; i < 2; i++) {
+        hr_machine_config cfg = hr_test_config(8, NULL);
+        cfg.topology = topo[i];
+        hr_machine *m = NULL;
+        ck_assert_int_eq(hr_machine_create(&cfg, &m, NULL), HR_OK);
+        hr_run_result res;
+        ck_assert_int_eq(hr_machine_run(m, body_any_relay, NULL, &res), HR_OK);
+        double first = res.model_time_s;
+        for (int k = 0; k < 100; k++) {
+            ck_assert_int_eq(hr_machine_run(m, body_any_relay, NULL, &res), HR_OK);
+            ck_assert_msg(res.model_time_s == first, "%s run %d: %.12g, first %.12g", topo[i], k,
+                          res.model_time_s, first);
+        }
+        hr_machine_destroy(m);
+        cfg.jitter = 1;
+        for (int k = 0; k < 20; k++) {
+            hr_test_run(&cfg, body_any_relay, NULL, &res);
+            ck_assert_msg(res.model_time_s == first, "%s jitter run %d: %.12g", topo[i], k,
+                          res.model_time_s);
+        }
+    }
+}
+END_TEST
+
+START_TEST(test_topology_collective_wait_is_reported)
+{
+    hr_machine_config cfg = hr_test_config(4, NULL);
+    cfg.topology = "ring";
+    hr_run_result res;
+    hr_test_run(&cfg, body_lone_transpose, NULL, &res);
+    ck_assert_int_eq(res.status, HR_EDEADLK);
+    ck_assert_msg(strstr(res.report, "P0 waits in a collective for 3 more blocks") != NULL, "%s",
+                  res.report);
+}
+END_TEST
+
 Suite *hr_topology_suite(void)
 {
     Suite *s = suite_create("topology");
@@ -477,8 +592,10 @@ Suite *hr_topology_suite(void)
     tcase_add_test(tc, test_topology_shared_link_serializes);
     tcase_add_test(tc, test_topology_ecube_permutation_contention_free);
     tcase_add_test(tc, test_topology_fattree_root_bandwidth);
-    tcase_add_test(tc, test_topology_transpose_bisection_bound);
+    tcase_add_test(tc, test_topology_transpose_costs_the_formula);
     tcase_add_test(tc, test_topology_exchanges_deterministic);
+    tcase_add_test(tc, test_topology_any_receives_deterministic);
+    tcase_add_test(tc, test_topology_collective_wait_is_reported);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -82,7 +82,8 @@ void   hr_send(hr_proc *p, int dest, int tag, const void *buf, size_t len);
  * virtual-arrival order (arrival time, then source id, then sequence). A message longer than cap
  * fails the run. Returns the message's length; st may be NULL. */
 size_t hr_recv(hr_proc *p, int src, int tag, void *buf, size_t cap, hr_status *st);
-/* As hr_recv, but leaves the message in place: the next matching hr_recv returns it. */
+/* As hr_recv, but leaves the message in place: the next matching hr_recv returns it. The clock
+ * moves to the message's arrival (docs/model.md). */
 void   hr_probe(hr_proc *p, int src, int tag, hr_status *st);
 
 /* ---- rounds (seed 003): disciplines fifo, priority, arbitrary and ocpc ------------------------ */

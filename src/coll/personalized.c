@@ -37,6 +37,7 @@ void hr_transpose(hr_proc *p, const void *send, void *recv, size_t block)
         hr__coll_post(p, d, s + (size_t)d * block, block);
     }
     memcpy(r + (size_t)me * block, s + (size_t)me * block, block);
+    hr__coll_await(p, n - 1);
     for (int k = 1; k < n; k++) {
         int src = proc_at(me, -k, n);
         hr__coll_take(p, src, r + (size_t)src * block, block);
@@ -56,6 +57,7 @@ void hr_transpose_view(hr_proc *p, const void *send, size_t block, const void **
         hr__coll_lend(p, d, s + (size_t)d * block, block);
     }
     view[me] = s + (size_t)me * block;
+    hr__coll_await(p, n - 1);
     for (int k = 1; k < n; k++) {
         int src = proc_at(me, -k, n);
         view[src] = hr__coll_view(p, src, block);
@@ -84,6 +86,10 @@ void hr_alltoallv(hr_proc *p, const void *send, const size_t *scounts, const siz
     if (scounts[me] != rcounts[me])
         hr_fail(p, "hr_alltoallv: %zu elements to self but %zu expected", scounts[me], rcounts[me]);
     memcpy(r + rdispls[me] * elem, s + sdispls[me] * elem, scounts[me] * elem);
+    int blocks = 0;
+    for (int src = 0; src < n; src++)
+        blocks += src != me && rcounts[src] > 0;
+    hr__coll_await(p, blocks);
     for (int k = 1; k < n; k++) {
         int src = proc_at(me, -k, n);
         if (rcounts[src] > 0)
@@ -104,6 +110,7 @@ void hr_gather(hr_proc *p, int root, const void *send, void *recv, size_t block)
     }
     unsigned char *r = recv;
     memcpy(r + (size_t)me * block, send, block);
+    hr__coll_await(p, n - 1);
     for (int k = 1; k < n; k++) {
         int src = proc_at(me, k, n);
         hr__coll_take(p, src, r + (size_t)src * block, block);
@@ -136,6 +143,7 @@ void hr_allgather(hr_proc *p, const void *send, void *recv, size_t block)
     for (int k = 1; k < n; k++)
         hr__coll_post(p, proc_at(me, k, n), send, block);
     memcpy(r + (size_t)me * block, send, block);
+    hr__coll_await(p, n - 1);
     for (int k = 1; k < n; k++) {
         int src = proc_at(me, -k, n);
         hr__coll_take(p, src, r + (size_t)src * block, block);

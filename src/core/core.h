@@ -38,6 +38,7 @@ enum { HR_PROC_RUNNING = 0, HR_PROC_BLOCKED = 1, HR_PROC_DONE = 2 };
 /* What a blocked processor waits for, for the resolver and the deadlock report. */
 typedef enum hr_wait_kind {
     HR_WAIT_RECV,        /* a message from peer (or any) with tag */
+    HR_WAIT_BLOCKS,      /* a collective's blocks (bytes: how many) to be routed to it */
     HR_WAIT_SYNC_SEND,   /* peer to take its rendezvous message */
     HR_WAIT_REFS,        /* its collective messages to be taken */
     HR_WAIT_LENT,        /* its lent blocks to be released (hr_view_end) */
@@ -152,7 +153,11 @@ struct hr_proc {
     const char      *bar_call;    /* "hr_sync" or "hr_barrier": the call that entered it */
     hr_round_proc    rnd;
     int              recv_idle;   /* the last receive check found no routed message to take */
-    uint64_t         seen_routed; /* routed_to when that check began */
+    uint64_t         seen_news;   /* news when that check began */
+    int              await_need;  /* blocks a collective still waits for (hr__coll_await), else 0 */
+    int              park_src;    /* what a parked receive waits for (under transit.c's lock): */
+    int              park_tag;    /* a message from park_src (or HR_ANY) with park_tag, */
+    int              park_need;   /* or, if not 0, park_need more collective blocks */
 
     /* (shared) */
     _Alignas(64) _Atomic hr_time pub_clock;
@@ -164,7 +169,8 @@ struct hr_proc {
     _Atomic int      wake_on;     /* a blocked receive's source (HR_ANY: any); else HR__WAKE_NEVER */
     _Atomic int      parked;      /* asleep in a receive with no routed message to take: it can
                                    * inject nothing until a message is routed to it (transit.c) */
-    _Atomic uint64_t routed_to;   /* messages routed to it (transit.c, under its lock) */
+    _Atomic uint64_t news;        /* messages submitted or routed to it (transit.c, under its
+                                   * lock) */
     hr_wait_desc     wait;
     _Alignas(64) char pad;
 };
@@ -265,6 +271,9 @@ void hr__proc_reset(hr_proc *p);
 void   hr__coll_post(hr_proc *p, int dest, const void *buf, size_t len);
 /* Take the next collective message from src into buf (exactly len bytes expected). */
 void   hr__coll_take(hr_proc *p, int src, void *buf, size_t len);
+/* Before taking blocks from count sources: on a topology with links, wait until a collective
+ * message from count sources is routed, out of the routing decisions meanwhile (p2p.c). */
+void   hr__coll_await(hr_proc *p, int count);
 void   hr__coll_complete(hr_proc *p);
 /* Zero-copy collectives: a LEND message is posted and costed as REF, but its receiver views the
  * data in place (hr__coll_view returns the sender's pointer) until hr__view_end. Between the two,
@@ -306,7 +315,7 @@ void hr__transit_submit(hr_proc *p, hr_msg *msg);
  * (the resolver's grant). Wakes the receivers. Any proc. */
 void hr__transit_decide(hr_proc *p, const hr_msg *upto);
 /* Mark p parked if no message was routed to it since its last receive check (under the lock). */
-void hr__transit_park(hr_proc *p);
+int  hr__transit_park(hr_proc *p);
 /* After p published a new clock past `before`: route if p may have been what held it back. */
 void hr__transit_sent(hr_proc *p, hr_time before);
 /* Route every submitted message, then run fn(net, ctx) under the same lock: for the serial

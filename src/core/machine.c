@@ -106,6 +106,10 @@ static void describe(hr_machine *m, const hr_proc *q)
             hr__report(m, "P%d waits in %s from P%d (tag %d) at model time %.9g s\n", q->id,
                        w->call, w->peer, w->tag, t);
         break;
+    case HR_WAIT_BLOCKS:
+        hr__report(m, "P%d waits in %s for %zu more blocks at model time %.9g s\n", q->id,
+                   w->call, w->bytes, t);
+        break;
     case HR_WAIT_SYNC_SEND:
         hr__report(m, "P%d waits in %s to P%d (tag %d, %zu bytes): P%d has not received it\n",
                    q->id, w->call, w->peer, w->tag, w->bytes, w->peer);
@@ -226,6 +230,7 @@ void hr__wait(hr_proc *p, const hr_wait_desc *d, hr_ready_fn ready, void *ctx)
 {
     p->wait = *d;
     p->recv_idle = 0;
+    p->await_need = 0;
     atomic_store(&p->wake_on, d->kind == HR_WAIT_RECV ? d->peer : HR__WAKE_NEVER);
     for (;;) {
         if (ready(p, ctx))
@@ -237,8 +242,13 @@ void hr__wait(hr_proc *p, const hr_wait_desc *d, hr_ready_fn ready, void *ctx)
             atomic_compare_exchange_strong(&p->state, &expect, HR_PROC_RUNNING);
             return;
         }
-        if (p->recv_idle && p->m->transit != NULL)
-            hr__transit_park(p);
+        /* A message routed to p since it looked may be the one it waits for: look again
+         * rather than sleep unparked, holding routing back with its clock. */
+        if (p->recv_idle && p->m->transit != NULL && !hr__transit_park(p)) {
+            uint32_t expect = HR_PROC_BLOCKED;
+            atomic_compare_exchange_strong(&p->state, &expect, HR_PROC_RUNNING);
+            continue;
+        }
         settle(p, &p->state, HR_PROC_BLOCKED);
         atomic_store(&p->parked, 0);
     }

@@ -262,8 +262,8 @@ static int recv_ready(hr_proc *p, void *ctx)
     recv_ctx *c = ctx;
     drain_all(p);
     p->recv_idle = 1;    /* until a routed message to take is found */
-    /* Messages routed to p from here on are counted; parking compares (transit.c). */
-    p->seen_routed = atomic_load(&p->routed_to);
+    /* Messages submitted or routed to p from here on are counted; parking compares (transit.c). */
+    p->seen_news = atomic_load(&p->news);
     if (c->src != HR_ANY) {
         c->msg = hr__mbox_find(&p->box, c->src, c->tag, &c->prev);
         if (c->msg != NULL && !hr__msg_routed(c->msg) && unrouted_wait(p, c->msg))
@@ -391,6 +391,13 @@ void hr_probe(hr_proc *p, int src, int tag, hr_status *st)
 {
     recv_ctx c = { .src = src, .tag = tag };
     find_message(p, &c, "hr_probe");
+    /* A message is seen when it has arrived: the clock moves to its arrival (a rendezvous
+     * message arrives only once it is received, so its probe costs nothing). Every later
+     * send is then no earlier, as the routing of messages on a topology counts on (transit.c). */
+    if (c.msg->kind != HR_MSG_SYNC && c.msg->arrive > p->clock) {
+        p->clock = c.msg->arrive;
+        hr__proc_publish(p);
+    }
     if (st != NULL)
         *st = (hr_status){ c.msg->src, c.msg->tag, c.msg->len };
 }
@@ -440,6 +447,49 @@ void hr__coll_take(hr_proc *p, int src, void *buf, size_t len)
         hr_fail(p, "collective: P%d sent %zu bytes where %zu were expected (mismatched calls?)",
                 src, c.msg->len, len);
     take(p, &c, buf);
+}
+
+/* Ready when count sources have a routed collective block in p's queue. A grant (everyone
+ * waits) is left for the takes, which know how to force their message. */
+static int blocks_ready(hr_proc *p, void *ctx)
+{
+    int count = *(const int *)ctx;
+    drain_all(p);
+    p->recv_idle = 1;
+    p->seen_news = atomic_load(&p->news);
+    hr__transit_decide(p, NULL);
+    int have = 0;
+    const hr_msg *least = NULL;
+    for (int i = 0; i < p->box.nactive; i++) {
+        hr_msg *prev;
+        const hr_msg *msg = hr__mbox_find(&p->box, p->box.active[i], HR__TAG_COLL, &prev);
+        if (msg == NULL)
+            continue;
+        if (hr__msg_routed(msg))
+            have++;
+        else if (least == NULL || hr__msg_before(msg->sent, msg, least->sent, least))
+            least = msg;
+    }
+    if (have >= count || atomic_load(&p->granted)) {
+        atomic_store(&p->event, HR_TIME_INF);
+        return 1;
+    }
+    p->await_need = count - have;
+    p->wait.bytes = (size_t)(count - have);
+    atomic_store(&p->event, least != NULL ? least->sent : HR_TIME_INF);
+    return 0;
+}
+
+void hr__coll_await(hr_proc *p, int count)
+{
+    /* p takes every block before it sends again, so it may stay parked, out of the routing
+     * decisions, until they are all routed, and sleeps once instead of once a block. Blocks of
+     * a later collective from a source not in this one may be counted: the wait then ends
+     * early, which is safe (the takes wait for the rest). */
+    if (p->m->transit == NULL || count <= 0)
+        return;
+    hr_wait_desc d = { HR_WAIT_BLOCKS, HR_ANY, HR__TAG_COLL, (size_t)count, "a collective" };
+    hr__wait(p, &d, blocks_ready, &count);
 }
 
 const void *hr__coll_view(hr_proc *p, int src, size_t len)

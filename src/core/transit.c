@@ -86,6 +86,13 @@ void hr__transit_submit(hr_proc *p, hr_msg *msg)
         i = (i - 1) / 2;
     }
     tr->heap[i] = msg;
+    /* A receiver that awaits a collective's blocks is not woken for each one (p2p.c): if it is
+     * parked, its event (for the resolver) becomes the least of its unrouted blocks' keys; if
+     * not, it has not parked yet, and its park will fail and make it look again. */
+    hr_proc *r = &p->m->procs[msg->dst];
+    atomic_fetch_add(&r->news, 1);
+    if (atomic_load(&r->parked) && msg->tag == HR__TAG_COLL && atomic_load(&r->event) > msg->sent)
+        atomic_store(&r->event, msg->sent);
     hr__mutex_unlock(&tr->lock);
 }
 
@@ -109,20 +116,37 @@ static hr_msg *pop(hr_transit *tr)
     return top;
 }
 
-/* Route the least message and tell its receiver. If the receiver was parked, return the time
- * from which it may inject again (it has a message now, in at its arrival), else HR_TIME_INF. */
+/* Does msg end r's parked receive? (Under the lock; counts a collective's blocks down.) */
+static int ends_park(hr_proc *r, const hr_msg *msg)
+{
+    if (r->park_need > 0)
+        return msg->tag == HR__TAG_COLL && --r->park_need == 0;
+    return r->park_src == HR_ANY || r->park_src == msg->src;
+}
+
+/* Route the least message and tell its receiver. If that ends the receiver's parked receive,
+ * return the time from which it may inject again, else HR_TIME_INF. It takes a message first:
+ * this one, arriving at a, when it waits for exactly this one; else this one or one routed
+ * later, which is keyed no earlier and arrives tau or more after its key (every receive takes
+ * the clock to the arrival at least). */
 static hr_time route_top(hr_machine *m, hr_transit *tr)
 {
     hr_msg *msg = pop(tr);
     int src = msg->src;
     hr_proc *r = &m->procs[msg->dst];
-    int was_parked = atomic_exchange(&r->parked, 0);
-    atomic_fetch_add(&r->routed_to, 1);
+    int unparked = atomic_load(&r->parked) && ends_park(r, msg) && atomic_exchange(&r->parked, 0);
+    atomic_fetch_add(&r->news, 1);
     hr_time a = hr__net_route(&tr->net, src, msg->dst, msg->sent, msg->len);
     msg->arrive = a;
+    int exact = r->park_need == 0 && r->park_src == src &&
+                (r->park_tag == HR_ANY_TAG || r->park_tag == msg->tag);
     atomic_store_explicit(&msg->routed, 1, memory_order_release);   /* msg is r's from here */
-    hr__wake_for(r, src);
-    return was_parked ? a : HR_TIME_INF;
+    if (!unparked) {
+        hr__wake_for(r, src);
+        return HR_TIME_INF;
+    }
+    hr__wake(r);
+    return exact ? a : hr__tadd(msg->sent, m->cost.tau);
 }
 
 /* Keep (lo, lo_id) and (lo2, lo2_id) the two least (clock, id) pairs with (c, id) added. */
@@ -189,17 +213,25 @@ void hr__transit_sent(hr_proc *p, hr_time before)
         hr__transit_decide(p, NULL);
 }
 
-void hr__transit_park(hr_proc *p)
+int hr__transit_park(hr_proc *p)
 {
-    /* p's last look at its queue found no routed message to take. Every message is in its
-     * receiver's queue before it is routed (p2p.c's deliver), so one routed to p since that look
-     * was counted in routed_to; under the lock no other can be routed meanwhile. Then, while it
-     * stays parked, p has nothing to take until a message is routed to it (which unparks it). */
+    /* p's last look at its queue found no routed message to take (or too few blocks). Every
+     * message is in its receiver's queue before it is submitted and routed (p2p.c's deliver),
+     * and both count in news under the lock: if news is what it was when p looked, p saw every
+     * message it has, and none can be submitted or routed while it parks. Then, while it stays
+     * parked, p has nothing to take until a message that ends its receive is routed (one from
+     * its source with its tag, or its last awaited block), and that unparks it. */
     hr_transit *tr = p->m->transit;
     hr__mutex_lock(&tr->lock);
-    if (atomic_load(&p->routed_to) == p->seen_routed)
+    int parked = atomic_load(&p->news) == p->seen_news;
+    if (parked) {
+        p->park_src = p->wait.peer;
+        p->park_tag = p->wait.tag;
+        p->park_need = p->await_need;
         atomic_store(&p->parked, 1);
+    }
     hr__mutex_unlock(&tr->lock);
+    return parked;
 }
 
 void hr__transit_serial(hr_machine *m, void (*fn)(hr_net *net, void *ctx), void *ctx)
