@@ -577,6 +577,46 @@ START_TEST(test_topology_collective_wait_is_reported)
 }
 END_TEST
 
+/* A rendezvous' transfer starts when both sides are ready, and takes the links then, in that
+ * order: on ring 4, 0 -> 2 and 1 -> 3 (1000 bytes each, issued at 0) share link 1-2, but P2
+ * posts its receive at 100 us. So 1 -> 3 goes first (key 0) and is in at 88 + 50 = 138 us;
+ * 0 -> 2 starts at 100 on a free link and is in at 100 + 88 + 50 = 238 us. Async, 0 -> 2 would
+ * have gone first. Each sender is done when its message is. */
+static void body_sync_late_receiver(hr_proc *p, void *arg)
+{
+    double *t = arg;
+    static char buf[4][1000];
+    int me = hr_pid(p);
+    if (me < 2)
+        hr_send(p, me + 2, 0, buf[me], sizeof buf[me]);
+    else {
+        if (me == 2)
+            hr_compute(p, 100);
+        hr_recv(p, me - 2, 0, buf[me], sizeof buf[me], NULL);
+    }
+    t[me] = hr_now(p);
+}
+
+START_TEST(test_topology_sync_starts_at_the_rendezvous)
+{
+    for (int jitter = 0; jitter < 2; jitter++)
+        for (int k = 0; k < 10; k++) {
+            double t[4] = { 0 };
+            hr_machine_config cfg = hr_test_config(4, "sync");
+            cfg.topology = "ring";
+            cfg.cost.compute_unit = 1e-6;
+            cfg.jitter = jitter;
+            hr_run_result res;
+            hr_test_run(&cfg, body_sync_late_receiver, t, &res);
+            ck_assert_msg(res.status == HR_OK, "%s", res.report);
+            ck_assert_double_eq_tol(t[3], TAU + MSG, 1e-12);
+            ck_assert_double_eq_tol(t[2], 100e-6 + TAU + MSG, 1e-12);
+            ck_assert_double_eq_tol(t[1], t[3], 1e-12);
+            ck_assert_double_eq_tol(t[0], t[2], 1e-12);
+        }
+}
+END_TEST
+
 Suite *hr_topology_suite(void)
 {
     Suite *s = suite_create("topology");
@@ -596,6 +636,7 @@ Suite *hr_topology_suite(void)
     tcase_add_test(tc, test_topology_exchanges_deterministic);
     tcase_add_test(tc, test_topology_any_receives_deterministic);
     tcase_add_test(tc, test_topology_collective_wait_is_reported);
+    tcase_add_test(tc, test_topology_sync_starts_at_the_rendezvous);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -67,11 +67,14 @@ typedef struct hr_msg {
     int32_t         dst;        /* the receiver (transit.c routes by it) */
     int32_t         tag;
     uint64_t        seq;        /* per sender, from 0 */
-    hr_time         sent;       /* injection start; for SYNC the time the send was issued */
-    hr_time         arrive;     /* head arrival at the receiver (COPY, REF) */
+    hr_time         sent;       /* injection start; for SYNC the time the send was issued (once
+                                 * committed, the transfer's start) */
+    hr_time         arrive;     /* head arrival at the receiver (COPY, REF; SYNC committed) */
     size_t          len;
     const void     *data;
     uint8_t         kind;
+    uint8_t         committed;  /* SYNC on a topology with links: its receiver takes it, and its
+                                 * transfer, from sent on, is submitted (p2p.c, the receiver's) */
     _Atomic uint32_t taken;     /* REF, SYNC: set by the receiver once data is copied */
     _Atomic uint32_t routed;    /* on a topology with links: arrive is decided (transit.c) */
     hr_time         done;       /* SYNC, REF: when the sender learns the receive is done */

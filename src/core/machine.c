@@ -363,10 +363,8 @@ static const char *check_config(const hr_machine_config *cfg, hr_machine *m)
         return why_buf;
     if (cfg->switching != HR_NET_CUT_THROUGH && cfg->switching != HR_NET_STORE_FORWARD)
         return "switching must be cut-through (0) or store-and-forward (1)";
-    /* Not yet on shared links: a rendezvous' transfer starts when the receive is posted, and a
-     * bounded buffer admits by arrival; both would need their own place in transit.c's order. */
-    if (hr__net_shared(m->net) && m->disc->engine == HR_DISC_P2P_SYNC)
-        return "discipline sync runs on topology complete only, for now";
+    /* Not yet on shared links: a bounded buffer admits by arrival, and its admissions would
+     * need their own place in transit.c's order. */
     if (hr__net_shared(m->net) && cfg->buffer != 0)
         return "a bounded receive buffer works on topology complete only, for now";
     return NULL;

@@ -150,14 +150,9 @@ void hr_send(hr_proc *p, int dest, int tag, const void *buf, size_t len)
     hr_msg *msg = malloc(sizeof *msg + len);
     if (msg == NULL)
         hr_fail(p, "out of memory sending %zu bytes", len);
-    msg->kind = HR_MSG_COPY;
-    msg->tag = tag;
-    msg->len = len;
-    atomic_init(&msg->taken, 0);
+    *msg = (hr_msg){ .kind = HR_MSG_COPY, .tag = tag, .len = len, .data = msg->payload };
     if (len > 0)
         memcpy(msg->payload, buf, len);
-    msg->data = msg->payload;
-    msg->stay = NULL;
     stamp_async(p, msg, dest);
     p->clock = hr__tadd(p->clock, p->m->cost.overhead);
     if (p->m->cfg.buffer != 0 && dest != p->id) {
@@ -173,6 +168,7 @@ void hr_send(hr_proc *p, int dest, int tag, const void *buf, size_t len)
 
 typedef struct recv_ctx {
     int     src, tag;
+    int     probe;         /* hr_probe: finds, takes nothing (a rendezvous is not begun) */
     hr_time post;          /* clock when the receive was posted */
     hr_msg *msg, *prev;    /* the message found */
 } recv_ctx;
@@ -180,7 +176,7 @@ typedef struct recv_ctx {
 /* The arrival time that orders msg among receives from ANY. */
 static hr_time arrival_of(const hr_proc *p, const hr_msg *msg, hr_time post)
 {
-    if (msg->kind == HR_MSG_SYNC)
+    if (msg->kind == HR_MSG_SYNC && !msg->committed)
         return hr__tadd(hr__max(msg->sent, post), latency(p, msg->src));
     return msg->arrive;
 }
@@ -257,9 +253,42 @@ static int unrouted_wait(hr_proc *p, const hr_msg *msg)
     return 1;
 }
 
+/* On a topology with links, a rendezvous message found by a receive is matched by its
+ * uncontended arrival (arrival_of). Once found, its transfer is submitted for routing from
+ * max(issue, post) on, as an async message would be from its injection: safe in key order, since
+ * its sender, blocked until it is taken, and its receiver hold routing back at their clocks,
+ * which are no later. 1 if c->msg is ready to take, else 0 (wait for its routing). */
+static int commit_sync(hr_proc *p, recv_ctx *c)
+{
+    hr_msg *msg = c->msg;
+    p->seen_news = atomic_load(&p->news);
+    if (!msg->committed) {
+        msg->committed = 1;
+        msg->sent = hr__max(msg->sent, c->post);
+        atomic_store_explicit(&msg->routed, 0, memory_order_relaxed);
+        hr__transit_submit(p, msg);
+    }
+    if (hr__msg_routed(msg) || !unrouted_wait(p, msg))
+        return 1;
+    p->recv_idle = 1;    /* it takes this one next: nothing else until it is routed */
+    return 0;
+}
+
+/* c->msg is the message the receive takes: ready, unless it is a rendezvous whose transfer is
+ * still to be routed. A probe takes nothing, and begins no rendezvous. */
+static int found(hr_proc *p, recv_ctx *c)
+{
+    const hr_msg *msg = c->msg;
+    if (msg->kind == HR_MSG_SYNC && p->m->transit != NULL && msg->src != p->id && !c->probe)
+        return commit_sync(p, c);
+    return 1;
+}
+
 static int recv_ready(hr_proc *p, void *ctx)
 {
     recv_ctx *c = ctx;
+    if (c->msg != NULL && c->msg->committed)   /* found before: only its routing is awaited */
+        return commit_sync(p, c);
     drain_all(p);
     p->recv_idle = 1;    /* until a routed message to take is found */
     /* Messages submitted or routed to p from here on are counted; parking compares (transit.c). */
@@ -269,7 +298,7 @@ static int recv_ready(hr_proc *p, void *ctx)
         if (c->msg != NULL && !hr__msg_routed(c->msg) && unrouted_wait(p, c->msg))
             return 0;
         atomic_store(&p->event, HR_TIME_INF);
-        return c->msg != NULL;
+        return c->msg != NULL && found(p, c);
     }
     for (;;) {
         hr_time a;
@@ -287,7 +316,7 @@ static int recv_ready(hr_proc *p, void *ctx)
             return 0;
         }
         if (atomic_exchange(&p->granted, 0))
-            return 1;
+            return found(p, c);
         /* The candidate's own source is skipped: its later messages come after it anyway. */
         if (!hr__p2p_nothing_before(p, a, c->msg->src, c->msg->src)) {
             atomic_store(&p->event, a);
@@ -298,7 +327,7 @@ static int recv_ready(hr_proc *p, void *ctx)
         hr_msg *head = c->msg;
         drain_all(p);
         if (least_any(p, c, &a, &unrouted) == head && unrouted == NULL)
-            return 1;
+            return found(p, c);
     }
 }
 
@@ -389,7 +418,7 @@ size_t hr_recv(hr_proc *p, int src, int tag, void *buf, size_t cap, hr_status *s
 
 void hr_probe(hr_proc *p, int src, int tag, hr_status *st)
 {
-    recv_ctx c = { .src = src, .tag = tag };
+    recv_ctx c = { .src = src, .tag = tag, .probe = 1 };
     find_message(p, &c, "hr_probe");
     /* A message is seen when it has arrived: the clock moves to its arrival (a rendezvous
      * message arrives only once it is received, so its probe costs nothing). Every later

@@ -138,15 +138,16 @@ static hr_time route_top(hr_machine *m, hr_transit *tr)
     atomic_fetch_add(&r->news, 1);
     hr_time a = hr__net_route(&tr->net, src, msg->dst, msg->sent, msg->len);
     msg->arrive = a;
-    int exact = r->park_need == 0 && r->park_src == src &&
-                (r->park_tag == HR_ANY_TAG || r->park_tag == msg->tag);
+    hr_time back = r->park_need == 0 && r->park_src == src &&
+                           (r->park_tag == HR_ANY_TAG || r->park_tag == msg->tag)
+                       ? a : hr__tadd(msg->sent, m->cost.tau);
     atomic_store_explicit(&msg->routed, 1, memory_order_release);   /* msg is r's from here */
     if (!unparked) {
         hr__wake_for(r, src);
         return HR_TIME_INF;
     }
     hr__wake(r);
-    return exact ? a : hr__tadd(msg->sent, m->cost.tau);
+    return back;
 }
 
 /* Keep (lo, lo_id) and (lo2, lo2_id) the two least (clock, id) pairs with (c, id) added. */

@@ -340,6 +340,15 @@ for topo in ring hypercube "torus 4x4" "torus 2x2x4" "mesh 4x4" fattree "rh 2 1"
     [ "$(model_cols "$TMP/m.csv")" = "$(model_cols "$TMP/topo.csv")" ] && ok ||
         bad "topology $topo: model columns differ with HREMU_JITTER=1"
 done
+# Discipline sync on a topology with links: a rendezvous is routed from when both sides are ready.
+for j in 0 1; do
+    HREMU_JITTER=$j "$BIN" --format csv --set machine.topology="torus 4x4" --set machine.discipline=sync \
+        --set workload.n=2^12 --set run.algorithms=hrel.direct,hrel.two_phase --set run.repeat=1 \
+        >"$TMP/sync$j.csv" 2>"$TMP/err"
+done
+[ "$(grep -c ',true,' "$TMP/sync0.csv")" = 2 ] && ok || bad "sync on torus 4x4: $(cat "$TMP/sync0.csv" "$TMP/err")"
+[ "$(model_cols "$TMP/sync1.csv")" = "$(model_cols "$TMP/sync0.csv")" ] && ok ||
+    bad "sync on torus 4x4: model columns differ with HREMU_JITTER=1"
 # fattree_bw: one list (not a sweep) of the fat tree's per-level bandwidths, shown in the row.
 run --format csv --set machine.topology=fattree --set machine.fattree_bw=20M,10M,1M --set workload.n=2^12
 expect_rc 0 "fattree_bw"
