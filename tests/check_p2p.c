@@ -304,6 +304,44 @@ START_TEST(test_p2p_probe_waits_for_the_arrival)
 }
 END_TEST
 
+/* A ring shift by hr_sendrecv: every processor sends right and receives from the left in one
+ * step, under sync too (a send-then-receive ring deadlocks there), on complete and on a ring
+ * of links: one message time, 88 + 50 us for 1000 bytes, and every value where it belongs. */
+static void body_sendrecv_ring(hr_proc *p, void *arg)
+{
+    int *bad = arg;
+    int n = hr_nprocs(p), me = hr_pid(p);
+    char out[1000], in[1000];
+    memset(out, me, sizeof out);
+    hr_status st;
+    size_t len = hr_sendrecv(p, (me + 1) % n, 7, out, sizeof out, (me + n - 1) % n, 7, in,
+                             sizeof in, &st);
+    if (len != sizeof in || st.source != (me + n - 1) % n || st.tag != 7 ||
+        in[0] != (char)((me + n - 1) % n) || in[999] != in[0])
+        bad[me] = 1;
+}
+
+START_TEST(test_p2p_sendrecv_ring_is_one_step)
+{
+    static const char *const disc[2] = { "async", "sync" };
+    static const char *const topo[2] = { "complete", "ring" };
+    for (int d = 0; d < 2; d++)
+        for (int t = 0; t < 2; t++)
+            for (int jitter = 0; jitter < 2; jitter++) {
+                int bad[8] = { 0 };
+                hr_machine_config cfg = hr_test_config(8, disc[d]);
+                cfg.topology = topo[t];
+                cfg.jitter = jitter;
+                hr_run_result res;
+                hr_test_run(&cfg, body_sendrecv_ring, bad, &res);
+                ck_assert_msg(res.status == HR_OK, "%s on %s: %s", disc[d], topo[t], res.report);
+                ck_assert_double_eq_tol(res.model_time_s, 138e-6, 1e-12);
+                for (int i = 0; i < 8; i++)
+                    ck_assert_int_eq(bad[i], 0);
+            }
+}
+END_TEST
+
 Suite *hr_p2p_suite(void)
 {
     Suite *s = suite_create("p2p");
@@ -318,6 +356,7 @@ Suite *hr_p2p_suite(void)
     tcase_add_test(tc, test_p2p_misuse_fails_the_run);
     tcase_add_test(tc, test_p2p_all_to_all_any_is_deterministic);
     tcase_add_test(tc, test_p2p_probe_waits_for_the_arrival);
+    tcase_add_test(tc, test_p2p_sendrecv_ring_is_one_step);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -85,6 +85,11 @@ size_t hr_recv(hr_proc *p, int src, int tag, void *buf, size_t cap, hr_status *s
 /* As hr_recv, but leaves the message in place: the next matching hr_recv returns it. The clock
  * moves to the message's arrival (docs/model.md). */
 void   hr_probe(hr_proc *p, int src, int tag, hr_status *st);
+/* Send to dest and receive from src as one step (MPI_Sendrecv): under sync the receive is done
+ * while the send waits to be taken, so a ring of them cannot deadlock, and the step costs one
+ * message time. Returns the received length; st may be NULL. */
+size_t hr_sendrecv(hr_proc *p, int dest, int sendtag, const void *sendbuf, size_t sendlen,
+                   int src, int recvtag, void *recvbuf, size_t cap, hr_status *st);
 
 /* ---- rounds (seed 003): disciplines fifo, priority, arbitrary and ocpc ------------------------ */
 /* Under a round discipline processors communicate in synchronous rounds. In a round each processor

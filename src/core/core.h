@@ -75,6 +75,7 @@ typedef struct hr_msg {
     uint8_t         kind;
     uint8_t         committed;  /* SYNC on a topology with links: its receiver takes it, and its
                                  * transfer, from sent on, is submitted (p2p.c, the receiver's) */
+    uint8_t         open;       /* SYNC: counted in its sender's sync_open until committed */
     _Atomic uint32_t taken;     /* REF, SYNC: set by the receiver once data is copied */
     _Atomic uint32_t routed;    /* on a topology with links: arrive is decided (transit.c) */
     hr_time         done;       /* SYNC, REF: when the sender learns the receive is done */
@@ -172,6 +173,8 @@ struct hr_proc {
     _Atomic int      wake_on;     /* a blocked receive's source (HR_ANY: any); else HR__WAKE_NEVER */
     _Atomic int      parked;      /* asleep in a receive with no routed message to take: it can
                                    * inject nothing until a message is routed to it (transit.c) */
+    _Atomic int      sync_open;   /* its rendezvous messages posted, not yet committed by their
+                                   * receivers (p2p.c): it may not park meanwhile (transit.c) */
     _Atomic uint64_t news;        /* messages submitted or routed to it (transit.c, under its
                                    * lock) */
     hr_wait_desc     wait;
@@ -317,7 +320,10 @@ void hr__transit_submit(hr_proc *p, hr_msg *msg);
  * (every other published clock is past its key); with upto, also every one up to upto's key
  * (the resolver's grant). Wakes the receivers. Any proc. */
 void hr__transit_decide(hr_proc *p, const hr_msg *upto);
-/* Mark p parked if no message was routed to it since its last receive check (under the lock). */
+/* Park p if nothing was submitted or routed to it since its last receive check (under the
+ * lock): HR__PARKED; HR__PARK_LOOK: something was, look again; HR__PARK_NOT: it has a rendezvous
+ * message whose transfer is not submitted yet, and sleeps unparked (woken once it is). */
+enum { HR__PARKED, HR__PARK_LOOK, HR__PARK_NOT };
 int  hr__transit_park(hr_proc *p);
 /* After p published a new clock past `before`: route if p may have been what held it back. */
 void hr__transit_sent(hr_proc *p, hr_time before);

@@ -244,7 +244,7 @@ void hr__wait(hr_proc *p, const hr_wait_desc *d, hr_ready_fn ready, void *ctx)
         }
         /* A message routed to p since it looked may be the one it waits for: look again
          * rather than sleep unparked, holding routing back with its clock. */
-        if (p->recv_idle && p->m->transit != NULL && !hr__transit_park(p)) {
+        if (p->recv_idle && p->m->transit != NULL && hr__transit_park(p) == HR__PARK_LOOK) {
             uint32_t expect = HR_PROC_BLOCKED;
             atomic_compare_exchange_strong(&p->state, &expect, HR_PROC_RUNNING);
             continue;

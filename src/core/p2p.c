@@ -112,7 +112,10 @@ static hr_msg *borrowed(hr_proc *p, uint8_t kind, int tag, const void *buf, size
     return msg;
 }
 
-static void send_sync(hr_proc *p, int dest, int tag, const void *buf, size_t len)
+/* Post a rendezvous message; it is done when its receiver takes it (sync_finish). open: the
+ * sender receives before it waits for it, and so may not park until its transfer is submitted
+ * (transit.c). */
+static hr_msg *sync_post(hr_proc *p, int dest, int tag, const void *buf, size_t len, int open)
 {
     hr_msg *msg = borrowed(p, HR_MSG_SYNC, tag, buf, len);
     msg->sent = hr__max(p->clock, p->out_free);
@@ -122,31 +125,41 @@ static void send_sync(hr_proc *p, int dest, int tag, const void *buf, size_t len
     }
     number(p, msg, dest);
     atomic_store_explicit(&msg->routed, 1, memory_order_relaxed);
+    if (open && p->m->transit != NULL && dest != p->id) {
+        msg->open = 1;
+        atomic_fetch_add(&p->sync_open, 1);
+    }
     deliver(p, dest, msg);
-    hr_wait_desc d = { HR_WAIT_SYNC_SEND, dest, tag, len, "hr_send (sync)" };
+    return msg;
+}
+
+static void sync_finish(hr_proc *p, hr_msg *msg, const char *call)
+{
+    hr_wait_desc d = { HR_WAIT_SYNC_SEND, msg->dst, msg->tag, msg->len, call };
     hr__wait(p, &d, taken_ready, msg);
     p->clock = hr__tadd(hr__max(p->clock, msg->done), p->m->cost.overhead);
     hr__alloc_free(&p->mem, msg);
     hr__proc_publish(p);
 }
 
-void hr_send(hr_proc *p, int dest, int tag, const void *buf, size_t len)
+/* The checks every send makes, and the start of its call. */
+static void send_begin(hr_proc *p, int dest, int tag, const void *buf, size_t len, const char *call)
 {
-    check_peer(p, dest, "hr_send", 0);
+    check_peer(p, dest, call, 0);
     if (tag < 0)
-        hr_fail(p, "hr_send: tag %d is negative (tags >= 0 are the user's)", tag);
+        hr_fail(p, "%s: tag %d is negative (tags >= 0 are the user's)", call, tag);
     if (buf == NULL && len > 0)
-        hr_fail(p, "hr_send: NULL buffer of %zu bytes", len);
+        hr_fail(p, "%s: NULL buffer of %zu bytes", call, len);
     if (p->m->disc->engine == HR_DISC_ROUND)
-        hr_fail(p, "hr_send: discipline %s communicates in rounds (hr_round_send)",
+        hr_fail(p, "%s: discipline %s communicates in rounds (hr_round_send)", call,
                 p->m->disc->name);
     hr__proc_comm_point(p);
-    hr__proc_check_link(p, dest, "hr_send");
+    hr__proc_check_link(p, dest, call);
+}
+
+static void send_async(hr_proc *p, int dest, int tag, const void *buf, size_t len)
+{
     hr_time before = atomic_load_explicit(&p->pub_clock, memory_order_relaxed);
-    if (p->m->disc->engine == HR_DISC_P2P_SYNC) {
-        send_sync(p, dest, tag, buf, len);
-        return;
-    }
     hr_msg *msg = malloc(sizeof *msg + len);
     if (msg == NULL)
         hr_fail(p, "out of memory sending %zu bytes", len);
@@ -162,6 +175,15 @@ void hr_send(hr_proc *p, int dest, int tag, const void *buf, size_t len)
     deliver(p, dest, msg);
     hr__proc_publish(p);
     after_send(p, before);
+}
+
+void hr_send(hr_proc *p, int dest, int tag, const void *buf, size_t len)
+{
+    send_begin(p, dest, tag, buf, len, "hr_send");
+    if (p->m->disc->engine == HR_DISC_P2P_SYNC)
+        sync_finish(p, sync_post(p, dest, tag, buf, len, 0), "hr_send (sync)");
+    else
+        send_async(p, dest, tag, buf, len);
 }
 
 /* ---- receiving ---------------------------------------------------------------------------- */
@@ -402,17 +424,39 @@ static void take(hr_proc *p, const recv_ctx *c, void *buf)
         hr__wake(sender);
 }
 
-size_t hr_recv(hr_proc *p, int src, int tag, void *buf, size_t cap, hr_status *st)
+static size_t recv_as(hr_proc *p, int src, int tag, void *buf, size_t cap, hr_status *st,
+                      const char *call)
 {
     recv_ctx c = { .src = src, .tag = tag };
-    find_message(p, &c, "hr_recv");
+    find_message(p, &c, call);
     size_t len = c.msg->len;
     if (len > cap)
-        hr_fail(p, "hr_recv: a %zu-byte message from P%d (tag %d) does not fit in %zu bytes",
+        hr_fail(p, "%s: a %zu-byte message from P%d (tag %d) does not fit in %zu bytes", call,
                 len, c.msg->src, c.msg->tag, cap);
     if (st != NULL)
         *st = (hr_status){ c.msg->src, c.msg->tag, len };
     take(p, &c, buf);
+    return len;
+}
+
+size_t hr_recv(hr_proc *p, int src, int tag, void *buf, size_t cap, hr_status *st)
+{
+    return recv_as(p, src, tag, buf, cap, st, "hr_recv");
+}
+
+/* One step: under sync the message is posted, the receive done, and then the send waits to be
+ * taken, so that a ring of them does not deadlock; otherwise a send and a receive. */
+size_t hr_sendrecv(hr_proc *p, int dest, int sendtag, const void *sendbuf, size_t sendlen,
+                   int src, int recvtag, void *recvbuf, size_t cap, hr_status *st)
+{
+    send_begin(p, dest, sendtag, sendbuf, sendlen, "hr_sendrecv");
+    if (p->m->disc->engine != HR_DISC_P2P_SYNC) {
+        send_async(p, dest, sendtag, sendbuf, sendlen);
+        return recv_as(p, src, recvtag, recvbuf, cap, st, "hr_sendrecv");
+    }
+    hr_msg *msg = sync_post(p, dest, sendtag, sendbuf, sendlen, 1);
+    size_t len = recv_as(p, src, recvtag, recvbuf, cap, st, "hr_sendrecv");
+    sync_finish(p, msg, "hr_sendrecv (sync)");
     return len;
 }
 

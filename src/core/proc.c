@@ -140,6 +140,7 @@ void hr__proc_reset(hr_proc *p)
     atomic_store(&p->granted, 0);
     atomic_store(&p->outstanding, 0);
     atomic_store(&p->lent, 0);
+    atomic_store(&p->sync_open, 0);
 }
 
 /* ---- the network ---------------------------------------------------------------------------- */

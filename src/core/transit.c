@@ -91,6 +91,10 @@ void hr__transit_submit(hr_proc *p, hr_msg *msg)
      * not, it has not parked yet, and its park will fail and make it look again. */
     hr_proc *r = &p->m->procs[msg->dst];
     atomic_fetch_add(&r->news, 1);
+    /* A rendezvous' sender may park from now on (a key at or after its clock is submitted):
+     * if it sleeps unparked in a receive, wake it to park. */
+    if (msg->open && atomic_fetch_sub(&p->m->procs[msg->src].sync_open, 1) == 1)
+        hr__wake(&p->m->procs[msg->src]);
     if (atomic_load(&r->parked) && msg->tag == HR__TAG_COLL && atomic_load(&r->event) > msg->sent)
         atomic_store(&r->event, msg->sent);
     hr__mutex_unlock(&tr->lock);
@@ -224,15 +228,17 @@ int hr__transit_park(hr_proc *p)
      * its source with its tag, or its last awaited block), and that unparks it. */
     hr_transit *tr = p->m->transit;
     hr__mutex_lock(&tr->lock);
-    int parked = atomic_load(&p->news) == p->seen_news;
-    if (parked) {
+    int r = atomic_load(&p->news) != p->seen_news ? HR__PARK_LOOK
+            : atomic_load(&p->sync_open) > 0     ? HR__PARK_NOT
+                                                 : HR__PARKED;
+    if (r == HR__PARKED) {
         p->park_src = p->wait.peer;
         p->park_tag = p->wait.tag;
         p->park_need = p->await_need;
         atomic_store(&p->parked, 1);
     }
     hr__mutex_unlock(&tr->lock);
-    return parked;
+    return r;
 }
 
 void hr__transit_serial(hr_machine *m, void (*fn)(hr_net *net, void *ctx), void *ctx)
