@@ -492,26 +492,35 @@ static void body_exchange(hr_proc *p, void *arg)
     }
 }
 
+/* Run body `runs` times on one machine of cfg and `jitter_runs` times with jitter on fresh ones:
+ * every run has the first one's model time. */
+static void assert_same_model(hr_machine_config cfg, void (*body)(hr_proc *, void *), int runs,
+                              int jitter_runs)
+{
+    hr_machine *m = NULL;
+    ck_assert_int_eq(hr_machine_create(&cfg, &m, NULL), HR_OK);
+    hr_run_result res;
+    ck_assert_int_eq(hr_machine_run(m, body, NULL, &res), HR_OK);
+    double first = res.model_time_s;
+    for (int k = 0; k < runs; k++) {
+        ck_assert_int_eq(hr_machine_run(m, body, NULL, &res), HR_OK);
+        ck_assert_msg(res.model_time_s == first, "%s run %d: %.12g, first %.12g", cfg.topology,
+                      k, res.model_time_s, first);
+    }
+    hr_machine_destroy(m);
+    cfg.jitter = 1;
+    for (int k = 0; k < jitter_runs; k++) {
+        hr_test_run(&cfg, body, NULL, &res);
+        ck_assert_msg(res.model_time_s == first, "%s jitter run %d: %.12g", cfg.topology, k,
+                      res.model_time_s);
+    }
+}
+
 START_TEST(test_topology_exchanges_deterministic)
 {
     hr_machine_config cfg = hr_test_config(4, NULL);
     cfg.topology = "ring";
-    hr_machine *m = NULL;
-    ck_assert_int_eq(hr_machine_create(&cfg, &m, NULL), HR_OK);
-    hr_run_result res;
-    ck_assert_int_eq(hr_machine_run(m, body_exchange, NULL, &res), HR_OK);
-    double first = res.model_time_s;
-    for (int k = 0; k < 200; k++) {
-        ck_assert_int_eq(hr_machine_run(m, body_exchange, NULL, &res), HR_OK);
-        ck_assert_msg(res.model_time_s == first, "run %d: %.12g, first %.12g", k,
-                      res.model_time_s, first);
-    }
-    hr_machine_destroy(m);
-    cfg.jitter = 1;
-    for (int k = 0; k < 20; k++) {
-        hr_test_run(&cfg, body_exchange, NULL, &res);
-        ck_assert_msg(res.model_time_s == first, "jitter run %d: %.12g", k, res.model_time_s);
-    }
+    assert_same_model(cfg, body_exchange, 200, 20);
 }
 END_TEST
 
@@ -544,23 +553,7 @@ START_TEST(test_topology_any_receives_deterministic)
     for (int i = 0; i < 2; i++) {
         hr_machine_config cfg = hr_test_config(8, NULL);
         cfg.topology = topo[i];
-        hr_machine *m = NULL;
-        ck_assert_int_eq(hr_machine_create(&cfg, &m, NULL), HR_OK);
-        hr_run_result res;
-        ck_assert_int_eq(hr_machine_run(m, body_any_relay, NULL, &res), HR_OK);
-        double first = res.model_time_s;
-        for (int k = 0; k < 100; k++) {
-            ck_assert_int_eq(hr_machine_run(m, body_any_relay, NULL, &res), HR_OK);
-            ck_assert_msg(res.model_time_s == first, "%s run %d: %.12g, first %.12g", topo[i], k,
-                          res.model_time_s, first);
-        }
-        hr_machine_destroy(m);
-        cfg.jitter = 1;
-        for (int k = 0; k < 20; k++) {
-            hr_test_run(&cfg, body_any_relay, NULL, &res);
-            ck_assert_msg(res.model_time_s == first, "%s jitter run %d: %.12g", topo[i], k,
-                          res.model_time_s);
-        }
+        assert_same_model(cfg, body_any_relay, 100, 20);
     }
 }
 END_TEST
