@@ -51,11 +51,12 @@ step() {
     fi
 }
 
-# top_make TARGET ARGS...: the top-level make, with this build's SAN but without the example's
-# CFLAGS and LDFLAGS, so that `make install` keeps exactly the flags of the build it installs.
+# top_make TARGET ARGS...: the top-level make, with this build's SAN and directory but without
+# the example's CFLAGS and LDFLAGS, so that `make install` keeps exactly the flags of the build it
+# installs.
 top_make() {
     (unset CFLAGS LDFLAGS MAKEFLAGS MFLAGS MAKELEVEL
-     exec $MAKE --no-print-directory -C "$ROOT" SAN="${SAN:-}" "$@")
+     exec $MAKE --no-print-directory -C "$ROOT" SAN="${SAN:-}" BUILD="$BUILD" "$@")
 }
 
 # pc ARGS...: pkg-config sees the temporary PREFIX first.
