@@ -1,8 +1,13 @@
-/* check_coll.c: every collective against a sequential reference for p in {1, 2, 3, 8, 64}, and the
- * model cost of the transpose (copied and viewed), gather and bcast against hand-computed values. */
+/* check_coll.c: every collective against a sequential reference for p in {1, 2, 3, 8, 64}; every
+ * built-in reduction operator on every type it takes, and non-commutative user functions, against
+ * a sequential fold for p in {1, 2, 5, 8}; the model cost of the transpose (copied and viewed),
+ * gather, bcast and the reductions against hand-computed values, and a user's reduction's
+ * against the built-in sum's. */
 #include "hr_test.h"
 
+#include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -271,6 +276,568 @@ START_TEST(test_coll_reductions_match_reference)
 }
 END_TEST
 
+/* ---- built-in operators against a sequential fold, written apart from src/coll/op.c ---------- */
+
+/* p = 1, 2, 5, 8: non powers of two give trees with uneven halves. */
+static const int op_sizes[] = { 1, 2, 5, 8 };
+#define NOP_SIZES (int)(sizeof op_sizes / sizeof op_sizes[0])
+#define OPK 4          /* elements per reduction */
+#define ELEM 16        /* bytes kept per element: the largest element type */
+#define NCOLL 4        /* reduce, allreduce, scan, exscan */
+#define MAXCASE 64
+
+static const hr_type all_types[] = { HR_INT32, HR_UINT32, HR_INT64, HR_UINT64, HR_DOUBLE,
+                                     HR_INT32_INT, HR_INT64_INT, HR_DOUBLE_INT };
+static const hr_op all_ops[] = { HR_SUM, HR_MIN, HR_MAX, HR_PROD, HR_LAND, HR_LOR,
+                                 HR_LXOR, HR_BAND, HR_BOR, HR_BXOR, HR_MINLOC, HR_MAXLOC };
+
+static int is_pair(hr_type t)
+{
+    return t == HR_INT32_INT || t == HR_INT64_INT || t == HR_DOUBLE_INT;
+}
+
+static int is_float(hr_type t)
+{
+    return t == HR_DOUBLE || t == HR_DOUBLE_INT;
+}
+
+static int is_signed(hr_type t)
+{
+    return t == HR_INT32 || t == HR_INT64 || t == HR_INT32_INT || t == HR_INT64_INT;
+}
+
+static int is_32bit(hr_type t)
+{
+    return t == HR_INT32 || t == HR_UINT32 || t == HR_INT32_INT;
+}
+
+/* The pairs hremu.h promises: bitwise on integers, loc on pairs, the rest on numbers. */
+static int takes(hr_type t, hr_op op)
+{
+    if (op == HR_MINLOC || op == HR_MAXLOC)
+        return is_pair(t);
+    if (is_pair(t))
+        return 0;
+    if (op == HR_BAND || op == HR_BOR || op == HR_BXOR)
+        return !is_float(t);
+    return 1;
+}
+
+/* An element of any type: integers (and integer pair values) in u, 64-bit and normalised
+ * (32-bit types truncated, signed ones sign-extended), doubles in d, pair indices in idx. */
+typedef struct elem {
+    uint64_t u;
+    double   d;
+    int32_t  idx;
+} elem;
+
+static uint64_t norm(hr_type t, uint64_t x)
+{
+    if (!is_32bit(t))
+        return x;
+    return is_signed(t) ? (uint64_t)(int64_t)(int32_t)(uint32_t)x : (uint64_t)(uint32_t)x;
+}
+
+static size_t elem_bytes(hr_type t)
+{
+    switch (t) {
+    case HR_INT32: case HR_UINT32: return 4;
+    case HR_INT64: case HR_UINT64: case HR_DOUBLE: return 8;
+    case HR_INT32_INT: return sizeof(hr_int32_int);
+    case HR_INT64_INT: return sizeof(hr_int64_int);
+    case HR_DOUBLE_INT: return sizeof(hr_double_int);
+    }
+    return 0;
+}
+
+static void store(hr_type t, elem e, void *b)
+{
+    switch (t) {
+    case HR_INT32: case HR_UINT32: { uint32_t v = (uint32_t)e.u; memcpy(b, &v, 4); break; }
+    case HR_INT64: case HR_UINT64: memcpy(b, &e.u, 8); break;
+    case HR_DOUBLE: memcpy(b, &e.d, 8); break;
+    case HR_INT32_INT: { hr_int32_int v = { (int32_t)e.u, e.idx }; memcpy(b, &v, sizeof v); break; }
+    case HR_INT64_INT: { hr_int64_int v = { (int64_t)e.u, e.idx }; memcpy(b, &v, sizeof v); break; }
+    case HR_DOUBLE_INT: { hr_double_int v = { e.d, e.idx }; memcpy(b, &v, sizeof v); break; }
+    }
+}
+
+static elem load(hr_type t, const void *b)
+{
+    elem e = { 0, 0, 0 };
+    switch (t) {
+    case HR_INT32: case HR_UINT32: { uint32_t v; memcpy(&v, b, 4); e.u = norm(t, v); break; }
+    case HR_INT64: case HR_UINT64: memcpy(&e.u, b, 8); break;
+    case HR_DOUBLE: memcpy(&e.d, b, 8); break;
+    case HR_INT32_INT: { hr_int32_int v; memcpy(&v, b, sizeof v);
+                         e.u = norm(t, (uint64_t)(int64_t)v.value); e.idx = v.index; break; }
+    case HR_INT64_INT: { hr_int64_int v; memcpy(&v, b, sizeof v);
+                         e.u = (uint64_t)v.value; e.idx = v.index; break; }
+    case HR_DOUBLE_INT: { hr_double_int v; memcpy(&v, b, sizeof v);
+                          e.d = v.value; e.idx = v.index; break; }
+    }
+    return e;
+}
+
+/* Value j of processor i of n: ones (j = 0), small numbers with zeros (1, 2), wide bits (3);
+ * pairs with many equal values and indices that fall (even j) or rise (odd j) with the rank. */
+static elem gen(hr_type t, int i, int j, int n)
+{
+    static const int64_t small[3][8] = { { 1, 2, 3, 4, 5, 6, 7, 8 },
+                                         { -1, -3, 2, 0, 3, -2, 1, 0 },
+                                         { -2, 0, -4, -5, 0, -7, -8, 0 } };
+    elem e = { 0, 0, 0 };
+    if (is_pair(t)) {
+        int64_t v = (i * 3 + j) % 4;
+        e.idx = (j % 2 ? i : n - 1 - i) * 10 + j;
+        if (t == HR_DOUBLE_INT)
+            e.d = (double)v * 0.5 - 1.0;
+        else
+            e.u = norm(t, (uint64_t)(t == HR_INT64_INT ? v * 3000000000LL - 5 : v - 1));
+        return e;
+    }
+    if (j < 3) {
+        e.u = norm(t, (uint64_t)small[j][i]);
+        e.d = (double)small[j][i];
+    } else {
+        e.u = norm(t, ((uint64_t)i + 1) * 0x9E3779B97F4A7C15u ^ ((uint64_t)i << 40));
+        e.d = (double)((i * 7) % 9 - 4);
+    }
+    return e;
+}
+
+static int less(hr_type t, elem a, elem b)
+{
+    if (is_float(t))
+        return a.d < b.d;
+    return is_signed(t) ? (int64_t)a.u < (int64_t)b.u : a.u < b.u;
+}
+
+static int same_value(hr_type t, elem a, elem b)
+{
+    return is_float(t) ? a.d == b.d : a.u == b.u;
+}
+
+static int truth(hr_type t, elem a)
+{
+    return is_float(t) ? a.d != 0 : a.u != 0;
+}
+
+static elem from_truth(int v)
+{
+    elem e = { (uint64_t)v, v, 0 };
+    return e;
+}
+
+/* a op b, a from the lower ranks. */
+static elem ref_op(hr_type t, hr_op op, elem a, elem b)
+{
+    elem r = a;
+    switch (op) {
+    case HR_SUM:  r.u = norm(t, a.u + b.u); r.d = a.d + b.d; break;
+    case HR_PROD: r.u = norm(t, a.u * b.u); r.d = a.d * b.d; break;
+    case HR_MIN:  r = less(t, b, a) ? b : a; break;
+    case HR_MAX:  r = less(t, a, b) ? b : a; break;
+    case HR_LAND: r = from_truth(truth(t, a) && truth(t, b)); break;
+    case HR_LOR:  r = from_truth(truth(t, a) || truth(t, b)); break;
+    case HR_LXOR: r = from_truth(truth(t, a) != truth(t, b)); break;
+    case HR_BAND: r.u = a.u & b.u; break;
+    case HR_BOR:  r.u = a.u | b.u; break;
+    case HR_BXOR: r.u = a.u ^ b.u; break;
+    case HR_MINLOC:
+    case HR_MAXLOC: {
+        int b_better = op == HR_MINLOC ? less(t, b, a) : less(t, a, b);
+        if (b_better || (same_value(t, a, b) && b.idx < a.idx))
+            r = b;
+        break;
+    }
+    }
+    return r;
+}
+
+/* What exscan leaves on processor 0: the identities listed in hremu.h. */
+static elem ref_identity(hr_type t, hr_op op)
+{
+    elem e = { 0, 0, 0 };
+    int lowest = op == HR_MAX || op == HR_MAXLOC, highest = op == HR_MIN || op == HR_MINLOC;
+    if (op == HR_PROD || op == HR_LAND)
+        e = from_truth(1);
+    else if (op == HR_BAND)
+        e.u = norm(t, UINT64_MAX);
+    else if (is_float(t) && (lowest || highest))
+        e.d = lowest ? -INFINITY : INFINITY;
+    else if (lowest)
+        e.u = !is_signed(t) ? 0 : is_32bit(t) ? (uint64_t)(int64_t)INT32_MIN : (uint64_t)INT64_MIN;
+    else if (highest)
+        e.u = is_32bit(t) ? norm(t, is_signed(t) ? INT32_MAX : UINT32_MAX)
+                          : is_signed(t) ? (uint64_t)INT64_MAX : UINT64_MAX;
+    if (is_pair(t))
+        e.idx = INT32_MAX;
+    return e;
+}
+
+/* The fold of processors lo .. hi-1, left to right; the identity if the range is empty. */
+static elem ref_fold(hr_type t, hr_op op, int lo, int hi, int j, int n)
+{
+    if (lo >= hi)
+        return ref_identity(t, op);
+    elem r = gen(t, lo, j, n);
+    for (int i = lo + 1; i < hi; i++)
+        r = ref_op(t, op, r, gen(t, i, j, n));
+    return r;
+}
+
+static int elem_eq(hr_type t, elem a, elem b)
+{
+    return same_value(t, a, b) && (!is_pair(t) || a.idx == b.idx);
+}
+
+typedef struct ops_out {
+    int            ncase;
+    hr_type        t[MAXCASE];
+    hr_op          op[MAXCASE];
+    unsigned char *got;        /* [processor][case][collective][element][ELEM] */
+} ops_out;
+
+static unsigned char *got_at(ops_out *o, int i, int c, int k, int j)
+{
+    return o->got + ((((size_t)i * MAXCASE + (size_t)c) * NCOLL + (size_t)k) * OPK + (size_t)j) * ELEM;
+}
+
+/* Every case through all four collectives; reduce's root moves with the case. */
+static void body_ops(hr_proc *p, void *arg)
+{
+    ops_out *o = arg;
+    int n = hr_nprocs(p), me = hr_pid(p);
+    unsigned char in[OPK * ELEM], out[OPK * ELEM];
+    for (int c = 0; c < o->ncase; c++) {
+        hr_type t = o->t[c];
+        hr_op op = o->op[c];
+        size_t sz = elem_bytes(t);
+        int root = (c * 3) % n;
+        for (int j = 0; j < OPK; j++)
+            store(t, gen(t, me, j, n), in + (size_t)j * sz);
+        for (int k = 0; k < NCOLL; k++) {
+            memset(out, 0xa5, sizeof out);
+            if (k == 0)
+                hr_reduce(p, root, in, out, OPK, t, op);
+            else if (k == 1)
+                hr_allreduce(p, in, out, OPK, t, op);
+            else if (k == 2)
+                hr_scan(p, in, out, OPK, t, op);
+            else
+                hr_exscan(p, in, out, OPK, t, op);
+            if (k != 0 || me == root)
+                for (int j = 0; j < OPK; j++)
+                    memcpy(got_at(o, me, c, k, j), out + (size_t)j * sz, sz);
+        }
+    }
+}
+
+static void ops_cases(ops_out *o)
+{
+    o->ncase = 0;
+    for (size_t a = 0; a < sizeof all_types / sizeof all_types[0]; a++)
+        for (size_t b = 0; b < sizeof all_ops / sizeof all_ops[0]; b++)
+            if (takes(all_types[a], all_ops[b])) {
+                ck_assert_int_lt(o->ncase, MAXCASE);
+                o->t[o->ncase] = all_types[a];
+                o->op[o->ncase++] = all_ops[b];
+            }
+}
+
+START_TEST(test_coll_operators_match_fold)
+{
+    static const char *coll[NCOLL] = { "hr_reduce", "hr_allreduce", "hr_scan", "hr_exscan" };
+    ops_out o;
+    ops_cases(&o);
+    ck_assert_int_eq(o.ncase, 5 * 7 + 4 * 3 + 3 * 2);
+    for (int s = 0; s < NOP_SIZES; s++) {
+        int n = op_sizes[s];
+        o.got = calloc((size_t)n * MAXCASE * NCOLL * OPK, ELEM);
+        hr_machine_config cfg = hr_test_config(n, NULL);
+        hr_run_result res;
+        hr_test_run(&cfg, body_ops, &o, &res);
+        ck_assert_msg(res.status == HR_OK, "%s", res.report);
+        for (int c = 0; c < o.ncase; c++) {
+            hr_type t = o.t[c];
+            hr_op op = o.op[c];
+            for (int k = 0; k < NCOLL; k++)
+                for (int i = 0; i < n; i++) {
+                    if (k == 0 && i != (c * 3) % n)
+                        continue;
+                    int lo = 0, hi = k < 2 ? n : k == 2 ? i + 1 : i;
+                    for (int j = 0; j < OPK; j++) {
+                        elem want = ref_fold(t, op, lo, hi, j, n);
+                        elem got = load(t, got_at(&o, i, c, k, j));
+                        ck_assert_msg(elem_eq(t, got, want),
+                                      "p = %d, %s, type %d, op %d, P%d, element %d: got %llx/%g/%d,"
+                                      " want %llx/%g/%d", n, coll[k], (int)t, (int)op, i, j,
+                                      (unsigned long long)got.u, got.d, got.idx,
+                                      (unsigned long long)want.u, want.d, want.idx);
+                    }
+                }
+        }
+        free(o.got);
+    }
+}
+END_TEST
+
+/* MINLOC and MAXLOC ties: every processor holds the same value with indices in a shuffled order
+ * (element 0), or half of them do (element 1: value i % 2, index n - i): the smallest index of
+ * the best value wins, whatever the rank that holds it. */
+typedef struct loc_out {
+    hr_double_int d[8][2][2];     /* [processor][minloc, maxloc][element] after allreduce */
+    hr_int32_int  r[2][2];        /* reduce to root 1 of int32 pairs: [minloc, maxloc][element] */
+} loc_out;
+
+static void body_loc_ties(hr_proc *p, void *arg)
+{
+    loc_out *o = arg;
+    int n = hr_nprocs(p), me = hr_pid(p);
+    hr_double_int d[2] = { { 7.5, (me * 3 + 1) % n + 100 }, { me % 2, n - me } };
+    hr_int32_int r[2] = { { -4, (me * 3 + 1) % n + 100 }, { me % 2, n - me } };
+    hr_allreduce(p, d, o->d[me][0], 2, HR_DOUBLE_INT, HR_MINLOC);
+    hr_allreduce(p, d, o->d[me][1], 2, HR_DOUBLE_INT, HR_MAXLOC);
+    hr_reduce(p, 1, r, me == 1 ? o->r[0] : NULL, 2, HR_INT32_INT, HR_MINLOC);
+    hr_reduce(p, 1, r, me == 1 ? o->r[1] : NULL, 2, HR_INT32_INT, HR_MAXLOC);
+}
+
+START_TEST(test_coll_loc_ties_take_smallest_index)
+{
+    static const int n_of[] = { 5, 8 };
+    for (int s = 0; s < 2; s++) {
+        int n = n_of[s];
+        loc_out o;
+        memset(&o, 0, sizeof o);
+        hr_machine_config cfg = hr_test_config(n, NULL);
+        hr_run_result res;
+        hr_test_run(&cfg, body_loc_ties, &o, &res);
+        ck_assert_msg(res.status == HR_OK, "%s", res.report);
+        /* element 1: the even ranks hold 0 (largest even rank: smallest index), the odd ones 1 */
+        int even = (n - 1) / 2 * 2, odd = (n - 2) / 2 * 2 + 1;
+        for (int i = 0; i < n; i++) {
+            ck_assert(o.d[i][0][0].value == 7.5 && o.d[i][0][0].index == 100);
+            ck_assert(o.d[i][1][0].value == 7.5 && o.d[i][1][0].index == 100);
+            ck_assert(o.d[i][0][1].value == 0 && o.d[i][0][1].index == n - even);
+            ck_assert(o.d[i][1][1].value == 1 && o.d[i][1][1].index == n - odd);
+        }
+        ck_assert(o.r[0][0].value == -4 && o.r[0][0].index == 100);
+        ck_assert(o.r[1][0].value == -4 && o.r[1][0].index == 100);
+        ck_assert(o.r[0][1].value == 0 && o.r[0][1].index == n - even);
+        ck_assert(o.r[1][1].value == 1 && o.r[1][1].index == n - odd);
+    }
+}
+END_TEST
+
+/* Wrong calls fail the run with a message naming the call and what is wrong. */
+static void ignore_fn(void *inout, const void *in, size_t count, void *ctx)
+{
+    (void)inout, (void)in, (void)count, (void)ctx;
+}
+
+static void body_bad_reduction(hr_proc *p, void *arg)
+{
+    int which = *(int *)arg;
+    double d[2] = { 1, 2 }, dout[2];
+    int32_t i[2] = { 1, 2 }, iout[2];
+    hr_double_int pr[2] = { { 1, 0 }, { 2, 1 } }, prout[2];
+    switch (which) {
+    case 0: hr_allreduce(p, d, dout, 2, HR_DOUBLE, HR_BAND); break;
+    case 1: hr_scan(p, d, dout, 2, HR_DOUBLE, HR_BXOR); break;
+    case 2: hr_reduce(p, 0, i, iout, 2, HR_INT32, HR_MINLOC); break;
+    case 3: hr_exscan(p, pr, prout, 2, HR_DOUBLE_INT, HR_SUM); break;
+    case 4: hr_allreduce(p, i, iout, 2, HR_INT32, (hr_op)99); break;
+    case 5: hr_allreduce(p, i, iout, 2, (hr_type)99, HR_SUM); break;
+    case 6: hr_reduce_user(p, 0, i, iout, 2, sizeof i[0], NULL, NULL); break;
+    case 7: hr_scan_user(p, i, iout, 2, 0, ignore_fn, NULL); break;
+    case 8: hr_reduce_user(p, 3, i, iout, 2, sizeof i[0], ignore_fn, NULL); break;
+    case 9: hr_allreduce_user(p, i, iout, SIZE_MAX / 2, 4, ignore_fn, NULL); break;
+    }
+}
+
+START_TEST(test_coll_bad_reductions_fail)
+{
+    static const char *why[] = {
+        "hr_allreduce: HR_BAND needs an integer type (HR_INT32, HR_UINT32, HR_INT64, HR_UINT64),"
+        " not HR_DOUBLE",
+        "hr_scan: HR_BXOR needs an integer type (HR_INT32, HR_UINT32, HR_INT64, HR_UINT64),"
+        " not HR_DOUBLE",
+        "hr_reduce: HR_MINLOC needs a value-index pair type (HR_INT32_INT, HR_INT64_INT,"
+        " HR_DOUBLE_INT), not HR_INT32",
+        "hr_exscan: HR_SUM needs a number type (HR_INT32, HR_UINT32, HR_INT64, HR_UINT64,"
+        " HR_DOUBLE), not HR_DOUBLE_INT",
+        "hr_allreduce: unknown operator 99",
+        "hr_allreduce: unknown element type 99",
+        "hr_reduce_user: the function is NULL",
+        "hr_scan_user: elem_size is 0",
+        "hr_reduce_user: root 3 does not exist (p = 3)",
+        "do not fit in memory",
+    };
+    for (int which = 0; which < (int)(sizeof why / sizeof why[0]); which++) {
+        hr_machine_config cfg = hr_test_config(3, NULL);
+        hr_run_result res;
+        hr_test_run(&cfg, body_bad_reduction, &which, &res);
+        ck_assert_int_eq(res.status, HR_EFAIL);
+        ck_assert_msg(strstr(res.report, why[which]) != NULL, "case %d: %s", which, res.report);
+    }
+}
+END_TEST
+
+/* ---- user functions: non-commutative operators against a sequential fold -------------------- */
+
+/* 2x2 matrices modulo a prime: associative, not commutative. ctx points at the modulus. */
+typedef struct mat2 {
+    int64_t a[4];                 /* row-major */
+} mat2;
+#define MATK 3                    /* matrices per reduction */
+
+static mat2 mat_mul(mat2 x, mat2 y, int64_t m)
+{
+    mat2 r;
+    r.a[0] = (x.a[0] * y.a[0] + x.a[1] * y.a[2]) % m;
+    r.a[1] = (x.a[0] * y.a[1] + x.a[1] * y.a[3]) % m;
+    r.a[2] = (x.a[2] * y.a[0] + x.a[3] * y.a[2]) % m;
+    r.a[3] = (x.a[2] * y.a[1] + x.a[3] * y.a[3]) % m;
+    return r;
+}
+
+/* The hr_reduce_fn: inout = in * inout, in from the lower ranks. */
+static void mat_fn(void *inout, const void *in, size_t count, void *ctx)
+{
+    mat2 *io = inout;
+    const mat2 *l = in;
+    int64_t m = *(const int64_t *)ctx;
+    for (size_t k = 0; k < count; k++)
+        io[k] = mat_mul(l[k], io[k], m);
+}
+
+static const int64_t mat_mod = 1000003;
+
+static mat2 mat_of(int i, int k)
+{
+    mat2 r;
+    for (int e = 0; e < 4; e++)
+        r.a[e] = ((i + 1) * (e + 2) * 31 + k * 17 + e * e * (i + 3)) % 97;
+    return r;
+}
+
+/* The product of processors lo .. hi-1's matrices k, left to right. */
+static mat2 mat_fold(int lo, int hi, int k)
+{
+    mat2 r = mat_of(lo, k);
+    for (int i = lo + 1; i < hi; i++)
+        r = mat_mul(r, mat_of(i, k), mat_mod);
+    return r;
+}
+
+/* Strings: concatenation of the ranks' digits, the plainest order check. */
+typedef struct str12 {
+    char s[12];
+} str12;
+
+static void cat_fn(void *inout, const void *in, size_t count, void *ctx)
+{
+    (void)ctx;
+    str12 *io = inout;
+    const str12 *l = in;
+    for (size_t k = 0; k < count; k++) {
+        str12 r = { { 0 } };     /* no stack bytes after the NUL: the jitter test compares all */
+        snprintf(r.s, sizeof r.s, "%s%s", l[k].s, io[k].s);
+        io[k] = r;
+    }
+}
+
+#define NROOTS 8
+typedef struct user_out {
+    mat2  red[NROOTS][MATK];      /* reduce to root r, at r */
+    mat2  all[8][MATK];
+    mat2  scan[8][MATK];
+    mat2  ex[8][MATK];
+    str12 sred[NROOTS], sall[8], sscan[8], sex[8];
+} user_out;
+
+static void body_user(hr_proc *p, void *arg)
+{
+    user_out *o = arg;
+    int n = hr_nprocs(p), me = hr_pid(p);
+    int64_t m = mat_mod;
+    mat2 in[MATK], out[MATK];
+    for (int k = 0; k < MATK; k++)
+        in[k] = mat_of(me, k);
+    str12 s = { { 0 } }, sout = { { 0 } };
+    snprintf(s.s, sizeof s.s, "%d", me);
+    for (int root = 0; root < n; root++) {
+        hr_reduce_user(p, root, in, me == root ? o->red[root] : NULL, MATK, sizeof(mat2), mat_fn,
+                       &m);
+        hr_reduce_user(p, root, &s, me == root ? &o->sred[root] : NULL, 1, sizeof s, cat_fn,
+                       NULL);
+    }
+    hr_allreduce_user(p, in, o->all[me], MATK, sizeof(mat2), mat_fn, &m);
+    hr_scan_user(p, in, o->scan[me], MATK, sizeof(mat2), mat_fn, &m);
+    /* exscan leaves processor 0's out as it was: -1 everywhere */
+    for (int k = 0; k < MATK; k++)
+        for (int e = 0; e < 4; e++)
+            out[k].a[e] = -1;
+    hr_exscan_user(p, in, out, MATK, sizeof(mat2), mat_fn, &m);
+    memcpy(o->ex[me], out, sizeof out);
+    hr_allreduce_user(p, &s, &o->sall[me], 1, sizeof s, cat_fn, NULL);
+    hr_scan_user(p, &s, &o->sscan[me], 1, sizeof s, cat_fn, NULL);
+    strcpy(sout.s, "none");
+    hr_exscan_user(p, &s, &sout, 1, sizeof s, cat_fn, NULL);
+    o->sex[me] = sout;
+}
+
+static void assert_mats(const mat2 *got, int lo, int hi, const char *what, int n, int i)
+{
+    for (int k = 0; k < MATK; k++) {
+        mat2 want = mat_fold(lo, hi, k);
+        ck_assert_msg(memcmp(&got[k], &want, sizeof want) == 0, "p = %d, %s, P%d, matrix %d", n,
+                      what, i, k);
+    }
+}
+
+START_TEST(test_coll_user_noncommutative_in_rank_order)
+{
+    static const char digits[] = "01234567";
+    /* the operator really is not commutative on these operands */
+    mat2 a = mat_of(0, 0), b = mat_of(1, 0), ab = mat_mul(a, b, mat_mod), ba = mat_mul(b, a, mat_mod);
+    ck_assert(memcmp(&ab, &ba, sizeof ab) != 0);
+    for (int s = 0; s < NOP_SIZES; s++) {
+        int n = op_sizes[s];
+        user_out *o = calloc(1, sizeof *o);
+        hr_machine_config cfg = hr_test_config(n, NULL);
+        hr_run_result res;
+        hr_test_run(&cfg, body_user, o, &res);
+        ck_assert_msg(res.status == HR_OK, "%s", res.report);
+        for (int root = 0; root < n; root++) {
+            assert_mats(o->red[root], 0, n, "hr_reduce_user", n, root);
+            ck_assert_msg(strncmp(o->sred[root].s, digits, (size_t)n) == 0
+                          && o->sred[root].s[n] == '\0', "p = %d, root %d: \"%s\"", n, root,
+                          o->sred[root].s);
+        }
+        for (int i = 0; i < n; i++) {
+            assert_mats(o->all[i], 0, n, "hr_allreduce_user", n, i);
+            assert_mats(o->scan[i], 0, i + 1, "hr_scan_user", n, i);
+            if (i > 0)
+                assert_mats(o->ex[i], 0, i, "hr_exscan_user", n, i);
+            else
+                for (int k = 0; k < MATK; k++)
+                    for (int e = 0; e < 4; e++)
+                        ck_assert_int_eq(o->ex[0][k].a[e], -1);
+            ck_assert(strncmp(o->sall[i].s, digits, (size_t)n) == 0 && o->sall[i].s[n] == '\0');
+            ck_assert(strncmp(o->sscan[i].s, digits, (size_t)i + 1) == 0
+                      && o->sscan[i].s[i + 1] == '\0');
+            if (i > 0)
+                ck_assert(strncmp(o->sex[i].s, digits, (size_t)i) == 0 && o->sex[i].s[i] == '\0');
+            else
+                ck_assert_str_eq(o->sex[0].s, "none");
+        }
+        free(o);
+    }
+}
+END_TEST
+
 /* ---- model cost against hand-computed values (cm5: tau = 88 us, sigma = 50 ns/byte) ---------- */
 
 static void body_transpose_bytes(hr_proc *p, void *arg)
@@ -352,6 +919,105 @@ START_TEST(test_coll_gather_bcast_cost)
 }
 END_TEST
 
+/* A user's reduction costs what the built-in HR_SUM costs on as many bytes: 10 matrices of 32
+ * bytes against 40 int64. which: 0 reduce (to root), 1 allreduce, 2 scan, 3 exscan. */
+typedef struct size_job {
+    int user, which, root;
+} size_job;
+
+static void body_sizes(hr_proc *p, void *arg)
+{
+    const size_job *j = arg;
+    int64_t m = mat_mod;
+    mat2 in[10], out[10];
+    memset(in, 0, sizeof in);
+    _Static_assert(sizeof in == 40 * sizeof(int64_t), "the same bytes both ways");
+    if (j->user) {
+        if (j->which == 0)
+            hr_reduce_user(p, j->root, in, out, 10, sizeof(mat2), mat_fn, &m);
+        else if (j->which == 1)
+            hr_allreduce_user(p, in, out, 10, sizeof(mat2), mat_fn, &m);
+        else if (j->which == 2)
+            hr_scan_user(p, in, out, 10, sizeof(mat2), mat_fn, &m);
+        else
+            hr_exscan_user(p, in, out, 10, sizeof(mat2), mat_fn, &m);
+    } else {
+        if (j->which == 0)
+            hr_reduce(p, j->root, in, out, 40, HR_INT64, HR_SUM);
+        else if (j->which == 1)
+            hr_allreduce(p, in, out, 40, HR_INT64, HR_SUM);
+        else if (j->which == 2)
+            hr_scan(p, in, out, 40, HR_INT64, HR_SUM);
+        else
+            hr_exscan(p, in, out, 40, HR_INT64, HR_SUM);
+    }
+}
+
+/* ceil(lg p) levels of tau + sigma*m, m = 320 bytes: 88 + 16 = 104 us a level; allreduce twice
+ * as many. On complete, as a power of two shows: p = 8 costs 3 levels whatever the root. The
+ * user's function and HR_SUM agree on every figure, on complete and on a ring, with and without
+ * a per-message overhead. */
+START_TEST(test_coll_user_costs_as_builtin)
+{
+    static const char *topo[] = { NULL, "ring" };
+    for (int s = 0; s < NOP_SIZES; s++)
+        for (int tp = 0; tp < 2; tp++)
+            for (int ov = 0; ov < 2; ov++)
+                for (int which = 0; which < 4; which++) {
+                    int n = op_sizes[s];
+                    hr_machine_config cfg = hr_test_config(n, NULL);
+                    cfg.topology = topo[tp];
+                    cfg.cost.overhead = ov ? 1e-6 : 0;
+                    size_job b = { 0, which, n - 1 - n / 3 }, u = b;
+                    u.user = 1;
+                    hr_run_result rb, ru;
+                    hr_test_run(&cfg, body_sizes, &b, &rb);
+                    hr_test_run(&cfg, body_sizes, &u, &ru);
+                    ck_assert_msg(rb.status == HR_OK && ru.status == HR_OK, "%s%s", rb.report,
+                                  ru.report);
+                    ck_assert_msg(rb.model_time_s == ru.model_time_s,
+                                  "p = %d, %s, overhead %d, collective %d: %g s against %g s", n,
+                                  topo[tp] ? topo[tp] : "complete", ov, which, ru.model_time_s,
+                                  rb.model_time_s);
+                    ck_assert_uint_eq(rb.messages, ru.messages);
+                    ck_assert_uint_eq(rb.bytes, ru.bytes);
+                    ck_assert_uint_eq(rb.max_in_bytes, ru.max_in_bytes);
+                    ck_assert_uint_eq(rb.max_out_bytes, ru.max_out_bytes);
+                    ck_assert_uint_eq(rb.rounds, ru.rounds);
+                    if (n == 8 && tp == 0 && ov == 0)
+                        ck_assert_double_eq_tol(ru.model_time_s, (which == 1 ? 6 : 3) * 104e-6,
+                                                1e-12);
+                    if (which == 0)
+                        ck_assert_uint_eq(ru.messages, (uint64_t)n - 1);
+                }
+}
+END_TEST
+
+/* Model figures and results do not depend on the thread schedule. */
+START_TEST(test_coll_user_deterministic_under_jitter)
+{
+    static const int n_of[] = { 5, 8 };
+    for (int s = 0; s < 2; s++) {
+        user_out *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
+        hr_machine_config cfg = hr_test_config(n_of[s], NULL);
+        hr_run_result ra, rb;
+        hr_test_run(&cfg, body_user, a, &ra);
+        ck_assert_int_eq(ra.status, HR_OK);
+        cfg.jitter = 1;
+        for (int rep = 0; rep < 3; rep++) {
+            memset(b, 0, sizeof *b);
+            hr_test_run(&cfg, body_user, b, &rb);
+            ck_assert_int_eq(rb.status, HR_OK);
+            ck_assert(ra.model_time_s == rb.model_time_s);
+            ck_assert_uint_eq(ra.messages, rb.messages);
+            ck_assert(memcmp(a, b, sizeof *a) == 0);
+        }
+        free(a);
+        free(b);
+    }
+}
+END_TEST
+
 Suite *hr_coll_suite(void)
 {
     Suite *s = suite_create("coll");
@@ -363,11 +1029,17 @@ Suite *hr_coll_suite(void)
     tcase_add_test(tc, test_coll_alltoallv_matches_reference);
     tcase_add_test(tc, test_coll_rooted_match_reference);
     tcase_add_test(tc, test_coll_reductions_match_reference);
+    tcase_add_test(tc, test_coll_operators_match_fold);
+    tcase_add_test(tc, test_coll_loc_ties_take_smallest_index);
+    tcase_add_test(tc, test_coll_bad_reductions_fail);
+    tcase_add_test(tc, test_coll_user_noncommutative_in_rank_order);
+    tcase_add_test(tc, test_coll_user_deterministic_under_jitter);
     suite_add_tcase(s, tc);
     tc = tcase_create("cost");
     tcase_add_test(tc, test_coll_transpose_cost);
     tcase_add_test(tc, test_coll_transpose_view_cost);
     tcase_add_test(tc, test_coll_gather_bcast_cost);
+    tcase_add_test(tc, test_coll_user_costs_as_builtin);
     suite_add_tcase(s, tc);
     return s;
 }

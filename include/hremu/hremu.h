@@ -144,8 +144,39 @@ void hr_get(hr_proc *p, int src, int slot, size_t off, void *dst, size_t len);
 void hr_sync(hr_proc *p);
 
 /* ---- collectives: every processor calls them in the same order with matching arguments -------- */
-typedef enum hr_type { HR_INT32, HR_UINT32, HR_INT64, HR_UINT64, HR_DOUBLE } hr_type;
-typedef enum hr_op { HR_SUM, HR_MIN, HR_MAX } hr_op;
+/* Element types of the built-in reductions. The last three are value-index pairs like MPI's
+ * MPI_2INT, MPI_LONG_INT and MPI_DOUBLE_INT, elements of the structs below, for HR_MINLOC and
+ * HR_MAXLOC only. */
+typedef enum hr_type {
+    HR_INT32, HR_UINT32, HR_INT64, HR_UINT64, HR_DOUBLE,
+    HR_INT32_INT,        /* hr_int32_int */
+    HR_INT64_INT,        /* hr_int64_int */
+    HR_DOUBLE_INT,       /* hr_double_int */
+} hr_type;
+typedef struct hr_int32_int  { int32_t value; int32_t index; } hr_int32_int;
+typedef struct hr_int64_int  { int64_t value; int32_t index; } hr_int64_int;
+typedef struct hr_double_int { double  value; int32_t index; } hr_double_int;
+
+/* Built-in operators, element by element, and the types they take (any other pair fails the run,
+ * naming the operator and the type):
+ *   HR_SUM, HR_PROD        the five number types; integers wrap modulo 2^bits
+ *   HR_MIN, HR_MAX         the five number types
+ *   HR_LAND, HR_LOR, HR_LXOR   the five number types: nonzero is true; the result is 1 or 0
+ *   HR_BAND, HR_BOR, HR_BXOR   the four integer types (bits)
+ *   HR_MINLOC, HR_MAXLOC   the pair types: the least (greatest) value with its index; among equal
+ *                          values the smallest index, as in MPI */
+typedef enum hr_op {
+    HR_SUM, HR_MIN, HR_MAX,
+    HR_PROD, HR_LAND, HR_LOR, HR_LXOR, HR_BAND, HR_BOR, HR_BXOR, HR_MINLOC, HR_MAXLOC,
+} hr_op;
+
+/* A user's reduction: for i < count, inout[i] = in[i] (+) inout[i], where in holds the combination
+ * over lower-numbered processors and inout the one over higher-numbered processors, so that the
+ * result is x_0 (+) x_1 (+) ... (+) x_(p-1) in rank order (MPI's convention; (+) need not be
+ * commutative, it must be associative). Both arrays hold count elements of the elem_size given
+ * to the call; ctx is passed through untouched. It runs on the calling processor's thread and
+ * must not communicate; the model does not charge it, as it does not charge the built-ins. */
+typedef void (*hr_reduce_fn)(void *inout, const void *in, size_t count, void *ctx);
 
 void hr_barrier(hr_proc *p);
 /* Block k of send (block bytes each) goes to processor k, which stores it as block hr_pid of recv. */
@@ -168,12 +199,26 @@ void hr_gather(hr_proc *p, int root, const void *send, void *recv, size_t block)
 void hr_scatter(hr_proc *p, int root, const void *send, void *recv, size_t block);
 /* allgather: block k of everyone's recv comes from processor k (concatenation). */
 void hr_allgather(hr_proc *p, const void *send, void *recv, size_t block);
-/* Element-wise reductions of count elements; out is used at root only for hr_reduce. */
+/* Element-wise reductions of count elements, combined in rank order (processor 0's on the left);
+ * out is used at root only for hr_reduce. */
 void hr_reduce(hr_proc *p, int root, const void *in, void *out, size_t count, hr_type t, hr_op op);
 void hr_allreduce(hr_proc *p, const void *in, void *out, size_t count, hr_type t, hr_op op);
 /* Prefix: out on processor i combines in of processors 0..i (inclusive) or 0..i-1 (exclusive;
- * processor 0 then gets the identity of op: 0 for sum, the type's max for min, min for max). */
+ * processor 0 then gets the identity of op: 0 for sum, or, lxor, bor, bxor; 1 for prod, land;
+ * all bits set for band; the type's max for min, its min (-inf for double) for max; the pair
+ * {max, INT32_MAX} for minloc and {min, INT32_MAX} for maxloc). */
 void hr_scan(hr_proc *p, const void *in, void *out, size_t count, hr_type t, hr_op op);
 void hr_exscan(hr_proc *p, const void *in, void *out, size_t count, hr_type t, hr_op op);
+/* The same four with a user's function fn on count elements of elem_size bytes (> 0): the same
+ * messages, model time and results' order as the built-in operators. hr_exscan_user leaves out
+ * unchanged on processor 0 (a user's operator has no identity). */
+void hr_reduce_user(hr_proc *p, int root, const void *in, void *out, size_t count,
+                    size_t elem_size, hr_reduce_fn fn, void *ctx);
+void hr_allreduce_user(hr_proc *p, const void *in, void *out, size_t count, size_t elem_size,
+                       hr_reduce_fn fn, void *ctx);
+void hr_scan_user(hr_proc *p, const void *in, void *out, size_t count, size_t elem_size,
+                  hr_reduce_fn fn, void *ctx);
+void hr_exscan_user(hr_proc *p, const void *in, void *out, size_t count, size_t elem_size,
+                    hr_reduce_fn fn, void *ctx);
 
 #endif /* HREMU_HREMU_H */

@@ -20,12 +20,6 @@ static int proc_at(int me, int k, int n)
     return (int)(((long)me + k % n + n) % n);
 }
 
-static void check_root(hr_proc *p, int root, const char *call)
-{
-    if (root < 0 || root >= hr_nprocs(p))
-        hr_fail(p, "%s: root %d does not exist (p = %d)", call, root, hr_nprocs(p));
-}
-
 void hr_transpose(hr_proc *p, const void *send, void *recv, size_t block)
 {
     int n = hr_nprocs(p), me = hr_pid(p);
@@ -101,7 +95,7 @@ void hr_alltoallv(hr_proc *p, const void *send, const size_t *scounts, const siz
 void hr_gather(hr_proc *p, int root, const void *send, void *recv, size_t block)
 {
     int n = hr_nprocs(p), me = hr_pid(p);
-    check_root(p, root, "hr_gather");
+    hr__coll_check_root(p, root, "hr_gather");
     hr__coll_begin(p);
     if (me != root) {
         hr__coll_post(p, root, send, block);
@@ -120,7 +114,7 @@ void hr_gather(hr_proc *p, int root, const void *send, void *recv, size_t block)
 void hr_scatter(hr_proc *p, int root, const void *send, void *recv, size_t block)
 {
     int n = hr_nprocs(p), me = hr_pid(p);
-    check_root(p, root, "hr_scatter");
+    hr__coll_check_root(p, root, "hr_scatter");
     hr__coll_begin(p);
     if (me != root) {
         hr__coll_take(p, root, recv, block);

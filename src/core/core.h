@@ -289,6 +289,7 @@ void        hr__coll_lend(hr_proc *p, int dest, const void *buf, size_t len);
 const void *hr__coll_view(hr_proc *p, int src, size_t len);
 void        hr__view_end(hr_proc *p);
 void   hr__coll_begin(hr_proc *p);             /* counts a collective step */
+void   hr__coll_check_root(hr_proc *p, int root, const char *call);   /* fails p if no such root */
 void   hr__p2p_reset(hr_proc *p);               /* drop undelivered messages, between runs */
 
 /* Can no processor other than p and skip still send p a message arriving before (a, src)?

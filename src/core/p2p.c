@@ -477,6 +477,12 @@ void hr_probe(hr_proc *p, int src, int tag, hr_status *st)
 
 /* ---- collectives' messages ---------------------------------------------------------------- */
 
+void hr__coll_check_root(hr_proc *p, int root, const char *call)
+{
+    if (root < 0 || root >= p->m->p)
+        hr_fail(p, "%s: root %d does not exist (p = %d)", call, root, p->m->p);
+}
+
 void hr__coll_begin(hr_proc *p)
 {
     hr__proc_comm_point(p);
