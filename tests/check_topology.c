@@ -565,7 +565,7 @@ START_TEST(test_topology_collective_wait_is_reported)
     hr_run_result res;
     hr_test_run(&cfg, body_lone_transpose, NULL, &res);
     ck_assert_int_eq(res.status, HR_EDEADLK);
-    ck_assert_msg(strstr(res.report, "P0 waits in a collective for 3 more blocks") != NULL, "%s",
+    ck_assert_msg(strstr(res.report, "P0 waits in hr_transpose for 3 more blocks") != NULL, "%s",
                   res.report);
 }
 END_TEST

@@ -25,7 +25,7 @@ void hr_transpose(hr_proc *p, const void *send, void *recv, size_t block)
     int n = hr_nprocs(p), me = hr_pid(p);
     const unsigned char *s = send;
     unsigned char *r = recv;
-    hr__coll_begin(p);
+    hr__coll_begin(p, "hr_transpose");
     for (int k = 1; k < n; k++) {
         int d = proc_at(me, k, n);
         hr__coll_post(p, d, s + (size_t)d * block, block);
@@ -45,7 +45,7 @@ void hr_transpose_view(hr_proc *p, const void *send, size_t block, const void **
 {
     int n = hr_nprocs(p), me = hr_pid(p);
     const unsigned char *s = send;
-    hr__coll_begin(p);
+    hr__coll_begin(p, "hr_transpose_view");
     for (int k = 1; k < n; k++) {
         int d = proc_at(me, k, n);
         hr__coll_lend(p, d, s + (size_t)d * block, block);
@@ -70,7 +70,7 @@ void hr_alltoallv(hr_proc *p, const void *send, const size_t *scounts, const siz
     int n = hr_nprocs(p), me = hr_pid(p);
     const unsigned char *s = send;
     unsigned char *r = recv;
-    hr__coll_begin(p);
+    hr__coll_begin(p, "hr_alltoallv");
     /* As MPI_Alltoallv: an empty block is no message, on both sides. */
     for (int k = 1; k < n; k++) {
         int d = proc_at(me, k, n);
@@ -96,7 +96,7 @@ void hr_gather(hr_proc *p, int root, const void *send, void *recv, size_t block)
 {
     int n = hr_nprocs(p), me = hr_pid(p);
     hr__coll_check_root(p, root, "hr_gather");
-    hr__coll_begin(p);
+    hr__coll_begin(p, "hr_gather to root %d", root);
     if (me != root) {
         hr__coll_post(p, root, send, block);
         hr__coll_complete(p);
@@ -115,7 +115,7 @@ void hr_scatter(hr_proc *p, int root, const void *send, void *recv, size_t block
 {
     int n = hr_nprocs(p), me = hr_pid(p);
     hr__coll_check_root(p, root, "hr_scatter");
-    hr__coll_begin(p);
+    hr__coll_begin(p, "hr_scatter from root %d", root);
     if (me != root) {
         hr__coll_take(p, root, recv, block);
         return;
@@ -133,7 +133,7 @@ void hr_allgather(hr_proc *p, const void *send, void *recv, size_t block)
 {
     int n = hr_nprocs(p), me = hr_pid(p);
     unsigned char *r = recv;
-    hr__coll_begin(p);
+    hr__coll_begin(p, "hr_allgather");
     for (int k = 1; k < n; k++)
         hr__coll_post(p, proc_at(me, k, n), send, block);
     memcpy(r + (size_t)me * block, send, block);

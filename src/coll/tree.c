@@ -31,6 +31,7 @@ typedef struct combiner {
     void        *ctx;
     size_t       count;     /* elements */
     size_t       len;       /* bytes */
+    const char  *call;      /* the public call, for the report */
 } combiner;
 
 static combiner combine_with(hr_proc *p, hr_reduce_fn fn, void *ctx, size_t count, size_t size,
@@ -38,7 +39,7 @@ static combiner combine_with(hr_proc *p, hr_reduce_fn fn, void *ctx, size_t coun
 {
     if (count > SIZE_MAX / size)
         hr_fail(p, "%s: %zu elements of %zu bytes do not fit in memory", call, count, size);
-    return (combiner){ .fn = fn, .ctx = ctx, .count = count, .len = count * size };
+    return (combiner){ .fn = fn, .ctx = ctx, .count = count, .len = count * size, .call = call };
 }
 
 /* A built-in operator: b is the caller's storage for fn's context. */
@@ -87,7 +88,7 @@ static void bcast(hr_proc *p, int root, void *buf, size_t len)
 void hr_bcast(hr_proc *p, int root, void *buf, size_t len)
 {
     hr__coll_check_root(p, root, "hr_bcast");
-    hr__coll_begin(p);
+    hr__coll_begin(p, "hr_bcast from root %d", root);
     bcast(p, root, buf, len);
 }
 
@@ -154,13 +155,13 @@ static void rooted_reduce(hr_proc *p, int root, const void *in, void *out, const
                           const char *call)
 {
     hr__coll_check_root(p, root, call);
-    hr__coll_begin(p);
+    hr__coll_begin(p, "%s to root %d", call, root);
     reduce(p, root, in, out, c);
 }
 
 static void allreduce(hr_proc *p, const void *in, void *out, const combiner *c)
 {
-    hr__coll_begin(p);
+    hr__coll_begin(p, "%s", c->call);
     reduce(p, 0, in, out, c);
     bcast(p, 0, out, c->len);
 }
@@ -176,7 +177,7 @@ static int scan(hr_proc *p, const void *in, void *out, const combiner *c, int in
     unsigned char *ex = hr_malloc(p, len ? len : 1);
     unsigned char *tmp = hr_malloc(p, len ? len : 1);
     memcpy(acc, in, len);
-    hr__coll_begin(p);
+    hr__coll_begin(p, "%s", c->call);
     for (int d = 1; d < n; d <<= 1) {
         if (me + d < n)
             hr__coll_post(p, me + d, acc, len);

@@ -162,6 +162,7 @@ struct hr_proc {
     int              park_src;    /* what a parked receive waits for (under transit.c's lock): */
     int              park_tag;    /* a message from park_src (or HR_ANY) with park_tag, */
     int              park_need;   /* or, if not 0, park_need more collective blocks */
+    char             coll_what[64]; /* the collective it is in, for the report (hr__coll_begin) */
 
     /* (shared) */
     _Alignas(64) _Atomic hr_time pub_clock;
@@ -288,7 +289,9 @@ void   hr__coll_complete(hr_proc *p);
 void        hr__coll_lend(hr_proc *p, int dest, const void *buf, size_t len);
 const void *hr__coll_view(hr_proc *p, int src, size_t len);
 void        hr__view_end(hr_proc *p);
-void   hr__coll_begin(hr_proc *p);             /* counts a collective step */
+/* Count a collective step and name it, printf-style, for a deadlock report: "hr_bcast from
+ * root %d". The name stays until the next collective. */
+void   hr__coll_begin(hr_proc *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void   hr__coll_check_root(hr_proc *p, int root, const char *call);   /* fails p if no such root */
 void   hr__p2p_reset(hr_proc *p);               /* drop undelivered messages, between runs */
 

@@ -99,7 +99,10 @@ static void describe(hr_machine *m, const hr_proc *q)
     double t = hr__time_to_s(q->clock);
     switch (w->kind) {
     case HR_WAIT_RECV:
-        if (w->peer == HR_ANY)
+        if (w->tag == HR__TAG_COLL)
+            hr__report(m, "P%d waits in %s for P%d's block at model time %.9g s\n", q->id,
+                       w->call, w->peer, t);
+        else if (w->peer == HR_ANY)
             hr__report(m, "P%d waits in %s from any processor (tag %d) at model time %.9g s\n",
                        q->id, w->call, w->tag, t);
         else

@@ -18,6 +18,8 @@
 #include "core/core.h"
 
 #include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -483,15 +485,19 @@ void hr__coll_check_root(hr_proc *p, int root, const char *call)
         hr_fail(p, "%s: root %d does not exist (p = %d)", call, root, p->m->p);
 }
 
-void hr__coll_begin(hr_proc *p)
+void hr__coll_begin(hr_proc *p, const char *fmt, ...)
 {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->coll_what, sizeof p->coll_what, fmt, ap);
+    va_end(ap);
     hr__proc_comm_point(p);
     p->rounds++;
 }
 
 static void post(hr_proc *p, int dest, const void *buf, size_t len, uint8_t kind)
 {
-    hr__proc_check_link(p, dest, "a collective");
+    hr__proc_check_link(p, dest, p->coll_what);
     hr_time before = atomic_load_explicit(&p->pub_clock, memory_order_relaxed);
     hr_msg *msg = borrowed(p, kind, HR__TAG_COLL, buf, len);
     stamp_async(p, msg, dest);
@@ -520,7 +526,7 @@ void hr__coll_lend(hr_proc *p, int dest, const void *buf, size_t len)
 void hr__coll_take(hr_proc *p, int src, void *buf, size_t len)
 {
     recv_ctx c = { .src = src, .tag = HR__TAG_COLL, .post = p->clock };
-    hr_wait_desc d = { HR_WAIT_RECV, src, HR__TAG_COLL, len, "a collective" };
+    hr_wait_desc d = { HR_WAIT_RECV, src, HR__TAG_COLL, len, p->coll_what };
     hr__wait(p, &d, recv_ready, &c);
     if (c.msg->len != len)
         hr_fail(p, "collective: P%d sent %zu bytes where %zu were expected (mismatched calls?)",
@@ -567,14 +573,14 @@ void hr__coll_await(hr_proc *p, int count)
      * early, which is safe (the takes wait for the rest). */
     if (p->m->transit == NULL || count <= 0)
         return;
-    hr_wait_desc d = { HR_WAIT_BLOCKS, HR_ANY, HR__TAG_COLL, (size_t)count, "a collective" };
+    hr_wait_desc d = { HR_WAIT_BLOCKS, HR_ANY, HR__TAG_COLL, (size_t)count, p->coll_what };
     hr__wait(p, &d, blocks_ready, &count);
 }
 
 const void *hr__coll_view(hr_proc *p, int src, size_t len)
 {
     recv_ctx c = { .src = src, .tag = HR__TAG_COLL, .post = p->clock };
-    hr_wait_desc d = { HR_WAIT_RECV, src, HR__TAG_COLL, len, "a collective" };
+    hr_wait_desc d = { HR_WAIT_RECV, src, HR__TAG_COLL, len, p->coll_what };
     hr__wait(p, &d, recv_ready, &c);
     hr_msg *msg = c.msg;
     if (msg->len != len)
@@ -608,7 +614,7 @@ void hr__coll_complete(hr_proc *p)
      * receiver posted its receive (or absorbed the data, if later). That keeps every real-time
      * wait a model-time wait, which the resolver's safety argument needs (machine.c). LEND
      * messages stay on the list until hr__view_end: their data is still being read. */
-    hr_wait_desc d = { HR_WAIT_REFS, HR_ANY, HR__TAG_COLL, 0, "a collective" };
+    hr_wait_desc d = { HR_WAIT_REFS, HR_ANY, HR__TAG_COLL, 0, p->coll_what };
     hr__wait(p, &d, refs_ready, NULL);
     hr_msg **at = &p->refs;
     while (*at != NULL) {
