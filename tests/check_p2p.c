@@ -3,6 +3,7 @@
 #include "hr_test.h"
 
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -342,6 +343,52 @@ START_TEST(test_p2p_sendrecv_ring_is_one_step)
 }
 END_TEST
 
+/* What the machine tells its algorithm is what it was built with. */
+typedef struct asked {
+    char     disc[16];
+    hr_cost  cost;
+    uint64_t buffer;
+    int      store_forward;
+} asked;
+
+static void body_ask(hr_proc *p, void *arg)
+{
+    asked *a = arg;
+    if (hr_pid(p) != 1)
+        return;
+    snprintf(a->disc, sizeof a->disc, "%s", hr_discipline(p));
+    a->cost = hr_costs(p);
+    a->buffer = hr_buffer(p);
+    a->store_forward = hr_store_forward(p);
+}
+
+START_TEST(test_p2p_machine_queries)
+{
+    hr_machine_config cfg = hr_test_config(4, "sync");
+    cfg.cost.overhead = 3e-6;
+    cfg.cost.hop = 1e-7;
+    cfg.topology = "ring";
+    cfg.switching = 1;
+    asked a;
+    hr_run_result res;
+    hr_test_run(&cfg, body_ask, &a, &res);
+    ck_assert_str_eq(a.disc, "sync");
+    ck_assert_double_eq(a.cost.tau, 88e-6);
+    ck_assert_double_eq(a.cost.sigma, 1.0 / 20e6);
+    ck_assert_double_eq(a.cost.overhead, 3e-6);
+    ck_assert_double_eq(a.cost.hop, 1e-7);
+    ck_assert_int_eq(a.cost.measured, 0);
+    ck_assert_int_eq(a.buffer, 0);
+    ck_assert_int_eq(a.store_forward, 1);
+    cfg = hr_test_config(4, NULL);
+    cfg.buffer = 4096;
+    hr_test_run(&cfg, body_ask, &a, &res);
+    ck_assert_str_eq(a.disc, "async");
+    ck_assert_int_eq(a.buffer, 4096);
+    ck_assert_int_eq(a.store_forward, 0);
+}
+END_TEST
+
 Suite *hr_p2p_suite(void)
 {
     Suite *s = suite_create("p2p");
@@ -357,6 +404,7 @@ Suite *hr_p2p_suite(void)
     tcase_add_test(tc, test_p2p_all_to_all_any_is_deterministic);
     tcase_add_test(tc, test_p2p_probe_waits_for_the_arrival);
     tcase_add_test(tc, test_p2p_sendrecv_ring_is_one_step);
+    tcase_add_test(tc, test_p2p_machine_queries);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -16,6 +16,7 @@
     X(topo_rh)            \
     X(mailbox)            \
     X(p2p)                \
+    X(nonblock)           \
     X(buffer)             \
     X(deadlock)           \
     X(superstep)          \

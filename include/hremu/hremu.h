@@ -36,6 +36,27 @@ int      hr_nprocs(const hr_proc *p);       /* p, the number of processors */
 double   hr_now(const hr_proc *p);          /* this processor's model clock, seconds */
 uint64_t hr_seed(const hr_proc *p);         /* the machine's seed */
 
+/* ---- the machine: what an algorithm may ask of it, to choose an ordering ---------------------- */
+/* The cost model (docs/model.md). Seconds and seconds per byte. */
+/* The cost model (docs/model.md). Seconds and seconds per byte. */
+typedef struct hr_cost {
+    double tau;           /* latency of one message, s (> 0: it is the lookahead of ANY receives) */
+    double sigma;         /* s per byte a processor injects or absorbs */
+    double overhead;      /* CPU time per message sent or received, s */
+    double hop;           /* latency per link traversed, s */
+    double compute_unit;  /* s per hr_compute unit */
+    int    measured;      /* nonzero: charge the thread's CPU time instead of hr_compute units */
+} hr_cost;
+/* The machine's discipline: "async", "sync", "fifo", "priority", "arbitrary" or "ocpc". */
+const char *hr_discipline(const hr_proc *p);
+/* Its cost parameters (with compute = measured, measured is 1 and compute_unit unused). */
+hr_cost  hr_costs(const hr_proc *p);
+/* Its receive buffer per processor in bytes under async; 0: unlimited. */
+uint64_t hr_buffer(const hr_proc *p);
+/* On a topology with links: 1 if messages are stored and forwarded at every hop, 0 if they cut
+ * through (docs/model.md, "Link contention"). */
+int      hr_store_forward(const hr_proc *p);
+
 /* ---- the network (docs/model.md, "Topologies"): what an algorithm may ask of its machine ---- */
 /* The topology's name and shape as configured, canonical: "complete", "hypercube", "mesh 4x8". */
 const char *hr_topology_shape(const hr_proc *p);
@@ -90,6 +111,44 @@ void   hr_probe(hr_proc *p, int src, int tag, hr_status *st);
  * message time. Returns the received length; st may be NULL. */
 size_t hr_sendrecv(hr_proc *p, int dest, int sendtag, const void *sendbuf, size_t sendlen,
                    int src, int recvtag, void *recvbuf, size_t cap, hr_status *st);
+
+/* ---- non-blocking point to point ----------------------------------------------------------- */
+/* A request stands for a send or a receive in progress; it lives in the caller's memory until
+ * hr_wait, hr_waitall or a true hr_test completes it and sets the handle to NULL (a NULL handle
+ * is complete already). Every request must be completed before the algorithm returns.
+ *
+ * hr_isend costs what hr_send costs at the call (under async: the copy is made and the buffer
+ * may be reused at once; with a bounded buffer it waits for room, as hr_send). Under sync the
+ * message is posted and buf must stay unchanged until the request completes: the transfer starts
+ * once the receive is posted, and completing the request moves the clock to the end of the
+ * transfer plus the overhead.
+ *
+ * hr_irecv posts a receive and costs nothing. Its message is matched when the request is
+ * completed (hr_wait, hr_waitall, hr_test), in posting order among receives that could take the
+ * same message (MPI's non-overtaking rule); hr_recv also completes the pending receives that
+ * could take its message first. The model absorbs the message as if the receive had been
+ * waiting since it was posted: a rendezvous starts at max(issue, post), and completion moves the
+ * clock to max(clock, r) + overhead, r the end of the absorption (docs/model.md). hr_probe and
+ * hr_iprobe see messages that a pending receive will take: do not probe for those. */
+typedef struct hr_request hr_request;
+
+hr_request *hr_isend(hr_proc *p, int dest, int tag, const void *buf, size_t len);
+hr_request *hr_irecv(hr_proc *p, int src, int tag, void *buf, size_t cap);
+/* Complete *req (blocking until it is done), fill st (receives; may be NULL) and set *req to
+ * NULL. Returns the received length (0 for a send). */
+size_t hr_wait(hr_proc *p, hr_request **req, hr_status *st);
+/* Complete reqs[0..n): the receives first, in array order, then the sends. st is NULL or has n
+ * entries (a send's entry is left alone). */
+void   hr_waitall(hr_proc *p, int n, hr_request **reqs, hr_status *st);
+/* Is *req done by the caller's model clock? 1: it is completed as hr_wait would (at no further
+ * wait) and *req set to NULL; 0: not yet, and the call costs the overhead (at least 1 ns, so that
+ * a loop of tests advances the clock). Decided in model time: the call may wait, in real time,
+ * until the other processors' clocks show whether the message can be in by then. */
+int    hr_test(hr_proc *p, hr_request **req, hr_status *st);
+/* Has a matching message arrived by the caller's model clock (a rendezvous: its envelope, at
+ * issue + latency)? 1 with st filled (may be NULL), and no cost; 0 at the cost of a failed
+ * hr_test. Decided in model time, as hr_test. */
+int    hr_iprobe(hr_proc *p, int src, int tag, hr_status *st);
 
 /* ---- rounds (seed 003): disciplines fifo, priority, arbitrary and ocpc ------------------------ */
 /* Under a round discipline processors communicate in synchronous rounds. In a round each processor

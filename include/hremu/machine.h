@@ -17,15 +17,6 @@
 
 typedef struct hr_machine hr_machine;
 
-/* The cost model (docs/model.md). Seconds and seconds per byte. */
-typedef struct hr_cost {
-    double tau;           /* latency of one message, s (> 0: it is the lookahead of ANY receives) */
-    double sigma;         /* s per byte a processor injects or absorbs */
-    double overhead;      /* CPU time per message sent or received, s */
-    double hop;           /* latency per link traversed, s */
-    double compute_unit;  /* s per hr_compute unit */
-    int    measured;      /* nonzero: charge the thread's CPU time instead of hr_compute units */
-} hr_cost;
 
 /* Fill c with a named preset ("cm5", "sp2"); HR_ENOENT for an unknown name. */
 int hr_cost_preset(const char *name, hr_cost *c);
@@ -47,6 +38,10 @@ typedef struct hr_machine_config {
                                  HREMU_JITTER from the environment */
 } hr_machine_config;
 
+/* hr_run_result.notes: the run called collectives on a machine whose discipline is sync or whose
+ * buffers are bounded; collectives are costed by the async rules all the same (docs/model.md). */
+#define HR_NOTE_COLL_ASYNC 0x1u
+
 /* What one run measured. Model figures are deterministic; wall_s is not. */
 typedef struct hr_run_result {
     int      status;          /* HR_OK, HR_EFAIL (hr_fail), HR_EDEADLK, or HR_ERANGE (model time
@@ -61,6 +56,7 @@ typedef struct hr_run_result {
                                  and priority, rounds that messages spent waiting in queues */
     uint64_t lost;            /* round messages lost in collisions (arbitrary, ocpc) */
     double   wall_s;          /* from release of the threads to the last one finishing */
+    uint32_t notes;           /* HR_NOTE_* bits: what the caller should tell the user */
     char     report[4096];    /* why a run failed or deadlocked: one line per processor involved */
 } hr_run_result;
 

@@ -262,6 +262,10 @@ static int run(const options *o, const hr_config *c, hr_format format)
         fprintf(stderr, "hremu: skipped %zu of %zu rows whose algorithm does not take the "
                 "discipline, workload kind or topology; the first: %s\n", st.skipped,
                 st.skipped + st.rows, st.skip_why);
+    if (st.coll_async > 0)
+        fprintf(stderr, "hremu: note: %zu row%s called collectives, which are costed by the "
+                "async rules whatever the discipline or buffer (docs/model.md, Collectives); the "
+                "first: %s\n", st.coll_async, st.coll_async == 1 ? "" : "s", st.coll_async_row);
     if (err < 0)
         return config_error(&e);
     if (werr < 0) {

@@ -187,6 +187,10 @@ static void report_row(sweep *s, const outcome *o, double wall)
     };
     hr__report_row(s->rep, &row);
     s->st->rows++;
+    if (o->first.notes & HR_NOTE_COLL_ASYNC && s->st->coll_async++ == 0)
+        snprintf(s->st->coll_async_row, sizeof s->st->coll_async_row,
+                 "%s, discipline %s, buffer %llu", pt->alg->name, pt->machine.discipline,
+                 (unsigned long long)pt->machine.buffer);
     if (strcmp(o->status, "ok") != 0 && strcmp(o->status, "unchecked") != 0) {
         s->st->failed++;
         if (s->note)

@@ -26,6 +26,9 @@ typedef struct hr_sweep_stats {
     size_t failed;    /* rows whose status is neither ok nor unchecked */
     size_t skipped;   /* rows not run: the algorithm does not take the discipline or kind */
     char   skip_why[512];  /* the first skipped row's reason */
+    size_t coll_async;     /* rows whose collectives were costed async on a sync or bounded
+                            * machine (HR_NOTE_COLL_ASYNC) */
+    char   coll_async_row[160];  /* the first of them */
 } hr_sweep_stats;
 
 /* Check every machine (hr_machine_check: no threads are made) and make every workload instance

@@ -84,6 +84,21 @@ typedef struct hr_msg {
     unsigned char   payload[];  /* COPY */
 } hr_msg;
 
+/* A non-blocking send or receive (hr_isend, hr_irecv), in its owner's memory. */
+struct hr_request {
+    struct hr_request *next;    /* its owner's list: pending receives in posting order, or sync
+                                 * sends */
+    uint8_t    is_recv;
+    uint8_t    done;            /* completed (by an earlier receive's turn); st is filled */
+    int        src, tag;        /* receive: what it takes */
+    void      *buf;
+    size_t     cap;
+    hr_time    post;            /* receive: the clock when it was posted */
+    hr_msg    *msg;             /* send under sync: the rendezvous; receive: a rendezvous it has
+                                 * committed (p2p.c) and not yet taken */
+    hr_status  st;
+};
+
 /* A put or get waiting for the end of the superstep. */
 typedef struct hr_rma {
     struct hr_rma *next;
@@ -140,6 +155,7 @@ struct hr_proc {
     hr__mbox         box;
     jmp_buf          exit;
     uint64_t         msgs_out, bytes_out, bytes_in, stalls, rounds, lost;
+    uint64_t         colls;       /* collective calls (hr__coll_begin) */
     hr_region       *regions;
     int              nregions, capregions;
     hr_rma          *rma_head, *rma_tail;
@@ -163,6 +179,9 @@ struct hr_proc {
     int              park_tag;    /* a message from park_src (or HR_ANY) with park_tag, */
     int              park_need;   /* or, if not 0, park_need more collective blocks */
     char             coll_what[64]; /* the collective it is in, for the report (hr__coll_begin) */
+    hr_request      *pending;     /* receives posted by hr_irecv and not yet matched, in order */
+    hr_request      *ssends;      /* sends under sync posted by hr_isend, not yet completed */
+    int              nrequests;   /* requests not yet completed */
 
     /* (shared) */
     _Alignas(64) _Atomic hr_time pub_clock;
@@ -186,7 +205,7 @@ typedef struct hr_machine {
     int                  p;
     hr_machine_config    cfg;
     hr_costps            cost;
-    const hr_discipline *disc;
+    const hr_disc *disc;
     hr_topo             *net;           /* the topology instance (net/topology.h) */
     int                  neighbour_only; /* hr_machine_neighbour_only */
     hr_transit          *transit;       /* NULL on a topology without links (complete) */
@@ -294,6 +313,9 @@ void        hr__view_end(hr_proc *p);
 void   hr__coll_begin(hr_proc *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void   hr__coll_check_root(hr_proc *p, int root, const char *call);   /* fails p if no such root */
 void   hr__p2p_reset(hr_proc *p);               /* drop undelivered messages, between runs */
+/* After the algorithm returned: fail p if it left requests uncompleted (a sync send's buffer is
+ * waited for first: it may be on the returned function's stack). */
+void   hr__p2p_finish(hr_proc *p);
 
 /* Can no processor other than p and skip still send p a message arriving before (a, src)?
  * (conservative synchronisation on published clocks; p2p.c) */

@@ -315,6 +315,7 @@ static void run_body(hr_proc *p)
         hr__proc_publish(p);
         p->m->fn(p, p->m->arg);
         hr__proc_check_range(p);   /* a last hr_compute publishes nothing */
+        hr__p2p_finish(p);
         if (p->rma_head != NULL) {
             size_t n = 0;
             for (const hr_rma *r = p->rma_head; r != NULL; r = r->next)
@@ -533,6 +534,7 @@ int hr_machine_procs(const hr_machine *m)
 static void collect(hr_machine *m, hr_run_result *res)
 {
     hr_time end = 0;
+    uint64_t colls = 0;
     for (int i = 0; i < m->p; i++) {
         const hr_proc *p = &m->procs[i];
         end = hr__max(end, hr__max(p->clock, p->out_free));
@@ -546,7 +548,11 @@ static void collect(hr_machine *m, hr_run_result *res)
             res->max_in_bytes = p->bytes_in;
         if (p->rounds > res->rounds)
             res->rounds = p->rounds;
+        colls += p->colls;
     }
+    /* Collectives are costed by the async rules whatever the discipline (docs/model.md). */
+    if (colls > 0 && (m->disc->engine == HR_DISC_P2P_SYNC || m->cfg.buffer != 0))
+        res->notes |= HR_NOTE_COLL_ASYNC;
     res->model_time_s = end == HR_TIME_INF ? INFINITY : hr__time_to_s(end);
 }
 

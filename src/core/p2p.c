@@ -193,6 +193,7 @@ void hr_send(hr_proc *p, int dest, int tag, const void *buf, size_t len)
 typedef struct recv_ctx {
     int     src, tag;
     int     probe;         /* hr_probe: finds, takes nothing (a rendezvous is not begun) */
+    int     none;          /* bounded lookups: decided that nothing is in by the clock */
     hr_time post;          /* clock when the receive was posted */
     hr_msg *msg, *prev;    /* the message found */
 } recv_ctx;
@@ -355,13 +356,17 @@ static int recv_ready(hr_proc *p, void *ctx)
     }
 }
 
+static void check_match(hr_proc *p, int src, int tag, const char *call)
+{
+    check_peer(p, src, call, 1);
+    if (tag < 0 && tag != HR_ANY_TAG)
+        hr_fail(p, "%s: tag %d is negative (use HR_ANY_TAG for any)", call, tag);
+}
+
+/* Find c's message, waiting for it; c->post is set by the caller. */
 static void find_message(hr_proc *p, recv_ctx *c, const char *call)
 {
-    check_peer(p, c->src, call, 1);
-    if (c->tag < 0 && c->tag != HR_ANY_TAG)
-        hr_fail(p, "%s: tag %d is negative (use HR_ANY_TAG for any)", call, c->tag);
     hr__proc_comm_point(p);
-    c->post = p->clock;
     hr_wait_desc d = { HR_WAIT_RECV, c->src, c->tag, 0, call };
     hr__wait(p, &d, recv_ready, c);
 }
@@ -426,19 +431,30 @@ static void take(hr_proc *p, const recv_ctx *c, void *buf)
         hr__wake(sender);
 }
 
+/* Take c's message (found) into buf of cap bytes. */
+static size_t take_into(hr_proc *p, recv_ctx *c, void *buf, size_t cap, hr_status *st,
+                        const char *call)
+{
+    size_t len = c->msg->len;
+    if (len > cap)
+        hr_fail(p, "%s: a %zu-byte message from P%d (tag %d) does not fit in %zu bytes", call,
+                len, c->msg->src, c->msg->tag, cap);
+    if (st != NULL)
+        *st = (hr_status){ c->msg->src, c->msg->tag, len };
+    take(p, c, buf);
+    return len;
+}
+
+static void complete_overlapping(hr_proc *p, int src, int tag, const hr_request *upto);
+
 static size_t recv_as(hr_proc *p, int src, int tag, void *buf, size_t cap, hr_status *st,
                       const char *call)
 {
-    recv_ctx c = { .src = src, .tag = tag };
+    check_match(p, src, tag, call);
+    complete_overlapping(p, src, tag, NULL);
+    recv_ctx c = { .src = src, .tag = tag, .post = p->clock };
     find_message(p, &c, call);
-    size_t len = c.msg->len;
-    if (len > cap)
-        hr_fail(p, "%s: a %zu-byte message from P%d (tag %d) does not fit in %zu bytes", call,
-                len, c.msg->src, c.msg->tag, cap);
-    if (st != NULL)
-        *st = (hr_status){ c.msg->src, c.msg->tag, len };
-    take(p, &c, buf);
-    return len;
+    return take_into(p, &c, buf, cap, st, call);
 }
 
 size_t hr_recv(hr_proc *p, int src, int tag, void *buf, size_t cap, hr_status *st)
@@ -464,7 +480,8 @@ size_t hr_sendrecv(hr_proc *p, int dest, int sendtag, const void *sendbuf, size_
 
 void hr_probe(hr_proc *p, int src, int tag, hr_status *st)
 {
-    recv_ctx c = { .src = src, .tag = tag, .probe = 1 };
+    check_match(p, src, tag, "hr_probe");
+    recv_ctx c = { .src = src, .tag = tag, .probe = 1, .post = p->clock };
     find_message(p, &c, "hr_probe");
     /* A message is seen when it has arrived: the clock moves to its arrival (a rendezvous
      * message arrives only once it is received, so its probe costs nothing). Every later
@@ -475,6 +492,405 @@ void hr_probe(hr_proc *p, int src, int tag, hr_status *st)
     }
     if (st != NULL)
         *st = (hr_status){ c.msg->src, c.msg->tag, c.msg->len };
+}
+
+/* ---- non-blocking communication -------------------------------------------------------------
+ *
+ * A send request does at the call what hr_send does, but under sync it does not wait for the
+ * rendezvous: completing the request does. A receive request is matched when it is completed,
+ * in posting order among the receives that could take the same message; its rendezvous starts
+ * at max(issue, post) and its absorption is charged from the arrival, as if the receive had
+ * waited since it was posted.
+ *
+ * hr_test and hr_iprobe answer for the caller's model clock t: is the message in by t? They
+ * may have to wait, in real time, for the answer: until a matching message is routed, or until
+ * no processor can still send one that arrives by t (its published clock plus tau is past t),
+ * or until the resolver grants the wait (every other processor waits for a later event). */
+
+/* Can no processor but p send p a message, from src (or any), that arrives by t? */
+static int nothing_by(hr_proc *p, int src, hr_time t)
+{
+    if (src == HR_ANY)
+        return hr__p2p_nothing_before(p, t, p->m->p, -1);
+    if (src == p->id)
+        return 1;
+    hr_time lb = atomic_load_explicit(&p->m->procs[src].pub_clock, memory_order_acquire);
+    return lb == HR_TIME_INF || hr__tadd(lb, p->m->cost.tau) > t;
+}
+
+/* When a bounded lookup counts msg in: a probe at its arrival (a rendezvous, with post 0: its
+ * envelope, at issue plus the latency), a receive at the end of its absorption. */
+static hr_time in_at(const hr_proc *p, const recv_ctx *c, const hr_msg *msg)
+{
+    hr_time a = arrival_of(p, msg, c->post);
+    if (c->probe || msg->src == p->id)
+        return a;
+    return hr__tadd(hr__max(a, p->in_free), hr__cost_bytes(&p->m->cost, msg->len));
+}
+
+/* c->msg is the message a bounded lookup would take: decide whether it is in by t. A receive
+ * commits a rendezvous first (found), whose arrival is then the routed one. */
+static int bounded_found(hr_proc *p, recv_ctx *c, hr_time t)
+{
+    if (in_at(p, c, c->msg) > t) {
+        c->none = 1;
+        return 1;
+    }
+    if (!found(p, c)) {
+        p->recv_idle = 0;
+        return 0;
+    }
+    c->none = in_at(p, c, c->msg) > t;
+    return 1;
+}
+
+static int bounded_none(hr_proc *p, recv_ctx *c)
+{
+    atomic_store(&p->event, HR_TIME_INF);
+    c->msg = NULL;
+    c->none = 1;
+    return 1;
+}
+
+/* The ready function of hr_test and hr_iprobe: c->none or c->msg says what is in by t. */
+static int bounded_ready(hr_proc *p, void *ctx)
+{
+    recv_ctx *c = ctx;
+    hr_time t = p->clock, tau = p->m->cost.tau;
+    p->recv_idle = 0;    /* it goes on at t whatever it finds: it must not park (transit.c) */
+    c->none = 0;
+    if (c->msg != NULL && c->msg->committed) {       /* a rendezvous it matched before */
+        if (!hr__msg_routed(c->msg) && unrouted_wait(p, c->msg))
+            return 0;
+        atomic_store(&p->event, HR_TIME_INF);
+        c->none = in_at(p, c, c->msg) > t;
+        return 1;
+    }
+    for (;;) {
+        drain_all(p);
+        hr_time a = 0;
+        const hr_msg *unrouted = NULL;
+        if (c->src != HR_ANY) {
+            c->msg = hr__mbox_find(&p->box, c->src, c->tag, &c->prev);
+            if (c->msg != NULL && !hr__msg_routed(c->msg)) {
+                unrouted = c->msg;
+                c->msg = NULL;
+            }
+        } else {
+            c->msg = least_any(p, c, &a, &unrouted);
+        }
+        /* A message still to be routed may be in by t only if it was injected by t - tau. */
+        if (unrouted != NULL && hr__tadd(unrouted->sent, tau) <= t) {
+            if (unrouted_wait(p, unrouted))
+                return 0;
+            continue;
+        }
+        if (c->src != HR_ANY) {
+            if (c->msg != NULL) {
+                atomic_store(&p->event, HR_TIME_INF);
+                return bounded_found(p, c, t);
+            }
+            /* The source's later messages come after one still in transit. */
+            if (unrouted != NULL || atomic_exchange(&p->granted, 0))
+                return bounded_none(p, c);
+            if (!nothing_by(p, c->src, t)) {
+                atomic_store(&p->event, t);
+                return 0;
+            }
+            drain_all(p);      /* what the source sent before its clock was published */
+            if (hr__mbox_find(&p->box, c->src, c->tag, &c->prev) == NULL)
+                return bounded_none(p, c);
+            continue;
+        }
+        /* From any source: the least candidate is the answer once nothing can precede it. */
+        int granted = atomic_exchange(&p->granted, 0);
+        if (c->msg != NULL && a <= t) {
+            if (granted) {
+                atomic_store(&p->event, HR_TIME_INF);
+                return bounded_found(p, c, t);
+            }
+            if (!hr__p2p_nothing_before(p, a, c->msg->src, c->msg->src)) {
+                atomic_store(&p->event, a);
+                return 0;
+            }
+            hr_msg *head = c->msg;
+            drain_all(p);
+            if (least_any(p, c, &a, &unrouted) == head && unrouted == NULL) {
+                atomic_store(&p->event, HR_TIME_INF);
+                return bounded_found(p, c, t);
+            }
+            continue;
+        }
+        if (granted)
+            return bounded_none(p, c);
+        if (!nothing_by(p, HR_ANY, t)) {
+            atomic_store(&p->event, t);
+            return 0;
+        }
+        hr_msg *head = c->msg;
+        drain_all(p);
+        if (least_any(p, c, &a, &unrouted) == head &&
+            (unrouted == NULL || hr__tadd(unrouted->sent, tau) > t))
+            return bounded_none(p, c);
+    }
+}
+
+/* A failed test or probe: the overhead, at least 1 ns, so that a loop of them advances. */
+static void poll_cost(hr_proc *p)
+{
+    hr_time before = atomic_load_explicit(&p->pub_clock, memory_order_relaxed);
+    hr_time o = p->m->cost.overhead;
+    p->clock = hr__tadd(p->clock, o > 1000 ? o : 1000);
+    hr__proc_publish(p);
+    after_send(p, before);
+}
+
+static int overlaps(int src1, int tag1, int src2, int tag2)
+{
+    return (src1 == HR_ANY || src2 == HR_ANY || src1 == src2) &&
+           (tag1 == HR_ANY_TAG || tag2 == HR_ANY_TAG || tag1 == tag2);
+}
+
+static hr_request *request_new(hr_proc *p, int is_recv)
+{
+    hr_request *r = hr__alloc(&p->mem, sizeof *r);
+    if (r == NULL)
+        hr_fail(p, "out of memory for a request");
+    memset(r, 0, sizeof *r);
+    r->is_recv = (uint8_t)is_recv;
+    p->nrequests++;
+    return r;
+}
+
+static void request_free(hr_proc *p, hr_request **req)
+{
+    p->nrequests--;
+    hr__alloc_free(&p->mem, *req);
+    *req = NULL;
+}
+
+/* Take r out of its owner's list (pending receives or sync sends). */
+static void unlink_request(hr_request **list, const hr_request *r)
+{
+    while (*list != r)
+        list = &(*list)->next;
+    *list = r->next;
+}
+
+/* The predecessor of msg, a message from src still in p's mailbox, in src's list. */
+static hr_msg *prev_of(hr_proc *p, const hr_msg *msg)
+{
+    hr_msg *prev = NULL;
+    for (hr_msg *at = p->box.src[msg->src].head; at != msg; at = at->next)
+        prev = at;
+    return prev;
+}
+
+/* A receive context for r, resuming a rendezvous r has committed. */
+static recv_ctx request_ctx(hr_proc *p, const hr_request *r)
+{
+    recv_ctx c = { .src = r->src, .tag = r->tag, .post = r->post, .msg = r->msg };
+    if (c.msg != NULL)
+        c.prev = prev_of(p, c.msg);
+    return c;
+}
+
+static void complete_recv(hr_proc *p, hr_request *r, const char *call)
+{
+    complete_overlapping(p, r->src, r->tag, r);
+    recv_ctx c = request_ctx(p, r);
+    find_message(p, &c, call);
+    unlink_request(&p->pending, r);
+    r->st.bytes = take_into(p, &c, r->buf, r->cap, &r->st, call);
+    r->msg = NULL;
+    r->done = 1;
+}
+
+/* Complete, in posting order, the pending receives before upto (NULL: all) that could take a
+ * message from src with tag. */
+static void complete_overlapping(hr_proc *p, int src, int tag, const hr_request *upto)
+{
+    hr_request *q = p->pending;
+    while (q != NULL && q != upto) {
+        if (overlaps(q->src, q->tag, src, tag)) {
+            complete_recv(p, q, "hr_irecv");
+            q = p->pending;
+        } else {
+            q = q->next;
+        }
+    }
+}
+
+/* Complete r if its message is in by the clock; 1 if it is (or was already). */
+static int test_recv(hr_proc *p, hr_request *r)
+{
+    if (r->done)
+        return 1;
+    for (hr_request *q = p->pending, *next; q != r; q = next) {
+        next = q->next;   /* testing q completes only receives before it */
+        if (overlaps(q->src, q->tag, r->src, r->tag) && !test_recv(p, q))
+            return 0;
+    }
+    recv_ctx c = request_ctx(p, r);
+    hr__proc_comm_point(p);
+    hr_wait_desc d = { HR_WAIT_RECV, r->src, r->tag, 0, "hr_test" };
+    hr__wait(p, &d, bounded_ready, &c);
+    if (c.none) {
+        r->msg = c.msg != NULL && c.msg->committed ? c.msg : NULL;
+        return 0;
+    }
+    unlink_request(&p->pending, r);
+    r->st.bytes = take_into(p, &c, r->buf, r->cap, &r->st, "hr_test");
+    r->msg = NULL;
+    r->done = 1;
+    return 1;
+}
+
+static int taken_by(hr_proc *p, void *ctx)
+{
+    const hr_msg *msg = ctx;
+    if (atomic_load_explicit(&msg->taken, memory_order_acquire) || atomic_exchange(&p->granted, 0)) {
+        atomic_store(&p->event, HR_TIME_INF);
+        return 1;
+    }
+    atomic_store(&p->event, p->clock);
+    return 0;
+}
+
+/* A sync send's request: done once its receiver has taken it with the transfer over by the
+ * clock. Until it is taken, the receiver decides; the resolver's grant says it will not be by t. */
+static int test_send(hr_proc *p, hr_request *r)
+{
+    hr_msg *msg = r->msg;
+    hr_wait_desc d = { HR_WAIT_SYNC_SEND, msg->dst, msg->tag, msg->len, "hr_test" };
+    hr__wait(p, &d, taken_by, msg);
+    return atomic_load_explicit(&msg->taken, memory_order_acquire) && msg->done <= p->clock;
+}
+
+static void finish_send(hr_proc *p, hr_request *r, const char *call)
+{
+    unlink_request(&p->ssends, r);
+    sync_finish(p, r->msg, call);
+    r->msg = NULL;
+    hr__alloc_free(&p->mem, r->buf);
+    r->buf = NULL;
+}
+
+hr_request *hr_isend(hr_proc *p, int dest, int tag, const void *buf, size_t len)
+{
+    send_begin(p, dest, tag, buf, len, "hr_isend");
+    hr_request *r = request_new(p, 0);
+    if (p->m->disc->engine == HR_DISC_P2P_SYNC) {
+        /* The rendezvous reads a copy: a request left pending when the algorithm returns (a
+         * failure) may still be taken, after buf's frame is gone. */
+        void *copy = len > 0 ? hr__alloc(&p->mem, len) : NULL;
+        if (len > 0 && copy == NULL)
+            hr_fail(p, "hr_isend: out of memory for %zu bytes", len);
+        if (len > 0)
+            memcpy(copy, buf, len);
+        r->buf = copy;
+        r->msg = sync_post(p, dest, tag, copy, len, 1);
+        r->next = p->ssends;
+        p->ssends = r;
+    } else {
+        send_async(p, dest, tag, buf, len);
+        r->done = 1;
+    }
+    return r;
+}
+
+hr_request *hr_irecv(hr_proc *p, int src, int tag, void *buf, size_t cap)
+{
+    check_match(p, src, tag, "hr_irecv");
+    if (buf == NULL && cap > 0)
+        hr_fail(p, "hr_irecv: NULL buffer of %zu bytes", cap);
+    if (p->m->disc->engine == HR_DISC_ROUND)
+        hr_fail(p, "hr_irecv: discipline %s communicates in rounds (hr_round_recv)",
+                p->m->disc->name);
+    hr_request *r = request_new(p, 1);
+    *r = (hr_request){ .is_recv = 1, .src = src, .tag = tag, .buf = buf, .cap = cap,
+                       .post = p->clock };
+    hr_request **at = &p->pending;
+    while (*at != NULL)
+        at = &(*at)->next;
+    *at = r;
+    return r;
+}
+
+/* Complete *req, blocking; the received length, or 0 for a send. */
+static size_t complete(hr_proc *p, hr_request **req, hr_status *st, const char *call)
+{
+    hr_request *r = *req;
+    if (r->is_recv && !r->done)
+        complete_recv(p, r, call);
+    else if (!r->is_recv && r->msg != NULL)
+        finish_send(p, r, call);
+    size_t len = r->is_recv ? r->st.bytes : 0;
+    if (r->is_recv && st != NULL)
+        *st = r->st;
+    request_free(p, req);
+    return len;
+}
+
+size_t hr_wait(hr_proc *p, hr_request **req, hr_status *st)
+{
+    if (req == NULL)
+        hr_fail(p, "hr_wait: NULL request pointer");
+    return *req == NULL ? 0 : complete(p, req, st, "hr_wait");
+}
+
+void hr_waitall(hr_proc *p, int n, hr_request **reqs, hr_status *st)
+{
+    if (n < 0 || (n > 0 && reqs == NULL))
+        hr_fail(p, "hr_waitall: %d requests at %p", n, (void *)reqs);
+    /* Receives first: a sync send waits for its receiver, who may wait for one of them. */
+    for (int pass = 1; pass >= 0; pass--)
+        for (int i = 0; i < n; i++)
+            if (reqs[i] != NULL && reqs[i]->is_recv == pass)
+                complete(p, &reqs[i], st != NULL ? &st[i] : NULL, "hr_waitall");
+}
+
+int hr_test(hr_proc *p, hr_request **req, hr_status *st)
+{
+    if (req == NULL)
+        hr_fail(p, "hr_test: NULL request pointer");
+    hr_request *r = *req;
+    if (r == NULL)
+        return 1;
+    int done = r->is_recv ? test_recv(p, r) : r->msg == NULL || test_send(p, r);
+    if (!done) {
+        poll_cost(p);
+        return 0;
+    }
+    complete(p, req, st, "hr_test");
+    return 1;
+}
+
+int hr_iprobe(hr_proc *p, int src, int tag, hr_status *st)
+{
+    check_match(p, src, tag, "hr_iprobe");
+    hr__proc_comm_point(p);
+    recv_ctx c = { .src = src, .tag = tag, .probe = 1, .post = 0 };
+    hr_wait_desc d = { HR_WAIT_RECV, src, tag, 0, "hr_iprobe" };
+    hr__wait(p, &d, bounded_ready, &c);
+    if (c.none) {
+        poll_cost(p);
+        return 0;
+    }
+    if (st != NULL)
+        *st = (hr_status){ c.msg->src, c.msg->tag, c.msg->len };
+    return 1;
+}
+
+void hr__p2p_finish(hr_proc *p)
+{
+    int n = p->nrequests;
+    if (n == 0)
+        return;
+    /* A sync send still pending may yet be taken: it reads a copy in p's memory, which lasts
+     * until the next run. */
+    hr_fail(p, "returned with %d request%s not completed (hr_wait, hr_waitall or hr_test them)",
+            n, n == 1 ? "" : "s");
 }
 
 /* ---- collectives' messages ---------------------------------------------------------------- */
@@ -493,6 +909,7 @@ void hr__coll_begin(hr_proc *p, const char *fmt, ...)
     va_end(ap);
     hr__proc_comm_point(p);
     p->rounds++;
+    p->colls++;
 }
 
 static void post(hr_proc *p, int dest, const void *buf, size_t len, uint8_t kind)

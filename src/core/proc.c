@@ -115,6 +115,8 @@ void hr__proc_reset(hr_proc *p)
     p->refs = NULL;
     p->views = NULL;
     p->nviews = 0;
+    p->pending = p->ssends = NULL;
+    p->nrequests = 0;
     while (p->rma_head != NULL) {
         hr_rma *next = p->rma_head->next;
         free(p->rma_head);
@@ -130,6 +132,7 @@ void hr__proc_reset(hr_proc *p)
         p->jitter = 1;
     p->cpu_mark = 0;
     p->msgs_out = p->bytes_out = p->bytes_in = p->stalls = p->rounds = p->lost = 0;
+    p->colls = 0;
     free(p->regions);
     p->regions = NULL;
     p->nregions = p->capregions = 0;
@@ -153,6 +156,11 @@ void hr__proc_check_link(hr_proc *p, int dest, const char *call)
     hr_fail(p, "%s: P%d and P%d are not neighbours on %s (%d links apart), and this algorithm "
             "sends along links only", call, p->id, dest, t->shape, hr__topo_hops(t, p->id, dest));
 }
+
+const char *hr_discipline(const hr_proc *p)  { return p->m->disc->name; }
+hr_cost hr_costs(const hr_proc *p)            { return p->m->cfg.cost; }
+uint64_t hr_buffer(const hr_proc *p)          { return p->m->cfg.buffer; }
+int hr_store_forward(const hr_proc *p)        { return p->m->switching == HR_NET_STORE_FORWARD; }
 
 const char *hr_topology_shape(const hr_proc *p)
 {

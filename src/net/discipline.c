@@ -5,7 +5,7 @@
 #include <string.h>
 #include <hremu/machine.h>
 
-static const hr_discipline disciplines[] = {
+static const hr_disc disciplines[] = {
     { .name = "arbitrary",
       .summary = "rounds; one random arrival per receiver is received, the others are lost; "
                  "senders learn which after the round (seed 003)",
@@ -32,7 +32,7 @@ static const hr_discipline disciplines[] = {
 };
 #define NDISC (sizeof disciplines / sizeof disciplines[0])
 
-const hr_discipline *hr__discipline_find(const char *name)
+const hr_disc *hr__discipline_find(const char *name)
 {
     for (size_t i = 0; i < NDISC; i++)
         if (strcmp(disciplines[i].name, name) == 0)

@@ -42,14 +42,14 @@ typedef struct hr_arrival {
 typedef int (*hr_round_rule)(hr_rqueue *q, const hr_arrival *a, int na, hr_rng *rng,
                              uint8_t *lost);
 
-typedef struct hr_discipline {
+typedef struct hr_disc {
     const char    *name;
     const char    *summary;
     hr_disc_engine engine;
     hr_round_rule  rule;    /* HR_DISC_ROUND only */
-} hr_discipline;
+} hr_disc;
 
-const hr_discipline *hr__discipline_find(const char *name);
+const hr_disc *hr__discipline_find(const char *name);
 
 int  hr__rule_fifo(hr_rqueue *q, const hr_arrival *a, int na, hr_rng *rng, uint8_t *lost);
 int  hr__rule_priority(hr_rqueue *q, const hr_arrival *a, int na, hr_rng *rng, uint8_t *lost);

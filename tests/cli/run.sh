@@ -133,10 +133,17 @@ run --format csv --set machine.discipline=sync
 expect_rc 0 "discipline sync"
 expect_grep "hrel.direct,16,1048576,262144,sync,complete,cm5,1," "$TMP/out" "discipline sync row"
 cut -d, -f16 "$TMP/out" | tail -n 1 | grep -qx true && ok || bad "discipline sync not verified"
+# hrel.direct is a transpose: its collective is costed async, and stderr says so once (under
+# async with no buffer, as in the default config above, it says nothing).
+expect_grep "hremu: note: 1 row called collectives, which are costed by the async rules" \
+    "$TMP/err" "collectives under sync: the note"
+[ "$(wc -l <"$TMP/err")" -eq 1 ] && ok || bad "collectives under sync: $(cat "$TMP/err")"
 
 # A bounded receive buffer: fine with async, an error with sync.
 run --format csv --set machine.buffer=4096
 expect_rc 0 "buffer = 4096, async"
+expect_grep "the first: hrel.direct, discipline async, buffer 4096" "$TMP/err" \
+    "collectives with a bounded buffer: the note"
 tail -n 1 "$TMP/out" | grep -q '^hrel.direct,16,1048576,262144,async,.*,true,' && ok ||
     bad "buffer = 4096, async: $(tail -n 1 "$TMP/out")"
 
