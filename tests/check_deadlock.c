@@ -156,6 +156,80 @@ START_TEST(test_deadlock_report_names_no_waiter_as_returned)
 }
 END_TEST
 
+/* A receive waiting on a tag nobody sends names the messages from that source that wait
+ * unmatched, with their tags; a receive from any source with any tag says so. */
+static void body_wrong_tag(hr_proc *p, void *arg)
+{
+    (void)arg;
+    int v = 7;
+    if (hr_pid(p) == 0) {
+        hr_send(p, 1, 3, &v, sizeof v);
+        hr_send(p, 1, 4, &v, 2);
+        hr_recv(p, 2, HR_ANY_TAG, &v, sizeof v, NULL);
+    } else if (hr_pid(p) == 1) {
+        hr_recv(p, 0, 5, &v, sizeof v, NULL);
+    }
+}
+
+START_TEST(test_deadlock_names_unmatched_messages)
+{
+    hr_machine_config cfg = hr_test_config(3, NULL);
+    hr_run_result res;
+    hr_test_run(&cfg, body_wrong_tag, NULL, &res);
+    ck_assert_int_eq(res.status, HR_EDEADLK);
+    ck_assert_msg(strstr(res.report, "P1 waits in hr_recv from P0 (tag 5) at model time ") != NULL,
+                  "%s", res.report);
+    ck_assert_msg(strstr(res.report, " s; unmatched: P0 tag 3 (4 bytes), P0 tag 4 (2 bytes)\n") !=
+                  NULL, "%s", res.report);
+    ck_assert_msg(strstr(res.report, "P0 waits in hr_recv from P2 (any tag) at model time 0 s\n")
+                  != NULL, "%s", res.report);
+    ck_assert_msg(strstr(res.report, "P2 has returned") != NULL, "%s", res.report);
+}
+END_TEST
+
+/* A collective whose partner left names the collective and the partner, not an internal tag. */
+static void body_lone_bcast(hr_proc *p, void *arg)
+{
+    (void)arg;
+    int v = 0;
+    if (hr_pid(p) == 0)
+        hr_bcast(p, 1, &v, sizeof v);
+}
+
+START_TEST(test_deadlock_names_the_collective)
+{
+    hr_machine_config cfg = hr_test_config(2, NULL);
+    hr_run_result res;
+    hr_test_run(&cfg, body_lone_bcast, NULL, &res);
+    ck_assert_int_eq(res.status, HR_EDEADLK);
+    ck_assert_msg(strstr(res.report, "P0 waits in hr_bcast from root 1 for P1's block") != NULL,
+                  "%s", res.report);
+    ck_assert_msg(strstr(res.report, "tag -") == NULL, "%s", res.report);
+}
+END_TEST
+
+/* Failures come in real-time order; the report lists them in processor order, every time. */
+static void body_all_fail(hr_proc *p, void *arg)
+{
+    (void)arg;
+    hr_compute(p, (double)(hr_rand(p) % 1000));
+    hr_fail(p, "no %d", hr_pid(p));
+}
+
+START_TEST(test_deadlock_failures_in_processor_order)
+{
+    hr_machine_config cfg = hr_test_config(8, NULL);
+    cfg.jitter = 1;
+    for (int run = 0; run < 10; run++) {
+        hr_run_result res;
+        hr_test_run(&cfg, body_all_fail, NULL, &res);
+        ck_assert_int_eq(res.status, HR_EFAIL);
+        ck_assert_str_eq(res.report, "P0: no 0\nP1: no 1\nP2: no 2\nP3: no 3\nP4: no 4\n"
+                                     "P5: no 5\nP6: no 6\nP7: no 7\n");
+    }
+}
+END_TEST
+
 Suite *hr_deadlock_suite(void)
 {
     Suite *s = suite_create("deadlock");
@@ -167,6 +241,9 @@ Suite *hr_deadlock_suite(void)
     tcase_add_test(tc, test_deadlock_failure_is_not_deadlock);
     tcase_add_test(tc, test_deadlock_machine_reusable);
     tcase_add_test(tc, test_deadlock_report_names_no_waiter_as_returned);
+    tcase_add_test(tc, test_deadlock_names_unmatched_messages);
+    tcase_add_test(tc, test_deadlock_names_the_collective);
+    tcase_add_test(tc, test_deadlock_failures_in_processor_order);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -16,6 +16,7 @@
 #include "core/core.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -93,22 +94,99 @@ void hr__wake_for(hr_proc *q, int src)
         wake_blocked(q);
 }
 
+/* Failures are reported as they happen: put the lines "P<id>: ..." in processor order (others,
+ * after them, in the order they came), so that a report reads the same on every run. */
+typedef struct report_line {
+    int         key, index;
+    const char *text;
+    size_t      len;
+} report_line;
+
+static int line_cmp(const void *a, const void *b)
+{
+    const report_line *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static void order_report(char *report)
+{
+    enum { MAXLINES = 256 };
+    report_line lines[MAXLINES];
+    char copy[sizeof ((hr_machine *)0)->report];
+    size_t total = strlen(report);
+    memcpy(copy, report, total + 1);
+    int n = 0;
+    for (const char *at = copy; *at != '\0' && n < MAXLINES; n++) {
+        size_t len = strcspn(at, "\n") + (at[strcspn(at, "\n")] == '\n');
+        int id;
+        lines[n] = (report_line){ .key = sscanf(at, "P%d:", &id) == 1 ? id : INT_MAX,
+                                  .index = n, .text = at, .len = len };
+        at += len;
+    }
+    if (n == MAXLINES)
+        return;   /* too many to be worth ordering: leave it as it came */
+    qsort(lines, (size_t)n, sizeof lines[0], line_cmp);
+    size_t at = 0;
+    for (int i = 0; i < n; i++) {
+        memcpy(report + at, lines[i].text, lines[i].len);
+        at += lines[i].len;
+    }
+    report[at] = '\0';
+}
+
+/* The user's messages waiting in blocked q's mailbox from src (or any source) that its receive
+ * does not match, as "; unmatched: P0 tag 3 (8 bytes), ...". q is blocked: its lists are still. */
+static void unmatched(const hr_proc *q, int src, char *out, size_t len)
+{
+    size_t at = 0;
+    int shown = 0, more = 0;
+    out[0] = '\0';
+    for (int s = src == HR_ANY ? 0 : src; s < (src == HR_ANY ? q->m->p : src + 1); s++)
+        for (const hr_msg *msg = q->box.src[s].head; msg != NULL; msg = msg->next) {
+            if (msg->tag < 0)
+                continue;
+            if (shown == 4) {
+                more++;
+                continue;
+            }
+            int n = snprintf(out + at, len - at, "%s P%d tag %d (%zu bytes)",
+                             shown == 0 ? "; unmatched:" : ",", msg->src, msg->tag, msg->len);
+            if (n < 0 || (size_t)n >= len - at)
+                return;
+            at += (size_t)n;
+            shown++;
+        }
+    if (more > 0)
+        snprintf(out + at, len - at, " and %d more", more);
+}
+
 static void describe(hr_machine *m, const hr_proc *q)
 {
     const hr_wait_desc *w = &q->wait;
     double t = hr__time_to_s(q->clock);
     switch (w->kind) {
-    case HR_WAIT_RECV:
-        if (w->tag == HR__TAG_COLL)
+    case HR_WAIT_RECV: {
+        if (w->tag < HR_ANY_TAG) {     /* a collective's internal tag */
             hr__report(m, "P%d waits in %s for P%d's block at model time %.9g s\n", q->id,
                        w->call, w->peer, t);
-        else if (w->peer == HR_ANY)
-            hr__report(m, "P%d waits in %s from any processor (tag %d) at model time %.9g s\n",
-                       q->id, w->call, w->tag, t);
+            break;
+        }
+        char from[24], tag[24], waiting[200];
+        if (w->peer == HR_ANY)
+            snprintf(from, sizeof from, "any processor");
         else
-            hr__report(m, "P%d waits in %s from P%d (tag %d) at model time %.9g s\n", q->id,
-                       w->call, w->peer, w->tag, t);
+            snprintf(from, sizeof from, "P%d", w->peer);
+        if (w->tag == HR_ANY_TAG)
+            snprintf(tag, sizeof tag, "any tag");
+        else
+            snprintf(tag, sizeof tag, "tag %d", w->tag);
+        unmatched(q, w->peer, waiting, sizeof waiting);
+        hr__report(m, "P%d waits in %s from %s (%s) at model time %.9g s%s\n", q->id, w->call,
+                   from, tag, t, waiting);
         break;
+    }
     case HR_WAIT_BLOCKS:
         hr__report(m, "P%d waits in %s for %zu more blocks at model time %.9g s\n", q->id,
                    w->call, w->bytes, t);
@@ -587,6 +665,8 @@ int hr_machine_run(hr_machine *m, void (*fn)(hr_proc *, void *), void *arg, hr_r
     res->status = atomic_load(&m->range)    ? HR_ERANGE
                 : atomic_load(&m->failed) ? HR_EFAIL
                                           : atomic_load(&m->abort);
+    if (res->status == HR_EFAIL)
+        order_report(m->report);
     memcpy(res->report, m->report, sizeof res->report);
     return HR_OK;
 }
