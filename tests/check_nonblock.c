@@ -5,6 +5,7 @@
  * and is absorbed by s + 138 us. */
 #include "hr_test.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <hremu/hremu.h>
 
@@ -386,6 +387,37 @@ START_TEST(test_nonblock_pending_sync_send_at_return)
 }
 END_TEST
 
+/* hr_sendrecv and hr_waitall whose receives name a tag the partner never sends: under async and
+ * sync both processors wait, and the report names the call and the unmatched message. */
+static void body_sendrecv_wrong_tag(hr_proc *p, void *arg)
+{
+    int x = 1, y, other = 1 - hr_pid(p);
+    if (*(int *)arg) {
+        hr_sendrecv(p, other, 1, &x, sizeof x, other, 2, &y, sizeof y, NULL);
+        return;
+    }
+    hr_request *r[2] = { hr_isend(p, other, 1, &x, sizeof x), hr_irecv(p, other, 2, &y, sizeof y) };
+    hr_waitall(p, 2, r, NULL);
+}
+
+START_TEST(test_nonblock_sendrecv_and_waitall_deadlock)
+{
+    static const char *const disc[2] = { "async", "sync" };
+    static const char *const call[2] = { "hr_waitall", "hr_sendrecv" };
+    for (int d = 0; d < 2; d++)
+        for (int sr = 0; sr < 2; sr++) {
+            hr_machine_config cfg = hr_test_config(2, disc[d]);
+            hr_run_result res;
+            hr_test_run(&cfg, body_sendrecv_wrong_tag, &sr, &res);
+            ck_assert_int_eq(res.status, HR_EDEADLK);
+            char want[160];
+            snprintf(want, sizeof want, "P0 waits in %s from P1 (tag 2) at model time 0 s; "
+                     "unmatched: P1 tag 1 (4 bytes)\n", call[sr]);
+            ck_assert_msg(strstr(res.report, want) != NULL, "%s: %s", disc[d], res.report);
+        }
+}
+END_TEST
+
 Suite *hr_nonblock_suite(void)
 {
     Suite *s = suite_create("nonblock");
@@ -399,6 +431,7 @@ Suite *hr_nonblock_suite(void)
     tcase_add_test(tc, test_nonblock_any_order_deterministic);
     tcase_add_test(tc, test_nonblock_deadlock_and_misuse);
     tcase_add_test(tc, test_nonblock_pending_sync_send_at_return);
+    tcase_add_test(tc, test_nonblock_sendrecv_and_waitall_deadlock);
     suite_add_tcase(s, tc);
     return s;
 }
