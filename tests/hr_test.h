@@ -19,6 +19,7 @@
     X(buffer)             \
     X(deadlock)           \
     X(superstep)          \
+    X(region)             \
     X(round)              \
     X(coll)               \
     X(expr)               \
