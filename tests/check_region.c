@@ -1,6 +1,6 @@
 /* check_region.c: the results of a run beyond hr_run_result: per processor (hand-computed clocks
  * and counters, and their sums against the run's), timed regions (two phases and nesting by
- * hand, recursion, misuse), and determinism under jitter. */
+ * hand, recursion, misuse), determinism under jitter, and the --regions lines. */
 #include "hr_test.h"
 
 #include <math.h>
@@ -10,6 +10,7 @@
 #include <hremu/algorithm.h>
 #include <hremu/workload.h>
 
+#include "cli/regions.h"
 
 /* Run fn on a fresh machine of cfg and return the machine, whose results the test reads and
  * which it destroys. */
@@ -531,6 +532,81 @@ START_TEST(test_region_results_are_the_last_runs)
 }
 END_TEST
 
+/* ---- hremu --regions's lines ------------------------------------------------------------ */
+
+/* Two processors: region "a" around a superstep in which P1 puts 1000 bytes on P0; a second
+ * superstep of 2 us of work on P1. Superstep 1: P0 has the put by tau + 50 us = 138 us; the
+ * barrier's one round leaves P0 at max(138, 50 + 88) = 138 us and P1 at 138 + 88 = 226 us
+ * (sum 364 us; messages: the put and two barrier messages). Superstep 2: P1 works until 228 us;
+ * P0 leaves at 228 + 88 = 316 us, P1 at max(228, 138 + 88) = 228 us: 316 - 226 = 90 us long,
+ * the clocks advance by 178 + 2 = 180 us. */
+static void body_lines(hr_proc *p, void *arg)
+{
+    (void)arg;
+    static char mem[2][1000];
+    int me = hr_pid(p);
+    int slot = hr_register(p, mem[me], sizeof mem[me]);
+    hr_region_begin(p, "a, \"quoted\"");
+    if (me == 1)
+        hr_put(p, 0, slot, 0, mem[1], 1000);
+    hr_sync(p);
+    hr_region_end(p, "a, \"quoted\"");
+    hr_compute(p, me * 2000.0);
+    hr_sync(p);
+}
+
+static char *lines_of(hr_format format, const hr_machine *m)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    ck_assert_ptr_nonnull(f);
+    hr__regions_begin(f, format);
+    hr__regions_write(f, format, 3, "my.alg", m);
+    ck_assert_int_eq(fclose(f), 0);
+    return text;
+}
+
+START_TEST(test_region_lines_in_each_format)
+{
+    hr_machine_config cfg = hr_test_config(2, NULL);
+    hr_run_result res;
+    hr_machine *m = run_kept(&cfg, body_lines, NULL, &res);
+    ck_assert_msg(res.status == HR_OK, "%s", res.report);
+    char *csv = lines_of(HR_FORMAT_CSV, m);
+    ck_assert_str_eq(csv,
+        "row,algorithm,kind,name,procs,entries,time_s,time_sum_s,work_s,messages,bytes,h\n"
+        "3,my.alg,region,\"a, \"\"quoted\"\"\",2,2,0.000226,0.000364,0,3,1000,1000\n"
+        "3,my.alg,superstep,1,2,2,0.000226,0.000364,0,3,1000,1000\n"
+        "3,my.alg,superstep,2,2,2,9e-05,0.00018,2e-06,2,0,0\n");
+    char *json = lines_of(HR_FORMAT_JSON, m);
+    ck_assert_str_eq(json,
+        "{\"row\":3,\"algorithm\":\"my.alg\",\"kind\":\"region\",\"name\":\"a, \\\"quoted\\\"\","
+        "\"procs\":2,\"entries\":2,\"time_s\":0.000226,\"time_sum_s\":0.000364,\"work_s\":0,"
+        "\"messages\":3,\"bytes\":1000,\"h\":1000}\n"
+        "{\"row\":3,\"algorithm\":\"my.alg\",\"kind\":\"superstep\",\"name\":\"1\",\"procs\":2,"
+        "\"entries\":2,\"time_s\":0.000226,\"time_sum_s\":0.000364,\"work_s\":0,\"messages\":3,"
+        "\"bytes\":1000,\"h\":1000}\n"
+        "{\"row\":3,\"algorithm\":\"my.alg\",\"kind\":\"superstep\",\"name\":\"2\",\"procs\":2,"
+        "\"entries\":2,\"time_s\":9e-05,\"time_sum_s\":0.00018,\"work_s\":2e-06,\"messages\":2,"
+        "\"bytes\":0,\"h\":0}\n");
+    char *table = lines_of(HR_FORMAT_TABLE, m);
+    ck_assert_str_eq(table,
+        " row  algorithm           kind       name              procs  entries        time_s"
+        "    time_sum_s        work_s   messages        bytes          h\n"
+        "   3  my.alg              region     a, \"quoted\"           2        2      0.000226"
+        "      0.000364             0          3         1000       1000\n"
+        "   3  my.alg              superstep  1                     2        2      0.000226"
+        "      0.000364             0          3         1000       1000\n"
+        "   3  my.alg              superstep  2                     2        2         9e-05"
+        "       0.00018         2e-06          2            0          0\n");
+    free(csv);
+    free(json);
+    free(table);
+    hr_machine_destroy(m);
+}
+END_TEST
+
 Suite *hr_region_suite(void)
 {
     Suite *s = suite_create("region");
@@ -544,6 +620,7 @@ Suite *hr_region_suite(void)
     tcase_add_test(tc, test_region_counters_add_up_to_the_run);
     tcase_add_test(tc, test_region_round_counters);
     tcase_add_test(tc, test_region_results_are_the_last_runs);
+    tcase_add_test(tc, test_region_lines_in_each_format);
     suite_add_tcase(s, tc);
     tc = tcase_create("jitter");
     tcase_set_timeout(tc, 120);
