@@ -581,10 +581,10 @@ int hr_machine_run(hr_machine *m, void (*fn)(hr_proc *, void *), void *arg, hr_r
     res->wall_s = wall_now() - t0;
 
     collect(m, res);
+    hr__results_collect(m);
     res->status = atomic_load(&m->range)    ? HR_ERANGE
                 : atomic_load(&m->failed) ? HR_EFAIL
                                           : atomic_load(&m->abort);
-    hr__results_collect(m, res);
     memcpy(res->report, m->report, sizeof res->report);
     return HR_OK;
 }

@@ -169,7 +169,7 @@ static int by_first(const void *a, const void *b)
 }
 
 /* A run that returned with regions open fails, naming them (up to 8 processors). */
-static void check_closed(hr_machine *m, hr_run_result *res)
+static void check_closed(hr_machine *m)
 {
     int open = 0;
     for (int i = 0; i < m->p; i++) {
@@ -184,13 +184,13 @@ static void check_closed(hr_machine *m, hr_run_result *res)
     if (open > 8)
         hr__report(m, "... and %d more processors with regions open\n", open - 8);
     if (open > 0)
-        res->status = HR_EFAIL;
+        atomic_store(&m->failed, 1);
 }
 
-void hr__results_collect(hr_machine *m, hr_run_result *res)
+void hr__results_collect(hr_machine *m)
 {
-    if (res->status == HR_OK)
-        check_closed(m, res);
+    if (!atomic_load(&m->failed) && !atomic_load(&m->range) && !atomic_load(&m->abort))
+        check_closed(m);
     size_t n = 0;
     for (int i = 0; i < m->p; i++)
         if (m->procs[i].rlog != NULL)
@@ -204,7 +204,7 @@ void hr__results_collect(hr_machine *m, hr_run_result *res)
         free(m->regions_out);
         m->regions_out = NULL;
         hr__report(m, "out of memory merging the run's %zu timed region records\n", n);
-        res->status = HR_EFAIL;
+        atomic_store(&m->failed, 1);
         goto out;
     }
     size_t at = 0;

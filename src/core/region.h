@@ -52,10 +52,10 @@ void hr__tsum_add(hr_tsum *s, const hr_tally *d);
 /* region.c, machine thread, between runs */
 void hr__region_reset(hr_proc *p);          /* from hr__proc_reset: forget its regions */
 void hr__results_reset(hr_machine *m);      /* at the start of a run */
-/* After a run, before res->report is copied out: merge the processors' regions into
- * m->regions_out; a run that would be HR_OK fails (res->status HR_EFAIL, a report line per
- * processor, up to 8) if a processor returned with a region open. */
-void hr__results_collect(hr_machine *m, hr_run_result *res);
+/* After a run, before its status is read: merge the processors' regions into m->regions_out.
+ * A run that has not failed fails (m->failed, a report line per processor, up to 8) if a
+ * processor returned with a region open, or if the merge finds no memory. */
+void hr__results_collect(hr_machine *m);
 void hr__results_free(hr_machine *m);       /* at destroy */
 
 /* proc.c: with compute = measured, charge the CPU time used since the last charge to the clock
