@@ -283,6 +283,84 @@ START_TEST(test_superstep_sync_out_of_memory_fails_the_run)
 }
 END_TEST
 
+/* BSP on p = 4 with cm5 (tau 88 us, sigma 0.05 us a byte, no overhead): the supersteps' figures
+ * by hand. A barrier round is tau, and there are two. Clocks in us.
+ *   1: register only; the barrier: 176 long, h 0.
+ *   2: each puts k = 1000 bytes on its right neighbour, then 3k on its left: h = 4k, out and in,
+ *      on every processor. The second put leaves at 176 + 50; the receiver has the first by
+ *      176 + 88 + 50 = 314 and the second by 314 + 150 = 464, then the barrier: 640. Length
+ *      464 = g h + tau + 2 tau (g = sigma: 200 us for h = 4000).
+ *   3: P_i works (i+1) us: w = 4 us. The barrier from 641, 642, 643, 644 leaves at 818, 819, 820
+ *      and 817 (round 1: 732, 729, 730, 731; round 2: each max(t_i, t_(i-2) + 88)): 180 long.
+ *   4: P0 gets 2000 bytes from each of P1..P3, all three requests at 818; each reply is in at
+ *      818 + 2 tau + 100 = 1094 and they are absorbed one after another: P0 ready at 1394, the
+ *      others at 819, 820, 817; the barrier leaves at 1394, 1482, 1482, 1570: 750 long; h 6000.
+ * The lengths add up to the run's model time, 1570 us. */
+static void body_bsp(hr_proc *p, void *arg)
+{
+    (void)arg;
+    enum { K = 1000 };
+    static char in[4][4 * K], out[4][3 * K], got[3][2000];
+    int me = hr_pid(p), n = hr_nprocs(p);
+    int slot = hr_register(p, in[me], sizeof in[me]);
+    hr_sync(p);
+    hr_put(p, (me + 1) % n, slot, 0, out[me], K);
+    hr_put(p, (me + n - 1) % n, slot, K, out[me], 3 * K);
+    hr_sync(p);
+    hr_compute(p, (me + 1) * 1000.0);
+    hr_sync(p);
+    if (me == 0)
+        for (int k = 1; k < n; k++)
+            hr_get(p, k, slot, 0, got[k - 1], sizeof got[k - 1]);
+    hr_sync(p);
+}
+
+START_TEST(test_superstep_bsp_figures_by_hand)
+{
+    hr_machine_config cfg = hr_test_config(4, NULL);
+    for (int jitter = 0; jitter <= 1; jitter++) {
+        cfg.jitter = jitter;
+        hr_machine *m = NULL;
+        ck_assert_int_eq(hr_machine_create(&cfg, &m, NULL), HR_OK);
+        hr_run_result res;
+        ck_assert_int_eq(hr_machine_run(m, body_bsp, NULL, &res), HR_OK);
+        ck_assert_msg(res.status == HR_OK, "%s", res.report);
+        ck_assert_uint_eq(hr_machine_supersteps(m), 4);
+        static const struct {
+            double   time, sum, work;
+            uint64_t msgs, bytes, h;
+        } want[4] = {
+            { 176, 4 * 176, 0, 8, 0, 0 },
+            { 464, 4 * 464, 0, 8 + 8, 4 * 4000, 4000 },
+            { 180, 178 + 179 + 180 + 177, 4, 8, 0, 0 },
+            { 750, 576 + 663 + 662 + 753, 0, 3 + 3 + 8, 6000, 6000 },
+        };
+        double total = 0;
+        for (size_t s = 0; s < 4; s++) {
+            hr_superstep_result r;
+            ck_assert_int_eq(hr_machine_superstep_result(m, s, &r), HR_OK);
+            ck_assert_double_eq_tol(r.time_s, want[s].time * 1e-6, 1e-12);
+            ck_assert_double_eq_tol(r.time_sum_s, want[s].sum * 1e-6, 1e-12);
+            ck_assert_double_eq_tol(r.work_s, want[s].work * 1e-6, 1e-12);
+            ck_assert_uint_eq(r.messages, want[s].msgs);
+            ck_assert_uint_eq(r.bytes, want[s].bytes);
+            ck_assert_uint_eq(r.h, want[s].h);
+            total += r.time_s;
+        }
+        hr_superstep_result r;
+        ck_assert_int_eq(hr_machine_superstep_result(m, 4, &r), HR_EINVAL);
+        ck_assert_double_eq_tol(total, res.model_time_s, 1e-12);
+        ck_assert_double_eq_tol(res.model_time_s, 1570e-6, 1e-12);
+        /* A barrier ends no superstep; a run without hr_sync has none. */
+        ck_assert_int_eq(hr_machine_run(m, body_sync_only, NULL, &res), HR_OK);
+        ck_assert_uint_eq(hr_machine_supersteps(m), 1);
+        ck_assert_int_eq(hr_machine_run(m, body_many_barriers, (int[64]){ 0 }, &res), HR_OK);
+        ck_assert_uint_eq(hr_machine_supersteps(m), 0);
+        hr_machine_destroy(m);
+    }
+}
+END_TEST
+
 Suite *hr_superstep_suite(void)
 {
     Suite *s = suite_create("superstep");
@@ -296,6 +374,7 @@ Suite *hr_superstep_suite(void)
     tcase_add_test(tc, test_superstep_mixed_sync_and_barrier_fails);
     tcase_add_test(tc, test_superstep_put_after_last_sync_fails);
     tcase_add_test(tc, test_superstep_sync_out_of_memory_fails_the_run);
+    tcase_add_test(tc, test_superstep_bsp_figures_by_hand);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -20,6 +20,7 @@
     X(buffer)             \
     X(deadlock)           \
     X(superstep)          \
+    X(region)             \
     X(round)              \
     X(coll)               \
     X(expr)               \

@@ -202,6 +202,20 @@ void hr_get(hr_proc *p, int src, int slot, size_t off, void *dst, size_t len);
 /* End the superstep: every processor waits for all, then gets and puts are applied. */
 void hr_sync(hr_proc *p);
 
+/* ---- timed regions: phases whose model time and traffic are reported per name -------------- */
+/* Mark a phase of the caller's program. Between hr_region_begin(p, name) and the matching
+ * hr_region_end(p, name) the caller's model time, local work and traffic are counted to the
+ * region `name`; after the run hr_machine_region_result (machine.h) gives, per name, the figures
+ * over all processors. Regions nest, properly on each processor: an end must name the innermost
+ * open region, and every region must be ended before the algorithm returns (else the run fails,
+ * naming the region). A name has 1 to HR_REGION_NAME_MAX bytes and no control character; a
+ * region re-entered while open (recursion) counts its time and traffic once. Neither call costs
+ * model time, communicates or blocks (with compute = measured both charge the CPU time used so
+ * far, as a communication call does). Owner proc only. */
+#define HR_REGION_NAME_MAX 63
+void hr_region_begin(hr_proc *p, const char *name);
+void hr_region_end(hr_proc *p, const char *name);
+
 /* ---- collectives: every processor calls them in the same order with matching arguments -------- */
 /* Element types of the built-in reductions. The last three are value-index pairs like MPI's
  * MPI_2INT, MPI_LONG_INT and MPI_DOUBLE_INT, elements of the structs below, for HR_MINLOC and

@@ -72,6 +72,70 @@ int  hr_machine_create(const hr_machine_config *cfg, hr_machine **out, const cha
  * Returns HR_OK or HR_ESYS; the run's own outcome is res->status. Machine thread only. */
 int  hr_machine_run(hr_machine *m, void (*fn)(hr_proc *, void *), void *arg, hr_run_result *res);
 void hr_machine_destroy(hr_machine *m);
+
+/* ---- the last run's figures per processor, per timed region and per superstep --------------
+ * Model figures, deterministic as hr_run_result's are (docs/model.md, "Counters" and "Timed
+ * regions and supersteps"). They describe the machine's last run and stay valid until its next
+ * run or destroy; before the first run they are zero (no regions, no supersteps). After a run
+ * whose status is not HR_OK they cover what was done before it stopped. Plain data: results may
+ * be copied and kept. These calls cost no model time and do not block. Machine thread, between
+ * runs. Times in seconds. */
+
+/* One processor. */
+typedef struct hr_proc_result {
+    double   clock_s;         /* its model clock when it returned */
+    double   end_s;           /* max(clock, injection port free): its share of model_time_s */
+    double   work_s;          /* local work charged: hr_compute, or measured CPU time */
+    uint64_t messages_out;    /* messages it sent to others (barrier messages included) */
+    uint64_t messages_in;     /* messages it received from others */
+    uint64_t bytes_out;       /* payload bytes of those */
+    uint64_t bytes_in;
+    uint64_t stalls;          /* as hr_run_result's, for this processor */
+    uint64_t rounds;          /* collective calls, barriers, supersteps and rounds it took part in */
+    uint64_t lost;            /* its round messages lost in collisions */
+} hr_proc_result;
+
+/* Processor pid's figures: HR_OK, or HR_EINVAL if there is no such processor. */
+int hr_machine_proc_result(const hr_machine *m, int pid, hr_proc_result *out);
+
+/* One timed region (hr_region_begin/end), over every processor that entered it. A processor's
+ * time in it is the sum of its clock's advances from each outermost begin to its end. */
+typedef struct hr_region_result {
+    char     name[HR_REGION_NAME_MAX + 1];
+    int      procs;           /* processors that entered it */
+    uint64_t entries;         /* hr_region_begin calls for it, all processors, nested ones too */
+    double   time_s;          /* max over processors of its time in the region */
+    double   time_sum_s;      /* sum over processors (time_sum_s / procs is the mean) */
+    double   work_s;          /* max over processors of the local work charged in it */
+    uint64_t messages;        /* messages sent inside it, all processors */
+    uint64_t bytes;           /* payload bytes of those */
+    uint64_t h;               /* max over processors of max(bytes sent, bytes received) in it */
+} hr_region_result;
+
+/* How many regions the last run entered. */
+size_t hr_machine_regions(const hr_machine *m);
+/* The i-th (from 0) in canonical order: by the model time at which any processor first entered
+ * it, then that processor's id, then the order in which it entered its regions. HR_OK, or
+ * HR_EINVAL if i is past the end. */
+int hr_machine_region_result(const hr_machine *m, size_t i, hr_region_result *out);
+
+/* One superstep: the stretch of the run that an hr_sync ends, from the run's start or the
+ * previous hr_sync (an hr_barrier does not end a superstep). BSP's cost w + g*h + l. */
+typedef struct hr_superstep_result {
+    double   time_s;          /* the largest clock on leaving this hr_sync minus the largest on
+                                 leaving the previous one (or 0): they add up to the run's time
+                                 up to its last hr_sync */
+    double   time_sum_s;      /* sum over processors of their clocks' advance in it */
+    double   work_s;          /* max over processors of the local work charged in it: w */
+    uint64_t messages;        /* messages sent in it, barrier messages included */
+    uint64_t bytes;           /* payload bytes of those, puts and gets included */
+    uint64_t h;               /* max over processors of max(bytes sent, bytes received) in it */
+} hr_superstep_result;
+
+/* How many supersteps (hr_sync calls of each processor) the last run had. */
+size_t hr_machine_supersteps(const hr_machine *m);
+/* The s-th superstep (from 0); HR_OK, or HR_EINVAL if s is past the end. */
+int hr_machine_superstep_result(const hr_machine *m, size_t s, hr_superstep_result *out);
 /* Under a round discipline, write every message's fate in every round of the following runs to
  * out (NULL: stop), one line each, "ROUND,SOURCE,DEST,EVENT" with ROUND from 1 and EVENT
  * delivered, queued or lost; a queued message gets a delivered line in the round it leaves its

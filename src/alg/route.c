@@ -125,6 +125,7 @@ void hr__route_exchange(hr_proc *p, hr_router *rt)
     int n = rt->p;
     size_t size = rt->size;
     size_t blk1 = (rt->first.cap + 1) * size;
+    hr_region_begin(p, "route.balance");   /* steps (1)-(2); hremu --regions reports them */
     bins_close(p, &rt->first, size);
     hr_free(p, rt->next);
     rt->next = NULL;
@@ -135,8 +136,10 @@ void hr__route_exchange(hr_proc *p, hr_router *rt)
      * charges the same transpose, and the emulator saves a copy of every element. */
     rt->view = hr_malloc(p, (size_t)n * sizeof *rt->view);
     hr_transpose_view(p, rt->first.slots, blk1, (const void **)rt->view);
+    hr_region_end(p, "route.balance");
 
     /* Step (3): rebin what arrived by final destination. */
+    hr_region_begin(p, "route.deliver");   /* steps (3)-(4) */
     hr_bins e = bins_new(p, bin_bound(rt->h2, n), size);
     size_t moved = 0;
     for (int k = 0; k < n; k++) {
@@ -155,6 +158,7 @@ void hr__route_exchange(hr_proc *p, hr_router *rt)
     rt->second = e.slots;
     rt->blk2 = (e.cap + 1) * size;
     hr_transpose_view(p, rt->second, rt->blk2, (const void **)rt->view);
+    hr_region_end(p, "route.deliver");
 }
 
 void hr__route_end(hr_proc *p, hr_router *rt)

@@ -11,6 +11,7 @@
 #include <hremu/workload.h>
 
 #include "cli/config.h"
+#include "cli/regions.h"
 #include "cli/report.h"
 #include "cli/sweep.h"
 #include "cli/topoinfo.h"
@@ -22,7 +23,7 @@ enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2 };
 
 static const char usage_text[] =
     "usage: hremu [CONFIG.ini] [--set SECTION.KEY=VALUE]... [--format table|csv|json]\n"
-    "             [--out FILE] [--trace FILE]\n"
+    "             [--out FILE] [--trace FILE] [--regions FILE]\n"
     "       hremu --topology SPEC [--procs P] [--format table|csv|json]\n"
     "       hremu --list | --help | --version\n";
 
@@ -38,6 +39,8 @@ static const char help_text[] =
     "  --out FILE               write the rows to FILE instead of standard output\n"
     "  --trace FILE             round disciplines: write every message's fate in every round\n"
     "                           of each row's first run to FILE (round,source,dest,event)\n"
+    "  --regions FILE           write the timed regions and supersteps of each row's first\n"
+    "                           run to FILE, in the rows' format (docs/config.md)\n"
     "  --topology SPEC          print a topology's figures instead of running: nodes, links,\n"
     "                           degrees, diameter, average distance, bisection width\n"
     "                           (e.g. --topology \"torus 8x8\", or --topology hypercube --procs 64)\n"
@@ -63,6 +66,7 @@ typedef struct options {
     const char  *format;
     const char  *out;
     const char  *trace;
+    const char  *regions;
     const char  *topology;
     const char  *procs;
     int          list, help, version;
@@ -125,6 +129,8 @@ static int parse_args(int argc, char **argv, options *o)
             o->out = v;
         } else if (option_value(argc, argv, &i, "--trace", &v, &err)) {
             o->trace = v;
+        } else if (option_value(argc, argv, &i, "--regions", &v, &err)) {
+            o->regions = v;
         } else if (option_value(argc, argv, &i, "--topology", &v, &err)) {
             o->topology = v;
         } else if (option_value(argc, argv, &i, "--procs", &v, &err)) {
@@ -246,16 +252,33 @@ static int run(const options *o, const hr_config *c, hr_format format)
         }
         fputs("round,source,dest,event\n", trace);
     }
+    FILE *regions = NULL;
+    if (o->regions != NULL) {
+        if ((regions = fopen(o->regions, "w")) == NULL) {
+            fprintf(stderr, "hremu: %s: cannot open: %s\n", o->regions, strerror(errno));
+            if (trace != NULL)
+                fclose(trace);
+            if (out != stdout)
+                fclose(out);
+            return EXIT_USAGE;
+        }
+        hr__regions_begin(regions, format);
+    }
     hr_report rep;
     hr_sweep_stats st;
     hr_config_error e;
     hr__report_begin(&rep, out, format);
-    int err = hr__sweep_run(c, &rep, note_failure, NULL, trace, &st, &e);
+    int err = hr__sweep_run(c, &rep, note_failure, NULL, trace, regions, &st, &e);
     int werr = hr__report_end(&rep);
+    int rerr = regions != NULL && (ferror(regions) | fclose(regions)) != 0;
     if (out != stdout && fclose(out) != 0)
         werr = HR_ESYS;
     if (trace != NULL && fclose(trace) != 0) {
         fprintf(stderr, "hremu: %s: write error\n", o->trace);
+        return EXIT_USAGE;
+    }
+    if (rerr) {
+        fprintf(stderr, "hremu: %s: write error\n", o->regions);
         return EXIT_USAGE;
     }
     if (st.skipped > 0)

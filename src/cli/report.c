@@ -285,6 +285,20 @@ void hr__report_record(FILE *out, hr_format format, const char *const *names,
     writer(format)(out, cols, n, values);
 }
 
+void hr__report_line(FILE *out, hr_format format, const char *const *names, const int *numeric,
+                     const int *widths, const char *const *values, int n)
+{
+    column cols[64];
+    if (n > 64)
+        n = 64;
+    for (int i = 0; i < n; i++)
+        cols[i] = (column){ names[i], numeric[i] ? COL_NUM : COL_STR, widths[i] };
+    if (values != NULL)
+        writer(format)(out, cols, n, values);
+    else if (format != HR_FORMAT_JSON)
+        writer(format)(out, cols, n, names);
+}
+
 int hr__report_end(hr_report *r)
 {
     if (fflush(r->out) != 0 || ferror(r->out))

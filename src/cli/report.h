@@ -73,6 +73,11 @@ void hr__report_row(hr_report *r, const hr_row *row);
  * most 64 fields. */
 void hr__report_record(FILE *out, hr_format format, const char *const *names,
                        const char *const *values, const int *numeric, int n);
+/* A table of one's own, in the rows' formats (--regions, say): n columns called names, numeric
+ * as for hr__report_record, widths[i] the table's width of column i (at least its name's). values
+ * NULL writes the header line (table and CSV; JSON has none), else one line. At most 64 columns. */
+void hr__report_line(FILE *out, hr_format format, const char *const *names, const int *numeric,
+                     const int *widths, const char *const *values, int n);
 /* Flush; HR_OK, or HR_ESYS if any write failed. */
 int  hr__report_end(hr_report *r);
 /* The shortest "%g" text of d that reads back as exactly d (at most 24 bytes). Any thread. */

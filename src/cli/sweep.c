@@ -8,6 +8,7 @@
 #include <hremu/machine.h>
 
 #include "cli/memory.h"
+#include "cli/regions.h"
 
 /* One sweep in progress. The machine and the instance belong to the current machine and workload
  * points; dirty says the instance holds a run's outputs and must be reset before the next run. */
@@ -24,6 +25,7 @@ typedef struct sweep {
     void            *inst;
     int              dirty;
     FILE            *trace;    /* --trace, or NULL */
+    FILE            *regions;  /* --regions, or NULL */
 } sweep;
 
 /* What the processors run: the algorithm's body on the shared instance. */
@@ -134,6 +136,8 @@ static int run_once(sweep *s, size_t k, hr_run_result *res, outcome *o)
     }
     if (k == 0)
         o->first = *res;
+    if (k == 0 && s->regions != NULL && res->status == HR_OK)   /* the row's number is next */
+        hr__regions_write(s->regions, s->rep->format, s->st->rows + 1, pt->alg->name, s->m);
     o->models[o->runs++] = res->model_time_s;
     if (res->status != HR_OK) {
         o->status = status_name(res->status);
@@ -351,9 +355,10 @@ int hr__sweep_check(const hr_config *c, hr_config_error *e)
 }
 
 int hr__sweep_run(const hr_config *c, hr_report *rep, hr_sweep_note note, void *arg, FILE *trace,
-                  hr_sweep_stats *st, hr_config_error *e)
+                  FILE *regions, hr_sweep_stats *st, hr_config_error *e)
 {
     *st = (hr_sweep_stats){ 0 };
-    sweep s = { .c = c, .rep = rep, .note = note, .arg = arg, .st = st, .e = e, .trace = trace };
+    sweep s = { .c = c, .rep = rep, .note = note, .arg = arg, .st = st, .e = e, .trace = trace,
+                .regions = regions };
     return machine_level(&s);
 }

@@ -41,10 +41,12 @@ int hr__sweep_check(const hr_config *c, hr_config_error *e);
 
 /* Run the sweep of a checked config, writing rows to rep and telling note (may be NULL) about
  * failed rows. If trace is not NULL, the first run of every row writes its rounds there
- * (hr_machine_trace) after a line "# ALGORITHM procs=P discipline=D seed=S". Returns HR_OK when
- * every row was run (failed rows included: see st), or an error code with e filled when a
- * machine or instance could not be built. */
+ * (hr_machine_trace) after a line "# ALGORITHM procs=P discipline=D seed=S". If regions is not
+ * NULL, the first run of every row that ends with status ok writes its timed regions and
+ * supersteps there (hr__regions_write, in rep's format). Returns HR_OK when every row was run
+ * (failed rows included: see st), or an error code with e filled when a machine or instance
+ * could not be built. */
 int hr__sweep_run(const hr_config *c, hr_report *rep, hr_sweep_note note, void *arg, FILE *trace,
-                  hr_sweep_stats *st, hr_config_error *e);
+                  FILE *regions, hr_sweep_stats *st, hr_config_error *e);
 
 #endif /* HREMU_CLI_SWEEP_H */

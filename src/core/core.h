@@ -182,6 +182,9 @@ struct hr_proc {
     hr_request      *pending;     /* receives posted by hr_irecv and not yet matched, in order */
     hr_request      *ssends;      /* sends under sync posted by hr_isend, not yet completed */
     int              nrequests;   /* requests not yet completed */
+    uint64_t         msgs_in;     /* messages absorbed from others: msgs_out's counterpart */
+    hr_time          work;        /* local work charged: hr_compute, or measured CPU time */
+    struct hr_rlog  *rlog;        /* its timed regions (region.c); NULL until it enters one */
 
     /* (shared) */
     _Alignas(64) _Atomic hr_time pub_clock;
@@ -250,6 +253,14 @@ typedef struct hr_machine {
     int                 *rnd_next;      /* [p] */
     hr_arrival          *rnd_arr;       /* [p] */
     uint8_t             *rnd_lost;      /* [p] */
+
+    /* the last run's figures beyond hr_run_result (region.c; supersteps: superstep.c) */
+    struct hr_tally     *step_at;       /* [p] each proc's tally when its superstep began */
+    hr_time              step_end;      /* the largest clock on leaving the last hr_sync */
+    hr_superstep_result *steps;         /* the run's supersteps, in order */
+    size_t               nsteps, capsteps;
+    hr_region_result    *regions_out;   /* the run's timed regions, merged, in canonical order */
+    size_t               nregions_out;
 } hr_machine;
 
 /* machine.c / wait.c */

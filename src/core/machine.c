@@ -24,6 +24,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/region.h"
 #include "util/sync.h"
 
 #define PROC_STACK (1u << 20)
@@ -497,6 +498,7 @@ static void destroy_procs(hr_machine *m, int n)
         hr__rbuf_destroy(m->procs[i].rbuf);
     }
     hr__round_destroy(m);
+    hr__results_free(m);
     free(m->bar_time);
     free(m->procs);
 }
@@ -638,6 +640,7 @@ int hr_machine_run(hr_machine *m, void (*fn)(hr_proc *, void *), void *arg, hr_r
 {
     memset(res, 0, sizeof *res);
     reset_procs(m, m->p);
+    hr__results_reset(m);
     m->fn = fn;
     m->arg = arg;
     m->report_len = 0;
@@ -662,6 +665,7 @@ int hr_machine_run(hr_machine *m, void (*fn)(hr_proc *, void *), void *arg, hr_r
     res->wall_s = wall_now() - t0;
 
     collect(m, res);
+    hr__results_collect(m);
     res->status = atomic_load(&m->range)    ? HR_ERANGE
                 : atomic_load(&m->failed) ? HR_EFAIL
                                           : atomic_load(&m->abort);

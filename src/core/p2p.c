@@ -383,6 +383,7 @@ static hr_time absorb(hr_proc *p, const recv_ctx *c)
         r = hr__tadd(hr__max(a, p->in_free), hr__cost_bytes(&p->m->cost, msg->len));
         p->in_free = r;
         p->bytes_in += msg->len;
+        p->msgs_in++;
     }
     p->clock = hr__tadd(hr__max(p->clock, r), p->m->cost.overhead);
     return r;

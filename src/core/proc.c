@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/region.h"
 #include "util/sync.h"
 
 int hr_pid(const hr_proc *p)     { return p->id; }
@@ -82,18 +83,25 @@ static hr_time thread_cpu(void)
     return (hr_time)ts.tv_sec * 1000000000000LL + (hr_time)ts.tv_nsec * 1000;
 }
 
+void hr__proc_charge_cpu(hr_proc *p)
+{
+    if (p->m->cost.measured) {
+        /* compute = measured: the CPU time since the last charge is charged now. This makes
+         * model time depend on this box, so it is not deterministic (docs/model.md). */
+        hr_time now = thread_cpu();
+        if (p->cpu_mark != 0) {
+            p->clock = hr__tadd(p->clock, now - p->cpu_mark);
+            p->work = hr__tadd(p->work, now - p->cpu_mark);
+        }
+        p->cpu_mark = now;
+    }
+}
+
 void hr__proc_comm_point(hr_proc *p)
 {
     if (p->nviews > 0)
         hr_fail(p, "communication between hr_transpose_view and hr_view_end");
-    if (p->m->cost.measured) {
-        /* compute = measured: the CPU time since the last communication is charged now. This
-         * makes model time depend on this box, so it is not deterministic (docs/model.md). */
-        hr_time now = thread_cpu();
-        if (p->cpu_mark != 0)
-            p->clock = hr__tadd(p->clock, now - p->cpu_mark);
-        p->cpu_mark = now;
-    }
+    hr__proc_charge_cpu(p);
     if (p->jitter != 0)
         hr__jitter(&p->jitter);
 }
@@ -103,7 +111,9 @@ void hr_compute(hr_proc *p, double units)
     if (!(units >= 0) || isinf(units))
         hr_fail(p, "hr_compute: units must be finite and >= 0 (it is %g)", units);
     if (!p->m->cost.measured) {
-        p->clock = hr__tadd(p->clock, hr__time_from_ps(units * p->m->cost.unit));
+        hr_time t = hr__time_from_ps(units * p->m->cost.unit);
+        p->clock = hr__tadd(p->clock, t);
+        p->work = hr__tadd(p->work, t);
         hr__proc_publish(p);
     }
 }
@@ -136,6 +146,9 @@ void hr__proc_reset(hr_proc *p)
     free(p->regions);
     p->regions = NULL;
     p->nregions = p->capregions = 0;
+    p->msgs_in = 0;
+    p->work = 0;
+    hr__region_reset(p);
     p->bar_gen = 0;
     atomic_store(&p->pub_clock, 0);
     atomic_store(&p->state, HR_PROC_RUNNING);

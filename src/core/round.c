@@ -130,6 +130,7 @@ static int deliver(hr_proc *j, hr_proc *s)
     rj->got_src = s->id;
     rj->got_len = rs->len;
     j->bytes_in += rs->len;
+    j->msgs_in++;
     rs->state = HR_ROUT_NONE;
     rs->fate = HR_FATE_DELIVERED;
     return 0;

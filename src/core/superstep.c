@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/region.h"
 #include "util/sync.h"
 
 static hr_time link_latency(const hr_machine *m, int src, int dst)
@@ -38,6 +39,7 @@ static void dissemination(hr_machine *m)
             hr_time heard = hr__tadd(hr__tadd(t[from], o), link_latency(m, from, i));
             nt[i] = hr__tadd(hr__max(sent, heard), o);
             m->procs[i].msgs_out++;
+            m->procs[i].msgs_in++;
         }
         hr_time *swap = t;
         t = nt;
@@ -45,6 +47,42 @@ static void dissemination(hr_machine *m)
     }
     for (int i = 0; i < p; i++)
         m->procs[i].clock = t[i];
+}
+
+/* The superstep that this hr_sync ends, recorded by the last arriver once every clock is set
+ * (the barrier's messages are the superstep's): each processor's part is what it did since its
+ * tally at the previous hr_sync (the run's start: zero). */
+static void record_superstep(hr_machine *m)
+{
+    if (m->step_at == NULL && (m->step_at = calloc((size_t)m->p, sizeof *m->step_at)) == NULL)
+        goto oom;
+    if (m->nsteps == m->capsteps) {
+        size_t cap = m->capsteps ? 2 * m->capsteps : 16;
+        hr_superstep_result *s = realloc(m->steps, cap * sizeof *s);
+        if (s == NULL)
+            goto oom;
+        m->steps = s;
+        m->capsteps = cap;
+    }
+    hr_tsum sum = { 0 };
+    hr_time end = 0;
+    for (int i = 0; i < m->p; i++) {
+        hr_tally now = hr__tally(&m->procs[i]), d = hr__tally_since(&m->step_at[i], &now);
+        hr__tsum_add(&sum, &d);
+        m->step_at[i] = now;
+        end = hr__max(end, now.clock);
+    }
+    m->steps[m->nsteps++] = (hr_superstep_result){
+        .time_s = hr__secs(hr__tsub(end, m->step_end)), .time_sum_s = hr__secs(sum.time_sum),
+        .work_s = hr__secs(sum.work_max), .messages = sum.msgs, .bytes = sum.bytes, .h = sum.h,
+    };
+    m->step_end = end;
+    return;
+oom:
+    /* Every processor leaves the superstep through hr__barrier's check of bar_broken. */
+    hr__report(m, "hr_sync: out of memory recording superstep %zu\n", m->nsteps + 1);
+    atomic_store(&m->failed, 1);
+    atomic_store(&m->bar_broken, 1);
 }
 
 static int bar_ready(hr_proc *p, void *ctx)
@@ -110,6 +148,8 @@ void hr__barrier(hr_proc *p, void (*serial)(hr_machine *m, void *ctx), void *ctx
             if (serial != NULL)
                 serial(m, ctx);
             dissemination(m);
+            if (serial != NULL && !atomic_load(&m->bar_broken))   /* hr_sync: a superstep */
+                record_superstep(m);
         }
         atomic_store(&m->bar_arrived, 0);
         atomic_fetch_add(&m->bar_gen, 1);
@@ -309,6 +349,7 @@ static void sync_serial(hr_machine *m, void *ctx)
                 in[k++] = (inflow){ a, dst, r->is_get ? r->peer : i, seq, r->len, r->sent, i,
                                     r->is_get };
                 if (r->is_get) {
+                    m->procs[r->peer].msgs_in++;     /* the request */
                     m->procs[r->peer].msgs_out++;
                     m->procs[r->peer].bytes_out += r->len;
                 }
@@ -325,6 +366,7 @@ static void sync_serial(hr_machine *m, void *ctx)
         hr_time r = hr__tadd(hr__max(in[j].arrive, d->in_free),
                              hr__cost_bytes(&m->cost, in[j].len));
         d->in_free = r;
+        d->msgs_in++;
         d->bytes_in += in[j].len;
         d->bar_in = hr__max(d->bar_in, r);
     }

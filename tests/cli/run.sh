@@ -484,5 +484,50 @@ run --out "$TMP/no/such/dir/x.csv"
 expect_rc 2 "--out unwritable"
 expect_grep "cannot open" "$TMP/err" "--out unwritable"
 
+# ---- --regions -------------------------------------------------------------------------------
+# hrel.two_phase marks seed 000's two phases (route.balance, route.deliver); hrel.direct marks none.
+# Read by column name: the regions' lines say which row they belong to.
+REG="--set machine.procs=4 --set workload.n=2^12 --set run.algorithms=hrel.two_phase,hrel.direct"
+# shellcheck disable=SC2086
+run $REG --format csv --regions "$TMP/regions.csv"
+expect_rc 0 "--regions"
+[ "$(head -n 1 "$TMP/regions.csv")" = "row,algorithm,kind,name,procs,entries,time_s,time_sum_s,work_s,messages,bytes,h" ] &&
+    ok || bad "--regions header: $(head -n 1 "$TMP/regions.csv")"
+[ "$(col name "$TMP/regions.csv" | tr '\n' ' ')" = "route.balance route.deliver " ] && ok ||
+    bad "--regions: the two phases, in order: $(cat "$TMP/regions.csv")"
+[ "$(col row "$TMP/regions.csv" | sort -u)" = 1 ] && [ "$(col algorithm "$TMP/regions.csv" | sort -u)" = hrel.two_phase ] &&
+    ok || bad "--regions: lines of row 1, hrel.two_phase"
+[ "$(col procs "$TMP/regions.csv" | sort -u),$(col entries "$TMP/regions.csv" | sort -u),$(col kind "$TMP/regions.csv" | sort -u)" = "4,4,region" ] &&
+    ok || bad "--regions: every processor enters each phase once"
+# two_phase sends nothing outside its phases: the row's messages and bytes are the regions' sums,
+# and neither phase is longer than the run.
+row_msgs=$(col messages | head -n 1); row_bytes=$(col bytes | head -n 1); row_time=$(col model_time_s | head -n 1)
+[ "$(col messages "$TMP/regions.csv" | awk '{ s += $1 } END { print s }')" = "$row_msgs" ] &&
+    [ "$(col bytes "$TMP/regions.csv" | awk '{ s += $1 } END { print s }')" = "$row_bytes" ] && ok ||
+    bad "--regions: messages and bytes add up to the row's ($row_msgs, $row_bytes)"
+col time_s "$TMP/regions.csv" | awk -v t="$row_time" '$1 <= 0 || $1 > t { bad = 1 } END { exit bad }' && ok ||
+    bad "--regions: a phase's time is within the run's $row_time s"
+cp "$TMP/out" "$TMP/rows.csv"
+# The rows are the same with and without --regions; the regions the same under jitter.
+# shellcheck disable=SC2086
+run $REG --format csv
+[ "$(model_cols "$TMP/out")" = "$(model_cols "$TMP/rows.csv")" ] && ok || bad "--regions changes the rows"
+# shellcheck disable=SC2086
+HREMU_JITTER=1 "$BIN" $REG --format csv --regions "$TMP/jitter.csv" >"$TMP/out" 2>"$TMP/err"
+cmp -s "$TMP/jitter.csv" "$TMP/regions.csv" && ok || bad "--regions differ with HREMU_JITTER=1"
+# shellcheck disable=SC2086
+run $REG --format json --regions "$TMP/regions.json"
+expect_rc 0 "--regions json"
+[ "$(wc -l <"$TMP/regions.json")" -eq 2 ] && grep -q '^{"row":1,"algorithm":"hrel.two_phase","kind":"region","name":"route.balance","procs":4,' "$TMP/regions.json" &&
+    ok || bad "--regions json: $(cat "$TMP/regions.json")"
+# shellcheck disable=SC2086
+run $REG --regions "$TMP/regions.txt"
+head -n 1 "$TMP/regions.txt" | grep -q '^ row  algorithm  *kind  *name  *procs  *entries  *time_s' && ok ||
+    bad "--regions table header: $(head -n 1 "$TMP/regions.txt")"
+run --regions "$TMP/no/such/dir/regions.csv"
+expect_rc 2 "--regions into a missing directory"
+expect_grep "cannot open" "$TMP/err" "--regions names the problem"
+expect_empty "$TMP/out" "--regions into a missing directory: no rows"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
