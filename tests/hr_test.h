@@ -23,6 +23,7 @@
     X(region)             \
     X(round)              \
     X(coll)               \
+    X(group)              \
     X(expr)               \
     X(config)             \
     X(report)             \

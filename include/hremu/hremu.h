@@ -216,6 +216,31 @@ void hr_sync(hr_proc *p);
 void hr_region_begin(hr_proc *p, const char *name);
 void hr_region_end(hr_proc *p, const char *name);
 
+/* ---- groups: collectives over a subset of processors (MPI's communicators) ------------------ */
+/* A group is a set of processors ranked 0 .. size-1. Each member holds its own handle (in its
+ * memory, for this run); the collectives below take one as hr_group_<collective>(p, g, ...) with
+ * roots and block indices as ranks of g, and cost what the world's forms cost on size
+ * processors, along the routes between the members (docs/model.md, "Groups"). Collectives of
+ * different groups never take each other's messages, even where the groups share members that
+ * call them in different orders. Every member makes the same groups in the same order. */
+typedef struct hr_group hr_group;
+#define HR_UNDEFINED (-1)   /* hr_group_split: this processor joins no group */
+
+/* Every processor, rank = pid: the world's collectives (hr_bcast ...) are its group forms. */
+hr_group *hr_world(hr_proc *p);
+/* The group of the n processors pids[0..n) in that order (rank r is pids[r]): no message, no
+ * model time. NULL for a processor not in the list (it need not call). A bad or repeated id fails
+ * the run. */
+hr_group *hr_group_make(hr_proc *p, const int *pids, int n);
+/* MPI_Comm_split: collective over parent; members with the same colour (>= 0) form a group,
+ * ranked by key, then by rank in parent. HR_UNDEFINED: NULL. It exchanges the (colour, key)
+ * pairs by hr_group_allgather on parent, and costs that. */
+hr_group *hr_group_split(hr_proc *p, hr_group *parent, int colour, int key);
+int hr_group_size(const hr_group *g);
+int hr_group_rank(const hr_group *g);          /* the caller's rank in g */
+int hr_group_pid(const hr_group *g, int rank);  /* the processor at rank */
+int hr_group_rank_of(const hr_group *g, int pid);   /* pid's rank in g, or -1 */
+
 /* ---- collectives: every processor calls them in the same order with matching arguments -------- */
 /* Element types of the built-in reductions. The last three are value-index pairs like MPI's
  * MPI_2INT, MPI_LONG_INT and MPI_DOUBLE_INT, elements of the structs below, for HR_MINLOC and
@@ -293,5 +318,36 @@ void hr_scan_user(hr_proc *p, const void *in, void *out, size_t count, size_t el
                   hr_reduce_fn fn, void *ctx);
 void hr_exscan_user(hr_proc *p, const void *in, void *out, size_t count, size_t elem_size,
                     hr_reduce_fn fn, void *ctx);
+
+/* The collectives over a group g of the caller's (hr_world(p) gives the forms above): every
+ * member calls them, in the same order, ranks in place of processor ids. hr_group_barrier is a
+ * dissemination barrier of zero-byte messages among the members: ceil(lg size) * tau. */
+void hr_group_barrier(hr_proc *p, const hr_group *g);
+void hr_group_bcast(hr_proc *p, const hr_group *g, int root, void *buf, size_t len);
+void hr_group_transpose(hr_proc *p, const hr_group *g, const void *send, void *recv, size_t block);
+void hr_group_alltoallv(hr_proc *p, const hr_group *g, const void *send, const size_t *scounts,
+                        const size_t *sdispls, void *recv, const size_t *rcounts,
+                        const size_t *rdispls, size_t elem);
+void hr_group_gather(hr_proc *p, const hr_group *g, int root, const void *send, void *recv,
+                     size_t block);
+void hr_group_scatter(hr_proc *p, const hr_group *g, int root, const void *send, void *recv,
+                      size_t block);
+void hr_group_allgather(hr_proc *p, const hr_group *g, const void *send, void *recv, size_t block);
+void hr_group_reduce(hr_proc *p, const hr_group *g, int root, const void *in, void *out,
+                     size_t count, hr_type t, hr_op op);
+void hr_group_allreduce(hr_proc *p, const hr_group *g, const void *in, void *out, size_t count,
+                        hr_type t, hr_op op);
+void hr_group_scan(hr_proc *p, const hr_group *g, const void *in, void *out, size_t count,
+                   hr_type t, hr_op op);
+void hr_group_exscan(hr_proc *p, const hr_group *g, const void *in, void *out, size_t count,
+                     hr_type t, hr_op op);
+void hr_group_reduce_user(hr_proc *p, const hr_group *g, int root, const void *in, void *out,
+                          size_t count, size_t elem_size, hr_reduce_fn fn, void *ctx);
+void hr_group_allreduce_user(hr_proc *p, const hr_group *g, const void *in, void *out,
+                             size_t count, size_t elem_size, hr_reduce_fn fn, void *ctx);
+void hr_group_scan_user(hr_proc *p, const hr_group *g, const void *in, void *out, size_t count,
+                        size_t elem_size, hr_reduce_fn fn, void *ctx);
+void hr_group_exscan_user(hr_proc *p, const hr_group *g, const void *in, void *out, size_t count,
+                          size_t elem_size, hr_reduce_fn fn, void *ctx);
 
 #endif /* HREMU_HREMU_H */

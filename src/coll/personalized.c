@@ -15,28 +15,41 @@
 
 #include <string.h>
 
+#include "coll/group.h"
+
 static int proc_at(int me, int k, int n)
 {
     return (int)(((long)me + k % n + n) % n);
 }
 
-void hr_transpose(hr_proc *p, const void *send, void *recv, size_t block)
+static void transpose(hr_proc *p, const hr_group *g, const void *send, void *recv, size_t block)
 {
-    int n = hr_nprocs(p), me = hr_pid(p);
+    int n = g->size, me = g->rank;
     const unsigned char *s = send;
     unsigned char *r = recv;
-    hr__coll_begin(p, "hr_transpose");
     for (int k = 1; k < n; k++) {
         int d = proc_at(me, k, n);
-        hr__coll_post(p, d, s + (size_t)d * block, block);
+        hr__coll_post(p, hr__group_pid(g, d), s + (size_t)d * block, block);
     }
     memcpy(r + (size_t)me * block, s + (size_t)me * block, block);
     hr__coll_await(p, n - 1);
     for (int k = 1; k < n; k++) {
         int src = proc_at(me, -k, n);
-        hr__coll_take(p, src, r + (size_t)src * block, block);
+        hr__coll_take(p, hr__group_pid(g, src), r + (size_t)src * block, block);
     }
     hr__coll_complete(p);
+}
+
+void hr_transpose(hr_proc *p, const void *send, void *recv, size_t block)
+{
+    hr__group_begin(p, hr_world(p), "hr_transpose", NULL, -1);
+    transpose(p, hr_world(p), send, recv, block);
+}
+
+void hr_group_transpose(hr_proc *p, const hr_group *g, const void *send, void *recv, size_t block)
+{
+    hr__group_begin(p, g, "hr_group_transpose", NULL, -1);
+    transpose(p, g, send, recv, block);
 }
 
 /* As hr_transpose, costed the same, but nothing is copied: the blocks stay where they are and
@@ -45,7 +58,7 @@ void hr_transpose_view(hr_proc *p, const void *send, size_t block, const void **
 {
     int n = hr_nprocs(p), me = hr_pid(p);
     const unsigned char *s = send;
-    hr__coll_begin(p, "hr_transpose_view");
+    hr__group_begin(p, hr_world(p), "hr_transpose_view", NULL, -1);
     for (int k = 1; k < n; k++) {
         int d = proc_at(me, k, n);
         hr__coll_lend(p, d, s + (size_t)d * block, block);
@@ -64,21 +77,21 @@ void hr_view_end(hr_proc *p)
     hr__view_end(p);
 }
 
-void hr_alltoallv(hr_proc *p, const void *send, const size_t *scounts, const size_t *sdispls,
-                  void *recv, const size_t *rcounts, const size_t *rdispls, size_t elem)
+static void alltoallv(hr_proc *p, const hr_group *g, const void *send, const size_t *scounts,
+                      const size_t *sdispls, void *recv, const size_t *rcounts,
+                      const size_t *rdispls, size_t elem, const char *call)
 {
-    int n = hr_nprocs(p), me = hr_pid(p);
+    int n = g->size, me = g->rank;
     const unsigned char *s = send;
     unsigned char *r = recv;
-    hr__coll_begin(p, "hr_alltoallv");
     /* As MPI_Alltoallv: an empty block is no message, on both sides. */
     for (int k = 1; k < n; k++) {
         int d = proc_at(me, k, n);
         if (scounts[d] > 0)
-            hr__coll_post(p, d, s + sdispls[d] * elem, scounts[d] * elem);
+            hr__coll_post(p, hr__group_pid(g, d), s + sdispls[d] * elem, scounts[d] * elem);
     }
     if (scounts[me] != rcounts[me])
-        hr_fail(p, "hr_alltoallv: %zu elements to self but %zu expected", scounts[me], rcounts[me]);
+        hr_fail(p, "%s: %zu elements to self but %zu expected", call, scounts[me], rcounts[me]);
     memcpy(r + rdispls[me] * elem, s + sdispls[me] * elem, scounts[me] * elem);
     int blocks = 0;
     for (int src = 0; src < n; src++)
@@ -87,18 +100,32 @@ void hr_alltoallv(hr_proc *p, const void *send, const size_t *scounts, const siz
     for (int k = 1; k < n; k++) {
         int src = proc_at(me, -k, n);
         if (rcounts[src] > 0)
-            hr__coll_take(p, src, r + rdispls[src] * elem, rcounts[src] * elem);
+            hr__coll_take(p, hr__group_pid(g, src), r + rdispls[src] * elem, rcounts[src] * elem);
     }
     hr__coll_complete(p);
 }
 
-void hr_gather(hr_proc *p, int root, const void *send, void *recv, size_t block)
+void hr_alltoallv(hr_proc *p, const void *send, const size_t *scounts, const size_t *sdispls,
+                  void *recv, const size_t *rcounts, const size_t *rdispls, size_t elem)
 {
-    int n = hr_nprocs(p), me = hr_pid(p);
-    hr__coll_check_root(p, root, "hr_gather");
-    hr__coll_begin(p, "hr_gather to root %d", root);
+    hr__group_begin(p, hr_world(p), "hr_alltoallv", NULL, -1);
+    alltoallv(p, hr_world(p), send, scounts, sdispls, recv, rcounts, rdispls, elem, "hr_alltoallv");
+}
+
+void hr_group_alltoallv(hr_proc *p, const hr_group *g, const void *send, const size_t *scounts,
+                        const size_t *sdispls, void *recv, const size_t *rcounts,
+                        const size_t *rdispls, size_t elem)
+{
+    hr__group_begin(p, g, "hr_group_alltoallv", NULL, -1);
+    alltoallv(p, g, send, scounts, sdispls, recv, rcounts, rdispls, elem, "hr_group_alltoallv");
+}
+
+static void gather(hr_proc *p, const hr_group *g, int root, const void *send, void *recv,
+                   size_t block)
+{
+    int n = g->size, me = g->rank;
     if (me != root) {
-        hr__coll_post(p, root, send, block);
+        hr__coll_post(p, hr__group_pid(g, root), send, block);
         hr__coll_complete(p);
         return;
     }
@@ -107,40 +134,89 @@ void hr_gather(hr_proc *p, int root, const void *send, void *recv, size_t block)
     hr__coll_await(p, n - 1);
     for (int k = 1; k < n; k++) {
         int src = proc_at(me, k, n);
-        hr__coll_take(p, src, r + (size_t)src * block, block);
+        hr__coll_take(p, hr__group_pid(g, src), r + (size_t)src * block, block);
     }
 }
 
-void hr_scatter(hr_proc *p, int root, const void *send, void *recv, size_t block)
+void hr_gather(hr_proc *p, int root, const void *send, void *recv, size_t block)
 {
-    int n = hr_nprocs(p), me = hr_pid(p);
-    hr__coll_check_root(p, root, "hr_scatter");
-    hr__coll_begin(p, "hr_scatter from root %d", root);
+    hr__group_begin(p, hr_world(p), "hr_gather", "to", root);
+    gather(p, hr_world(p), root, send, recv, block);
+}
+
+void hr_group_gather(hr_proc *p, const hr_group *g, int root, const void *send, void *recv,
+                     size_t block)
+{
+    hr__group_begin(p, g, "hr_group_gather", "to", root);
+    gather(p, g, root, send, recv, block);
+}
+
+static void scatter(hr_proc *p, const hr_group *g, int root, const void *send, void *recv,
+                    size_t block)
+{
+    int n = g->size, me = g->rank;
     if (me != root) {
-        hr__coll_take(p, root, recv, block);
+        hr__coll_take(p, hr__group_pid(g, root), recv, block);
         return;
     }
     const unsigned char *s = send;
     for (int k = 1; k < n; k++) {
         int d = proc_at(me, k, n);
-        hr__coll_post(p, d, s + (size_t)d * block, block);
+        hr__coll_post(p, hr__group_pid(g, d), s + (size_t)d * block, block);
     }
     memcpy(recv, s + (size_t)me * block, block);
     hr__coll_complete(p);
 }
 
-void hr_allgather(hr_proc *p, const void *send, void *recv, size_t block)
+void hr_scatter(hr_proc *p, int root, const void *send, void *recv, size_t block)
 {
-    int n = hr_nprocs(p), me = hr_pid(p);
+    hr__group_begin(p, hr_world(p), "hr_scatter", "from", root);
+    scatter(p, hr_world(p), root, send, recv, block);
+}
+
+void hr_group_scatter(hr_proc *p, const hr_group *g, int root, const void *send, void *recv,
+                      size_t block)
+{
+    hr__group_begin(p, g, "hr_group_scatter", "from", root);
+    scatter(p, g, root, send, recv, block);
+}
+
+static void allgather(hr_proc *p, const hr_group *g, const void *send, void *recv, size_t block)
+{
+    int n = g->size, me = g->rank;
     unsigned char *r = recv;
-    hr__coll_begin(p, "hr_allgather");
     for (int k = 1; k < n; k++)
-        hr__coll_post(p, proc_at(me, k, n), send, block);
+        hr__coll_post(p, hr__group_pid(g, proc_at(me, k, n)), send, block);
     memcpy(r + (size_t)me * block, send, block);
     hr__coll_await(p, n - 1);
     for (int k = 1; k < n; k++) {
         int src = proc_at(me, -k, n);
-        hr__coll_take(p, src, r + (size_t)src * block, block);
+        hr__coll_take(p, hr__group_pid(g, src), r + (size_t)src * block, block);
     }
     hr__coll_complete(p);
+}
+
+void hr_allgather(hr_proc *p, const void *send, void *recv, size_t block)
+{
+    hr__group_begin(p, hr_world(p), "hr_allgather", NULL, -1);
+    allgather(p, hr_world(p), send, recv, block);
+}
+
+void hr_group_allgather(hr_proc *p, const hr_group *g, const void *send, void *recv, size_t block)
+{
+    hr__group_begin(p, g, "hr_group_allgather", NULL, -1);
+    allgather(p, g, send, recv, block);
+}
+
+/* Dissemination among the members: in round k each sends a zero-byte message to the rank 2^k
+ * ahead and takes one from the rank 2^k behind; ceil(lg n) rounds. */
+void hr_group_barrier(hr_proc *p, const hr_group *g)
+{
+    hr__group_begin(p, g, "hr_group_barrier", NULL, -1);
+    int n = g->size, me = g->rank;
+    for (int d = 1; d < n; d <<= 1) {
+        hr__coll_post(p, hr__group_pid(g, proc_at(me, d, n)), NULL, 0);
+        hr__coll_take(p, hr__group_pid(g, proc_at(me, -d, n)), NULL, 0);
+        hr__coll_complete(p);
+    }
 }

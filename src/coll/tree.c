@@ -12,6 +12,9 @@
  * scan and exscan are Hillis-Steele doubling: in step d = 1, 2, 4, ... processor i sends its
  * partial result to i+d and combines the one from i-d: ceil(lg p) (tau + sigma*m).
  *
+ * Every collective runs on the ranks of a group (coll/group.c): the world's forms on the group of
+ * every processor, where rank = pid, so both send the same messages.
+ *
  * The built-in operators are one hr_reduce_fn (coll/op.c) given to the same code as a user's
  * function, so both send the same messages and cost the same. Combining is local work that the
  * model does not charge. Every combination is done in a fixed order, so floating-point results
@@ -22,6 +25,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "coll/group.h"
 #include "coll/op.h"
 
 /* How a reduction combines, checked once by the public call: fn(inout, in, count, ctx) with in
@@ -67,29 +71,34 @@ static combiner user(hr_proc *p, hr_reduce_fn fn, void *ctx, size_t count, size_
     return combine_with(p, fn, ctx, count, elem_size, call);
 }
 
-static void bcast(hr_proc *p, int root, void *buf, size_t len)
+static void bcast(hr_proc *p, const hr_group *g, int root, void *buf, size_t len)
 {
-    int n = hr_nprocs(p);
-    int r = (hr_pid(p) - root + n) % n;
+    int n = g->size;
+    int r = (g->rank - root + n) % n;
     int mask = 1;
     while (mask < n) {
         if (r & mask) {
-            hr__coll_take(p, (r - mask + root) % n, buf, len);
+            hr__coll_take(p, hr__group_pid(g, (r - mask + root) % n), buf, len);
             break;
         }
         mask <<= 1;
     }
     for (mask >>= 1; mask > 0; mask >>= 1)
         if (r + mask < n)
-            hr__coll_post(p, (r + mask + root) % n, buf, len);
+            hr__coll_post(p, hr__group_pid(g, (r + mask + root) % n), buf, len);
     hr__coll_complete(p);
+}
+
+void hr_group_bcast(hr_proc *p, const hr_group *g, int root, void *buf, size_t len)
+{
+    hr__group_begin(p, g, "hr_group_bcast", "from", root);
+    bcast(p, g, root, buf, len);
 }
 
 void hr_bcast(hr_proc *p, int root, void *buf, size_t len)
 {
-    hr__coll_check_root(p, root, "hr_bcast");
-    hr__coll_begin(p, "hr_bcast from root %d", root);
-    bcast(p, root, buf, len);
+    hr__group_begin(p, hr_world(p), "hr_bcast", "from", root);
+    bcast(p, hr_world(p), root, buf, len);
 }
 
 /* Reduce into out at root; out may be NULL elsewhere.
@@ -101,9 +110,10 @@ void hr_bcast(hr_proc *p, int root, void *buf, size_t len)
  * r + 2^j for each 2^j below its lowest set bit, nearest first); with another root it is the same
  * tree with some subtrees mirrored, of the same depth ceil(lg p) and one message per level.
  * Every partial result covers an interval, so the combination is in rank order. */
-static void reduce(hr_proc *p, int root, const void *in, void *out, const combiner *c)
+static void reduce(hr_proc *p, const hr_group *g, int root, const void *in, void *out,
+                   const combiner *c)
 {
-    int n = hr_nprocs(p), me = hr_pid(p);
+    int n = g->size, me = g->rank;
     int from[8 * sizeof(int)], nfrom = 0, to = -1;   /* each level halves an int's range */
     int lo = 0, hi = n, t = root;
     while (hi - lo > 1) {
@@ -131,7 +141,7 @@ static void reduce(hr_proc *p, int root, const void *in, void *out, const combin
     memcpy(acc, in, c->len);
     while (nfrom > 0) {
         int src = from[--nfrom];
-        hr__coll_take(p, src, tmp, c->len);
+        hr__coll_take(p, hr__group_pid(g, src), tmp, c->len);
         if (src < me) {
             c->fn(acc, tmp, c->count, c->ctx);          /* acc = tmp (+) acc */
         } else {
@@ -142,7 +152,7 @@ static void reduce(hr_proc *p, int root, const void *in, void *out, const combin
         }
     }
     if (to >= 0) {
-        hr__coll_post(p, to, acc, c->len);
+        hr__coll_post(p, hr__group_pid(g, to), acc, c->len);
         hr__coll_complete(p);
     } else {
         memcpy(out, acc, c->len);
@@ -151,38 +161,38 @@ static void reduce(hr_proc *p, int root, const void *in, void *out, const combin
     hr_free(p, acc);
 }
 
-static void rooted_reduce(hr_proc *p, int root, const void *in, void *out, const combiner *c,
-                          const char *call)
+static void rooted_reduce(hr_proc *p, const hr_group *g, int root, const void *in, void *out,
+                          const combiner *c)
 {
-    hr__coll_check_root(p, root, call);
-    hr__coll_begin(p, "%s to root %d", call, root);
-    reduce(p, root, in, out, c);
+    hr__group_begin(p, g, c->call, "to", root);
+    reduce(p, g, root, in, out, c);
 }
 
-static void allreduce(hr_proc *p, const void *in, void *out, const combiner *c)
+static void allreduce(hr_proc *p, const hr_group *g, const void *in, void *out, const combiner *c)
 {
-    hr__coll_begin(p, "%s", c->call);
-    reduce(p, 0, in, out, c);
-    bcast(p, 0, out, c->len);
+    hr__group_begin(p, g, c->call, NULL, -1);
+    reduce(p, g, 0, in, out, c);
+    bcast(p, g, 0, out, c->len);
 }
 
 /* Hillis-Steele: acc holds the combination of in over processors i-2d+1 .. i, ex over
  * i-2d+1 .. i-1 once have_ex says it holds anything (a user's operator has no identity to start
  * from). Returns whether out was written: not by an exclusive scan on processor 0. */
-static int scan(hr_proc *p, const void *in, void *out, const combiner *c, int inclusive)
+static int scan(hr_proc *p, const hr_group *g, const void *in, void *out, const combiner *c,
+                int inclusive)
 {
-    int n = hr_nprocs(p), me = hr_pid(p), have_ex = 0;
+    int n = g->size, me = g->rank, have_ex = 0;
     size_t len = c->len;
     unsigned char *acc = hr_malloc(p, len ? len : 1);
     unsigned char *ex = hr_malloc(p, len ? len : 1);
     unsigned char *tmp = hr_malloc(p, len ? len : 1);
     memcpy(acc, in, len);
-    hr__coll_begin(p, "%s", c->call);
+    hr__group_begin(p, g, c->call, NULL, -1);
     for (int d = 1; d < n; d <<= 1) {
         if (me + d < n)
-            hr__coll_post(p, me + d, acc, len);
+            hr__coll_post(p, hr__group_pid(g, me + d), acc, len);
         if (me - d >= 0) {
-            hr__coll_take(p, me - d, tmp, len);
+            hr__coll_take(p, hr__group_pid(g, me - d), tmp, len);
             if (!inclusive && have_ex)
                 c->fn(ex, tmp, c->count, c->ctx);       /* ex = tmp (+) ex */
             else if (!inclusive)
@@ -202,63 +212,120 @@ static int scan(hr_proc *p, const void *in, void *out, const combiner *c, int in
     return inclusive || have_ex;
 }
 
-/* ---- built-in operators ---------------------------------------------------------------------- */
+/* ---- built-in operators and a user's function, on a group or the world ---------------------- */
+
+/* Each public call is one line: its combiner, then the shared code on its group. */
+#define BUILTIN(call) \
+    hr_builtin_op b;  \
+    combiner c = builtin(p, t, op, count, &b, call)
+#define USER(call) combiner c = user(p, fn, ctx, count, elem_size, call)
+
+void hr_group_reduce(hr_proc *p, const hr_group *g, int root, const void *in, void *out,
+                     size_t count, hr_type t, hr_op op)
+{
+    BUILTIN("hr_group_reduce");
+    rooted_reduce(p, g, root, in, out, &c);
+}
+
+void hr_group_allreduce(hr_proc *p, const hr_group *g, const void *in, void *out, size_t count,
+                        hr_type t, hr_op op)
+{
+    BUILTIN("hr_group_allreduce");
+    allreduce(p, g, in, out, &c);
+}
+
+void hr_group_scan(hr_proc *p, const hr_group *g, const void *in, void *out, size_t count,
+                   hr_type t, hr_op op)
+{
+    BUILTIN("hr_group_scan");
+    scan(p, g, in, out, &c, 1);
+}
+
+void hr_group_exscan(hr_proc *p, const hr_group *g, const void *in, void *out, size_t count,
+                     hr_type t, hr_op op)
+{
+    BUILTIN("hr_group_exscan");
+    if (!scan(p, g, in, out, &c, 0))
+        hr__op_identity(t, op, out, count);
+}
+
+void hr_group_reduce_user(hr_proc *p, const hr_group *g, int root, const void *in, void *out,
+                          size_t count, size_t elem_size, hr_reduce_fn fn, void *ctx)
+{
+    USER("hr_group_reduce_user");
+    rooted_reduce(p, g, root, in, out, &c);
+}
+
+void hr_group_allreduce_user(hr_proc *p, const hr_group *g, const void *in, void *out,
+                             size_t count, size_t elem_size, hr_reduce_fn fn, void *ctx)
+{
+    USER("hr_group_allreduce_user");
+    allreduce(p, g, in, out, &c);
+}
+
+void hr_group_scan_user(hr_proc *p, const hr_group *g, const void *in, void *out, size_t count,
+                        size_t elem_size, hr_reduce_fn fn, void *ctx)
+{
+    USER("hr_group_scan_user");
+    scan(p, g, in, out, &c, 1);
+}
+
+void hr_group_exscan_user(hr_proc *p, const hr_group *g, const void *in, void *out, size_t count,
+                          size_t elem_size, hr_reduce_fn fn, void *ctx)
+{
+    USER("hr_group_exscan_user");
+    scan(p, g, in, out, &c, 0);
+}
 
 void hr_reduce(hr_proc *p, int root, const void *in, void *out, size_t count, hr_type t, hr_op op)
 {
-    hr_builtin_op b;
-    combiner c = builtin(p, t, op, count, &b, "hr_reduce");
-    rooted_reduce(p, root, in, out, &c, "hr_reduce");
+    BUILTIN("hr_reduce");
+    rooted_reduce(p, hr_world(p), root, in, out, &c);
 }
 
 void hr_allreduce(hr_proc *p, const void *in, void *out, size_t count, hr_type t, hr_op op)
 {
-    hr_builtin_op b;
-    combiner c = builtin(p, t, op, count, &b, "hr_allreduce");
-    allreduce(p, in, out, &c);
+    BUILTIN("hr_allreduce");
+    allreduce(p, hr_world(p), in, out, &c);
 }
 
 void hr_scan(hr_proc *p, const void *in, void *out, size_t count, hr_type t, hr_op op)
 {
-    hr_builtin_op b;
-    combiner c = builtin(p, t, op, count, &b, "hr_scan");
-    scan(p, in, out, &c, 1);
+    BUILTIN("hr_scan");
+    scan(p, hr_world(p), in, out, &c, 1);
 }
 
 void hr_exscan(hr_proc *p, const void *in, void *out, size_t count, hr_type t, hr_op op)
 {
-    hr_builtin_op b;
-    combiner c = builtin(p, t, op, count, &b, "hr_exscan");
-    if (!scan(p, in, out, &c, 0))
+    BUILTIN("hr_exscan");
+    if (!scan(p, hr_world(p), in, out, &c, 0))
         hr__op_identity(t, op, out, count);
 }
-
-/* ---- a user's function ----------------------------------------------------------------------- */
 
 void hr_reduce_user(hr_proc *p, int root, const void *in, void *out, size_t count,
                     size_t elem_size, hr_reduce_fn fn, void *ctx)
 {
-    combiner c = user(p, fn, ctx, count, elem_size, "hr_reduce_user");
-    rooted_reduce(p, root, in, out, &c, "hr_reduce_user");
+    USER("hr_reduce_user");
+    rooted_reduce(p, hr_world(p), root, in, out, &c);
 }
 
 void hr_allreduce_user(hr_proc *p, const void *in, void *out, size_t count, size_t elem_size,
                        hr_reduce_fn fn, void *ctx)
 {
-    combiner c = user(p, fn, ctx, count, elem_size, "hr_allreduce_user");
-    allreduce(p, in, out, &c);
+    USER("hr_allreduce_user");
+    allreduce(p, hr_world(p), in, out, &c);
 }
 
 void hr_scan_user(hr_proc *p, const void *in, void *out, size_t count, size_t elem_size,
                   hr_reduce_fn fn, void *ctx)
 {
-    combiner c = user(p, fn, ctx, count, elem_size, "hr_scan_user");
-    scan(p, in, out, &c, 1);
+    USER("hr_scan_user");
+    scan(p, hr_world(p), in, out, &c, 1);
 }
 
 void hr_exscan_user(hr_proc *p, const void *in, void *out, size_t count, size_t elem_size,
                     hr_reduce_fn fn, void *ctx)
 {
-    combiner c = user(p, fn, ctx, count, elem_size, "hr_exscan_user");
-    scan(p, in, out, &c, 0);
+    USER("hr_exscan_user");
+    scan(p, hr_world(p), in, out, &c, 0);
 }

@@ -110,6 +110,7 @@ typedef struct hr_rma {
 } hr_rma;
 
 typedef struct hr_rbuf hr_rbuf;    /* a bounded receive buffer (buffer.c) */
+typedef struct hr_ctx_table hr_ctx_table;  /* groups' contexts (context.c) */
 typedef struct hr_transit hr_transit;  /* arrivals decided in canonical order (transit.c) */
 
 /* A processor's part of the round engine (round.c). The owner writes its message and `more`
@@ -179,6 +180,9 @@ struct hr_proc {
     int              park_tag;    /* a message from park_src (or HR_ANY) with park_tag, */
     int              park_need;   /* or, if not 0, park_need more collective blocks */
     char             coll_what[64]; /* the collective it is in, for the report (hr__coll_begin) */
+    int              coll_tag;    /* its messages' internal tag: HR__TAG_COLL, or a group's */
+    struct hr_group *world;       /* hr_world's handle (coll/group.c), this run's */
+    void            *made_lists;  /* the lists hr_group_make was given, and how often */
     hr_request      *pending;     /* receives posted by hr_irecv and not yet matched, in order */
     hr_request      *ssends;      /* sends under sync posted by hr_isend, not yet completed */
     int              nrequests;   /* requests not yet completed */
@@ -232,6 +236,8 @@ typedef struct hr_machine {
     _Atomic int          abort;         /* 0, HR_EDEADLK or HR_EFAIL: blocked procs leave */
     _Atomic int          failed;        /* some proc called hr_fail */
     _Atomic int          range;         /* some proc's model time left the range (HR_ERANGE) */
+    pthread_mutex_t      ctx_lock;      /* groups' contexts (context.c), this run's */
+    hr_ctx_table        *ctx;
     pthread_mutex_t      report_lock;
     char                 report[4096];
     size_t               report_len;
@@ -319,10 +325,10 @@ void   hr__coll_complete(hr_proc *p);
 void        hr__coll_lend(hr_proc *p, int dest, const void *buf, size_t len);
 const void *hr__coll_view(hr_proc *p, int src, size_t len);
 void        hr__view_end(hr_proc *p);
-/* Count a collective step and name it, printf-style, for a deadlock report: "hr_bcast from
- * root %d". The name stays until the next collective. */
-void   hr__coll_begin(hr_proc *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void   hr__coll_check_root(hr_proc *p, int root, const char *call);   /* fails p if no such root */
+/* Count a collective step whose messages carry tag (HR__TAG_COLL, or a group's: below it), and
+ * name it, printf-style, for a deadlock report: "hr_bcast from root %d". The name stays until the
+ * next collective. */
+void   hr__coll_begin(hr_proc *p, int tag, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void   hr__p2p_reset(hr_proc *p);               /* drop undelivered messages, between runs */
 /* After the algorithm returned: fail p if it left requests uncompleted (a sync send's buffer is
  * waited for first: it may be on the returned function's stack). */
@@ -331,6 +337,12 @@ void   hr__p2p_finish(hr_proc *p);
 /* Can no processor other than p and skip still send p a message arriving before (a, src)?
  * (conservative synchronisation on published clocks; p2p.c) */
 int    hr__p2p_nothing_before(hr_proc *p, hr_time a, int src, int skip);
+
+/* context.c */
+/* The id (>= 0) of the group that key names: the same for every member that asks with equal
+ * bytes, in this run. Fails p when memory runs out. */
+int  hr__ctx_id(hr_proc *p, const void *key, size_t len);
+void hr__ctx_reset(hr_machine *m);             /* between runs and at destroy, machine thread */
 
 /* round.c */
 int  hr__round_init(hr_machine *m);            /* at machine creation; HR_OK or HR_ENOMEM */

@@ -478,6 +478,7 @@ static void reset_procs(hr_machine *m, int n)
 {
     if (m->transit != NULL)
         hr__transit_reset(m->transit);
+    hr__ctx_reset(m);
     for (int i = 0; i < n; i++) {
         hr__p2p_reset(&m->procs[i]);
         if (m->procs[i].rbuf != NULL)
@@ -527,6 +528,7 @@ int hr_machine_create(const hr_machine_config *cfg, hr_machine **out, const char
     m->cfg.jitter = jitter_wanted(cfg);
     hr__mutex_init(&m->resolve_lock);
     hr__mutex_init(&m->report_lock);
+    hr__mutex_init(&m->ctx_lock);
     if ((m->procs = aligned_alloc(64, sizeof(hr_proc) * (size_t)m->p)) == NULL)
         goto fail_procs;
     memset(m->procs, 0, sizeof(hr_proc) * (size_t)m->p);
@@ -568,6 +570,7 @@ int hr_machine_create(const hr_machine_config *cfg, hr_machine **out, const char
 fail_boxes:
     destroy_procs(m, made);
 fail_procs:
+    hr__mutex_destroy(&m->ctx_lock);
     hr__mutex_destroy(&m->report_lock);
     hr__mutex_destroy(&m->resolve_lock);
 fail_cfg:
@@ -589,6 +592,7 @@ void hr_machine_destroy(hr_machine *m)
         HR_ASSERT(pthread_join(m->threads[i], NULL) == 0);
     free(m->threads);
     destroy_procs(m, m->p);
+    hr__mutex_destroy(&m->ctx_lock);
     hr__mutex_destroy(&m->report_lock);
     hr__mutex_destroy(&m->resolve_lock);
     hr__transit_destroy(m->transit);

@@ -896,14 +896,9 @@ void hr__p2p_finish(hr_proc *p)
 
 /* ---- collectives' messages ---------------------------------------------------------------- */
 
-void hr__coll_check_root(hr_proc *p, int root, const char *call)
+void hr__coll_begin(hr_proc *p, int tag, const char *fmt, ...)
 {
-    if (root < 0 || root >= p->m->p)
-        hr_fail(p, "%s: root %d does not exist (p = %d)", call, root, p->m->p);
-}
-
-void hr__coll_begin(hr_proc *p, const char *fmt, ...)
-{
+    p->coll_tag = tag;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(p->coll_what, sizeof p->coll_what, fmt, ap);
@@ -917,7 +912,7 @@ static void post(hr_proc *p, int dest, const void *buf, size_t len, uint8_t kind
 {
     hr__proc_check_link(p, dest, p->coll_what);
     hr_time before = atomic_load_explicit(&p->pub_clock, memory_order_relaxed);
-    hr_msg *msg = borrowed(p, kind, HR__TAG_COLL, buf, len);
+    hr_msg *msg = borrowed(p, kind, p->coll_tag, buf, len);
     stamp_async(p, msg, dest);
     p->clock = hr__tadd(p->clock, p->m->cost.overhead);
     atomic_fetch_add_explicit(&p->outstanding, 1, memory_order_relaxed);
@@ -943,8 +938,8 @@ void hr__coll_lend(hr_proc *p, int dest, const void *buf, size_t len)
 
 void hr__coll_take(hr_proc *p, int src, void *buf, size_t len)
 {
-    recv_ctx c = { .src = src, .tag = HR__TAG_COLL, .post = p->clock };
-    hr_wait_desc d = { HR_WAIT_RECV, src, HR__TAG_COLL, len, p->coll_what };
+    recv_ctx c = { .src = src, .tag = p->coll_tag, .post = p->clock };
+    hr_wait_desc d = { HR_WAIT_RECV, src, p->coll_tag, len, p->coll_what };
     hr__wait(p, &d, recv_ready, &c);
     if (c.msg->len != len)
         hr_fail(p, "collective: P%d sent %zu bytes where %zu were expected (mismatched calls?)",
@@ -965,7 +960,7 @@ static int blocks_ready(hr_proc *p, void *ctx)
     const hr_msg *least = NULL;
     for (int i = 0; i < p->box.nactive; i++) {
         hr_msg *prev;
-        const hr_msg *msg = hr__mbox_find(&p->box, p->box.active[i], HR__TAG_COLL, &prev);
+        const hr_msg *msg = hr__mbox_find(&p->box, p->box.active[i], p->coll_tag, &prev);
         if (msg == NULL)
             continue;
         if (hr__msg_routed(msg))
@@ -991,14 +986,14 @@ void hr__coll_await(hr_proc *p, int count)
      * early, which is safe (the takes wait for the rest). */
     if (p->m->transit == NULL || count <= 0)
         return;
-    hr_wait_desc d = { HR_WAIT_BLOCKS, HR_ANY, HR__TAG_COLL, (size_t)count, p->coll_what };
+    hr_wait_desc d = { HR_WAIT_BLOCKS, HR_ANY, p->coll_tag, (size_t)count, p->coll_what };
     hr__wait(p, &d, blocks_ready, &count);
 }
 
 const void *hr__coll_view(hr_proc *p, int src, size_t len)
 {
-    recv_ctx c = { .src = src, .tag = HR__TAG_COLL, .post = p->clock };
-    hr_wait_desc d = { HR_WAIT_RECV, src, HR__TAG_COLL, len, p->coll_what };
+    recv_ctx c = { .src = src, .tag = p->coll_tag, .post = p->clock };
+    hr_wait_desc d = { HR_WAIT_RECV, src, p->coll_tag, len, p->coll_what };
     hr__wait(p, &d, recv_ready, &c);
     hr_msg *msg = c.msg;
     if (msg->len != len)

@@ -126,6 +126,9 @@ void hr__proc_reset(hr_proc *p)
     p->views = NULL;
     p->nviews = 0;
     p->pending = p->ssends = NULL;
+    p->world = NULL;
+    p->made_lists = NULL;
+    p->coll_tag = HR__TAG_COLL;
     p->nrequests = 0;
     while (p->rma_head != NULL) {
         hr_rma *next = p->rma_head->next;

@@ -95,7 +95,7 @@ void hr__transit_submit(hr_proc *p, hr_msg *msg)
      * if it sleeps unparked in a receive, wake it to park. */
     if (msg->open && atomic_fetch_sub(&p->m->procs[msg->src].sync_open, 1) == 1)
         hr__wake(&p->m->procs[msg->src]);
-    if (atomic_load(&r->parked) && msg->tag == HR__TAG_COLL && atomic_load(&r->event) > msg->sent)
+    if (atomic_load(&r->parked) && msg->tag < HR_ANY_TAG && atomic_load(&r->event) > msg->sent)
         atomic_store(&r->event, msg->sent);
     hr__mutex_unlock(&tr->lock);
 }
@@ -124,7 +124,7 @@ static hr_msg *pop(hr_transit *tr)
 static int ends_park(hr_proc *r, const hr_msg *msg)
 {
     if (r->park_need > 0)
-        return msg->tag == HR__TAG_COLL && --r->park_need == 0;
+        return msg->tag < HR_ANY_TAG && --r->park_need == 0;
     return r->park_src == HR_ANY || r->park_src == msg->src;
 }
 
