@@ -566,14 +566,14 @@ START_TEST(test_config_preflight)
 {
     hr_config *c = load_ok(DATA "bad_transpose.ini");   /* well formed, but not makeable */
     hr_config_error e;
-    ck_assert_int_eq(hr__sweep_check(c, &e), HR_EINVAL);
+    ck_assert_int_eq(hr__sweep_check(c, NULL, &e), HR_EINVAL);
     const char *want = DATA "bad_transpose.ini:1: workload hrelation, n = 1000, h = 0, "
                             "distribution transpose, procs = 16: ";
     ck_assert_msg(strncmp(e.msg, want, strlen(want)) == 0, "%s", e.msg);
     hr__config_free(c);
 
     c = load_ok(DATA "good_sweep.ini");
-    ck_assert_msg(hr__sweep_check(c, &e) == HR_OK, "%s", e.msg);
+    ck_assert_msg(hr__sweep_check(c, NULL, &e) == HR_OK, "%s", e.msg);
     hr__config_free(c);
 }
 END_TEST

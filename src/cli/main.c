@@ -2,9 +2,12 @@
  * then every machine and workload instance) before anything runs, runs the sweep and turns the
  * outcome into an exit status: 0 every row verified, 1 a row failed, 2 usage or config error. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <hremu/algorithm.h>
 #include <hremu/machine.h>
@@ -23,7 +26,8 @@ enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2 };
 
 static const char usage_text[] =
     "usage: hremu [CONFIG.ini] [--set SECTION.KEY=VALUE]... [--format table|csv|json]\n"
-    "             [--out FILE] [--trace FILE] [--regions FILE]\n"
+    "             [--out FILE] [--trace FILE|-] [--regions FILE] [--columns LIST]\n"
+    "             [--aggregate seed] [--quiet]\n"
     "       hremu --topology SPEC [--procs P] [--format table|csv|json]\n"
     "       hremu --list | --help | --version\n";
 
@@ -38,9 +42,16 @@ static const char help_text[] =
     "  --format FORMAT          table (default), csv, or json (one object per line)\n"
     "  --out FILE               write the rows to FILE instead of standard output\n"
     "  --trace FILE             round disciplines: write every message's fate in every round\n"
-    "                           of each row's first run to FILE (round,source,dest,event)\n"
+    "                           of each row's first run to FILE (round,source,dest,event);\n"
+    "                           - is standard output (the rows then need --out)\n"
     "  --regions FILE           write the timed regions and supersteps of each row's first\n"
     "                           run to FILE, in the rows' format (docs/config.md)\n"
+    "  --columns LIST           the columns to write, in this order, e.g.\n"
+    "                           --columns algorithm,procs,model_time_s (every format); the\n"
+    "                           table leaves out by default what says nothing for its rows\n"
+    "  --aggregate seed         one row per group of rows that differ only in seed: mean, sd,\n"
+    "                           min and max of each model column, and count\n"
+    "  --quiet                  no progress line (shown on standard error when it is a terminal)\n"
     "  --topology SPEC          print a topology's figures instead of running: nodes, links,\n"
     "                           degrees, diameter, average distance, bisection width\n"
     "                           (e.g. --topology \"torus 8x8\", or --topology hypercube --procs 64)\n"
@@ -67,9 +78,11 @@ typedef struct options {
     const char  *out;
     const char  *trace;
     const char  *regions;
+    const char  *columns;
+    const char  *aggregate;
     const char  *topology;
     const char  *procs;
-    int          list, help, version;
+    int          list, help, version, quiet;
 } options;
 
 static int usage_error(const char *fmt, const char *arg)
@@ -131,12 +144,19 @@ static int parse_args(int argc, char **argv, options *o)
             o->trace = v;
         } else if (option_value(argc, argv, &i, "--regions", &v, &err)) {
             o->regions = v;
+        } else if (option_value(argc, argv, &i, "--columns", &v, &err)) {
+            o->columns = v;
+        } else if (option_value(argc, argv, &i, "--aggregate", &v, &err)) {
+            if (v != NULL && strcmp(v, "seed") != 0)
+                return usage_error("--aggregate takes seed (it is '%s')", v);
+            o->aggregate = v;
         } else if (option_value(argc, argv, &i, "--topology", &v, &err)) {
             o->topology = v;
         } else if (option_value(argc, argv, &i, "--procs", &v, &err)) {
             o->procs = v;
         } else if (!flag(a, "--list", &o->list) && !flag(a, "--help", &o->help) &&
-                   !flag(a, "-h", &o->help) && !flag(a, "--version", &o->version)) {
+                   !flag(a, "-h", &o->help) && !flag(a, "--version", &o->version) &&
+                   !flag(a, "--quiet", &o->quiet)) {
             return usage_error("unknown option '%s'", a);
         }
     }
@@ -187,16 +207,57 @@ static void list_all(void)
 
 /* ---- running -------------------------------------------------------------------------------- */
 
-/* A failed row: its message, every line prefixed, on stderr. */
-static void note_failure(void *arg, const char *algorithm, const char *msg)
+/* Progress on a terminal: "row k of N, elapsed, about what is left", one line rewritten. */
+typedef struct progress {
+    int    on;
+    size_t done, total;
+    double start;
+} progress;
+
+static double now_s(void)
 {
-    (void)arg;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void progress_line(progress *g)
+{
+    double spent = now_s() - g->start;
+    double left = g->done > 0 ? spent / (double)g->done * (double)(g->total - g->done) : NAN;
+    fprintf(stderr, "\rhremu: row %zu of %zu, %.0f s elapsed", g->done, g->total, spent);
+    if (isfinite(left))
+        fprintf(stderr, ", about %.0f s left", left);
+    fputs("\033[K", stderr);
+    fflush(stderr);
+}
+
+static void progress_end(progress *g)
+{
+    if (g->on)
+        fputs("\r\033[K", stderr);
+}
+
+/* A row is done: progress, and a failed row's message, every line prefixed, on stderr. */
+static void note_row(void *arg, const char *algorithm, const char *msg)
+{
+    progress *g = arg;
+    g->done++;
+    if (msg == NULL) {
+        if (g->on)
+            progress_line(g);
+        return;
+    }
+    if (g->on)
+        fputs("\r\033[K", stderr);
     do {
         size_t n = strcspn(msg, "\n");
         if (n > 0)
             fprintf(stderr, "hremu: %s: %.*s\n", algorithm, (int)n, msg);
         msg += n + (msg[n] == '\n');
     } while (*msg != '\0');
+    if (g->on)
+        progress_line(g);
 }
 
 static void warn(void *arg, const char *msg)
@@ -212,7 +273,7 @@ static int config_error(const hr_config_error *e)
 }
 
 /* Load, override and check: everything that can go wrong before a row runs. */
-static int prepare(const options *o, hr_config **out)
+static int prepare(const options *o, hr_config **out, hr_sweep_plan *plan)
 {
     hr_config_error e;
     hr_config *c = NULL;
@@ -226,7 +287,7 @@ static int prepare(const options *o, hr_config **out)
     if (err == HR_OK)
         hr__config_warnings(c, warn, NULL);
     if (err == HR_OK)
-        err = hr__sweep_check(c, &e);
+        err = hr__sweep_check(c, plan, &e);
     if (err < 0) {
         hr__config_free(c);
         return config_error(&e);
@@ -235,23 +296,48 @@ static int prepare(const options *o, hr_config **out)
     return EXIT_OK;
 }
 
-static int run(const options *o, const hr_config *c, hr_format format)
+static int run(const options *o, const hr_config *c, const hr_sweep_plan *plan, hr_format format)
 {
+    hr_report rep;
+    char why[2048];
+    /* The table leaves out what no row can fill: seed 003's measure and losses without rounds,
+     * stalls where nothing can stall. CSV and JSON keep every column for scripts. */
+    const char *hide[4] = { NULL }, **h = hide;
+    if (format == HR_FORMAT_TABLE) {
+        if (!plan->rounds)
+            *h++ = "rounds_per_h";
+        if (!plan->lossy)
+            *h++ = "lost";
+        if (!plan->stalls)
+            *h++ = "stalls";
+    }
+    if (hr__report_pick(&rep, o->columns, o->aggregate != NULL, hide, why, sizeof why) != HR_OK) {
+        fprintf(stderr, "hremu: %s\n", why);
+        return EXIT_USAGE;
+    }
+    int trace_out = o->trace != NULL && strcmp(o->trace, "-") == 0;
+    if (trace_out && o->out == NULL)
+        return usage_error("--trace - writes the trace to standard output: give the rows a file "
+                           "with --out%s", "");
+    if (o->trace != NULL && !plan->rounds)
+        fprintf(stderr, "hremu: note: --trace: no row runs a round discipline (fifo, priority, "
+                "arbitrary, ocpc), so the trace has no rounds\n");
     FILE *out = stdout;
     if (o->out != NULL && (out = fopen(o->out, "w")) == NULL) {
         fprintf(stderr, "hremu: %s: cannot open: %s\n", o->out, strerror(errno));
         return EXIT_USAGE;
     }
-    FILE *trace = NULL;
-    if (o->trace != NULL) {
+    FILE *trace = trace_out ? stdout : NULL;
+    if (o->trace != NULL && !trace_out) {
         if ((trace = fopen(o->trace, "w")) == NULL) {
             fprintf(stderr, "hremu: %s: cannot open: %s\n", o->trace, strerror(errno));
             if (out != stdout)
                 fclose(out);
             return EXIT_USAGE;
         }
-        fputs("round,source,dest,event\n", trace);
     }
+    if (trace != NULL)
+        fputs("round,source,dest,event\n", trace);
     FILE *regions = NULL;
     if (o->regions != NULL) {
         if ((regions = fopen(o->regions, "w")) == NULL) {
@@ -264,16 +350,21 @@ static int run(const options *o, const hr_config *c, hr_format format)
         }
         hr__regions_begin(regions, format);
     }
-    hr_report rep;
     hr_sweep_stats st;
     hr_config_error e;
-    hr__report_begin(&rep, out, format);
-    int err = hr__sweep_run(c, &rep, note_failure, NULL, trace, regions, &st, &e);
+    /* Rows that stream to the terminal are their own progress; a progress line there would
+     * break them. */
+    int rows_show = out == stdout && trace != stdout && isatty(STDOUT_FILENO) && !o->aggregate;
+    progress g = { .on = !o->quiet && isatty(STDERR_FILENO) && !rows_show, .total = plan->rows,
+                   .start = now_s() };
+    hr__report_start(&rep, out, format);
+    int err = hr__sweep_run(c, &rep, note_row, &g, trace, regions, &st, &e);
+    progress_end(&g);
     int werr = hr__report_end(&rep);
     int rerr = regions != NULL && (ferror(regions) | fclose(regions)) != 0;
     if (out != stdout && fclose(out) != 0)
         werr = HR_ESYS;
-    if (trace != NULL && fclose(trace) != 0) {
+    if (trace != NULL && (trace == stdout ? fflush(trace) : fclose(trace)) != 0) {
         fprintf(stderr, "hremu: %s: write error\n", o->trace);
         return EXIT_USAGE;
     }
@@ -340,8 +431,9 @@ int main(int argc, char **argv)
         rc = usage_error("--procs %s goes with --topology (in a config: [machine] procs)", o.procs);
     else if (rc == EXIT_OK) {
         hr_config *c = NULL;
-        if ((rc = prepare(&o, &c)) == EXIT_OK)
-            rc = run(&o, c, format);
+        hr_sweep_plan plan;
+        if ((rc = prepare(&o, &c, &plan)) == EXIT_OK)
+            rc = run(&o, c, &plan, format);
         hr__config_free(c);
     }
     free(o.sets);

@@ -244,32 +244,300 @@ static row_writer writer(hr_format format)
     return format == HR_FORMAT_CSV ? csv_row : format == HR_FORMAT_JSON ? json_row : table_row;
 }
 
+/* ---- choosing columns ------------------------------------------------------------------------ */
+
+/* The numeric columns --aggregate seed summarises, by their index in columns[]. */
+static const int stat_cols[] = { 3, 8, 9, 10, 11, 12, 13, 16, 17, 18 };
+#define NSTAT ((int)(sizeof stat_cols / sizeof stat_cols[0]))
+/* The columns that tell a group of aggregated rows apart (all settings but the seed). */
+static const int key_cols[] = { 0, 1, 2, 4, 5, 6, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31 };
+#define NKEY ((int)(sizeof key_cols / sizeof key_cols[0]))
+static const char *const stat_suffix[4] = { "mean", "sd", "min", "max" };
+
+/* An aggregated row's columns: the settings, seed (the list) and count, each statistic of each
+ * model column (h too: a seeded workload draws it), wall_s (the mean of the rows' medians),
+ * verified (all of them), status (theirs, or mixed), then the other settings. */
+static int agg_columns(column *out)
+{
+    static char names[NSTAT * 4][32];
+    int n = 0;
+    for (int i = 0; i < 8; i++)
+        if (i != 3)
+            out[n++] = columns[i];
+    out[n - 1].type = COL_STR;      /* seed: the list of seeds */
+    out[n++] = (column){ "count", COL_NUM, 5 };
+    for (int k = 0; k < NSTAT; k++)
+        for (int q = 0; q < 4; q++) {
+            char *name = names[4 * k + q];
+            snprintf(name, sizeof names[0], "%s_%s", columns[stat_cols[k]].name, stat_suffix[q]);
+            out[n++] = (column){ name, COL_NUM, (int)strlen(name) };
+        }
+    for (int i = 14; i < NCOL; i++)
+        if (i < 16 || i > 18)
+            out[n++] = columns[i];
+    return n;
+}
+
+/* Is name the column hide names, or one of its statistics ("lost" hides lost_mean)? */
+static int hidden(const char *name, const char *const *hide)
+{
+    for (; hide != NULL && *hide != NULL; hide++) {
+        size_t n = strlen(*hide);
+        if (strncmp(name, *hide, n) == 0 && (name[n] == '\0' || name[n] == '_'))
+            return 1;
+    }
+    return 0;
+}
+
+int hr__report_pick(hr_report *r, const char *list, int aggregate, const char *const *hide,
+                    char *why, size_t whylen)
+{
+    column all[HR_REPORT_MAX_COLS];
+    int n = NCOL;
+    if (aggregate)
+        n = agg_columns(all);
+    else
+        memcpy(all, columns, sizeof columns);
+    r->aggregate = aggregate;
+    r->agg = NULL;
+    r->nsel = 0;
+    if (list == NULL) {
+        for (int i = 0; i < n; i++)
+            if (!hidden(all[i].name, hide))
+                r->sel[r->nsel++] = i;
+        return HR_OK;
+    }
+    for (const char *at = list; *at != '\0';) {
+        size_t len = strcspn(at, ",");
+        const char *name = at;
+        size_t trim = len;
+        while (trim > 0 && *name == ' ')
+            name++, trim--;
+        while (trim > 0 && name[trim - 1] == ' ')
+            trim--;
+        int found = -1;
+        for (int i = 0; i < n && found < 0; i++)
+            if (strlen(all[i].name) == trim && strncmp(all[i].name, name, trim) == 0)
+                found = i;
+        if (found < 0 || r->nsel == HR_REPORT_MAX_COLS) {
+            size_t w = (size_t)snprintf(why, whylen, "--columns: no column '%.*s'; the columns "
+                                        "are", (int)trim, name);
+            for (int i = 0; i < n && w < whylen; i++)
+                w += (size_t)snprintf(why + w, whylen - w, "%s %s", i ? "," : "", all[i].name);
+            return HR_EINVAL;
+        }
+        r->sel[r->nsel++] = found;
+        at += len + (at[len] == ',');
+    }
+    if (r->nsel == 0) {
+        snprintf(why, whylen, "--columns: the list is empty");
+        return HR_EINVAL;
+    }
+    return HR_OK;
+}
+
+/* Write one line of the chosen columns out of the full set cols (v: one value per column). */
+static void write_chosen(const hr_report *r, const column *cols, const char *const *v)
+{
+    column c[HR_REPORT_MAX_COLS];
+    const char *w[HR_REPORT_MAX_COLS];
+    for (int i = 0; i < r->nsel; i++) {
+        c[i] = cols[r->sel[i]];
+        w[i] = v[r->sel[i]];
+    }
+    writer(r->format)(r->out, c, r->nsel, w);
+}
+
+static void header(const hr_report *r, const column *cols, int n)
+{
+    const char *head[HR_REPORT_MAX_COLS];
+    for (int i = 0; i < n; i++)
+        head[i] = cols[i].name;
+    if (r->format != HR_FORMAT_JSON)
+        write_chosen(r, cols, head);
+}
+
 /* ---- the report ----------------------------------------------------------------------------- */
 
-void hr__report_begin(hr_report *r, FILE *out, hr_format format)
+struct hr_aggregate {
+    size_t n, cap;
+    struct kept {
+        char    *text[NCOL];     /* the row's fields as CSV writes them */
+        double   stat[NSTAT];
+        double   wall;
+        uint64_t seed;
+        int      verified;
+    } *rows;
+};
+
+void hr__report_start(hr_report *r, FILE *out, hr_format format)
 {
     r->out = out;
     r->format = format;
     r->rows = 0;
-    if (format == HR_FORMAT_JSON)
+    r->failed = 0;
+    if (r->aggregate) {
+        r->agg = calloc(1, sizeof *r->agg);
+        r->failed = r->agg == NULL;
+        column all[HR_REPORT_MAX_COLS];
+        header(r, all, agg_columns(all));
         return;
-    const char *head[NCOL];
+    }
+    header(r, columns, NCOL);
+}
+
+void hr__report_begin(hr_report *r, FILE *out, hr_format format)
+{
+    hr__report_pick(r, NULL, 0, NULL, NULL, 0);
+    hr__report_start(r, out, format);
+}
+
+static double stat_of(const hr_row *row, int k)
+{
+    switch (stat_cols[k]) {
+    case 3:  return (double)row->h;
+    case 8:  return row->model_time_s;
+    case 9:  return (double)row->rounds;
+    case 10: return (double)row->messages;
+    case 11: return (double)row->bytes;
+    case 12: return (double)row->max_out_bytes;
+    case 13: return (double)row->max_in_bytes;
+    case 16: return row->h > 0 ? (double)row->rounds / (double)row->h : NAN;
+    case 17: return (double)row->lost;
+    default: return (double)row->stalls;
+    }
+}
+
+static void keep(hr_report *r, const hr_row *row)
+{
+    hr_aggregate *a = r->agg;
+    if (r->failed || a == NULL)
+        return;
+    if (a->n == a->cap) {
+        size_t cap = a->cap ? 2 * a->cap : 64;
+        struct kept *rows = realloc(a->rows, cap * sizeof *rows);
+        if (rows == NULL) {
+            r->failed = 1;
+            return;
+        }
+        a->rows = rows;
+        a->cap = cap;
+    }
+    struct kept *k = &a->rows[a->n++];
+    field f[NCOL];
+    fill(f, row, HR_FORMAT_CSV);
     for (int i = 0; i < NCOL; i++)
-        head[i] = columns[i].name;
-    writer(format)(out, columns, NCOL, head);
+        if ((k->text[i] = strdup(f[i].s)) == NULL)
+            r->failed = 1;
+    for (int q = 0; q < NSTAT; q++)
+        k->stat[q] = stat_of(row, q);
+    k->wall = row->wall_s;
+    k->seed = row->seed;
+    k->verified = row->verified;
 }
 
 void hr__report_row(hr_report *r, const hr_row *row)
 {
+    r->rows++;
+    if (r->aggregate) {
+        keep(r, row);
+        return;
+    }
     field f[NCOL];
     const char *v[NCOL];
     fill(f, row, r->format);
     for (int i = 0; i < NCOL; i++)
         v[i] = f[i].s;
-    writer(r->format)(r->out, columns, NCOL, v);
+    write_chosen(r, columns, v);
     /* Rows of a long sweep should show as they come, even into a pipe. */
     fflush(r->out);
-    r->rows++;
+}
+
+static int same_key(const struct kept *a, const struct kept *b)
+{
+    for (int i = 0; i < NKEY; i++)
+        if (strcmp(a->text[key_cols[i]], b->text[key_cols[i]]) != 0)
+            return 0;
+    return 1;
+}
+
+/* One aggregated row of the m kept rows g[0..m), in the order agg_columns gives. */
+static void write_group(hr_report *r, struct kept *const *g, int m)
+{
+    column all[HR_REPORT_MAX_COLS];
+    agg_columns(all);
+    field f[HR_REPORT_MAX_COLS];
+    const char *v[HR_REPORT_MAX_COLS];
+    char seeds[512] = "";
+    size_t at = 0;
+    double wall = 0;
+    int verified = 1, mixed = 0;
+    for (int j = 0; j < m; j++) {
+        if (at < sizeof seeds)
+            at += (size_t)snprintf(seeds + at, sizeof seeds - at, "%s%llu", j ? " " : "",
+                                   (unsigned long long)g[j]->seed);
+        wall += g[j]->wall;
+        verified &= g[j]->verified;
+        mixed |= strcmp(g[j]->text[19], g[0]->text[19]) != 0;
+    }
+    int c = 0;
+    for (int i = 0; i < 8; i++)
+        if (i != 3)
+            v[c++] = i == 7 ? seeds : g[0]->text[i];
+    v[c] = num(&f[c], (uint64_t)m);
+    c++;
+    for (int k = 0; k < NSTAT; k++) {
+        double sum = 0, lo = INFINITY, hi = -INFINITY, ss = 0;
+        for (int j = 0; j < m; j++) {
+            double x = g[j]->stat[k];
+            sum += x;
+            lo = x < lo ? x : lo;
+            hi = x > hi ? x : hi;
+        }
+        double mean = sum / m;
+        for (int j = 0; j < m; j++)
+            ss += (g[j]->stat[k] - mean) * (g[j]->stat[k] - mean);
+        const double q4[4] = { mean, m > 1 ? sqrt(ss / (m - 1)) : 0, lo, hi };
+        for (int q = 0; q < 4; q++, c++)
+            v[c] = real(&f[c], q4[q], r->format);
+    }
+    v[c] = real(&f[c], wall / m, r->format);
+    c++;
+    v[c++] = verified ? "true" : "false";
+    v[c++] = mixed ? "mixed" : g[0]->text[19];
+    for (int i = 20; i < NCOL; i++)
+        v[c++] = g[0]->text[i];
+    write_chosen(r, all, v);
+}
+
+static void write_aggregate(hr_report *r)
+{
+    hr_aggregate *a = r->agg;
+    struct kept **group = malloc(sizeof *group * (a->n ? a->n : 1));
+    char *done = calloc(a->n ? a->n : 1, 1);
+    if (group == NULL || done == NULL) {
+        r->failed = 1;
+    } else if (!r->failed) {
+        for (size_t i = 0; i < a->n; i++) {
+            if (done[i])
+                continue;
+            int m = 0;
+            for (size_t j = i; j < a->n; j++)
+                if (!done[j] && same_key(&a->rows[i], &a->rows[j])) {
+                    done[j] = 1;
+                    group[m++] = &a->rows[j];
+                }
+            write_group(r, group, m);
+        }
+    }
+    free(group);
+    free(done);
+    for (size_t i = 0; i < a->n; i++)
+        for (int k = 0; k < NCOL; k++)
+            free(a->rows[i].text[k]);
+    free(a->rows);
+    free(a);
+    r->agg = NULL;
 }
 
 void hr__report_record(FILE *out, hr_format format, const char *const *names,
@@ -301,6 +569,10 @@ void hr__report_line(FILE *out, hr_format format, const char *const *names, cons
 
 int hr__report_end(hr_report *r)
 {
+    if (r->agg != NULL)
+        write_aggregate(r);
+    if (r->failed)
+        return HR_ENOMEM;
     if (fflush(r->out) != 0 || ferror(r->out))
         return HR_ESYS;
     return HR_OK;

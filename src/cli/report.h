@@ -57,16 +57,36 @@ typedef struct hr_row {
     const char *params;
 } hr_row;
 
+#define HR_REPORT_MAX_COLS 64
+
+typedef struct hr_aggregate hr_aggregate;
+
 typedef struct hr_report {
     FILE     *out;
     hr_format format;
-    size_t    rows;       /* written so far */
+    size_t    rows;       /* written so far (or, aggregating, taken) */
+    int       sel[HR_REPORT_MAX_COLS];   /* the columns written, in order */
+    int       nsel;
+    int       aggregate;  /* --aggregate seed (hr__report_pick) */
+    hr_aggregate *agg;    /* then the rows kept, written by hr__report_end */
+    int       failed;     /* out of memory keeping rows */
 } hr_report;
+
+/* The columns a report writes: HR_REPORT_ALL, or the comma list `list` of column names in the
+ * order given (HR_OK), or HR_EINVAL with why naming the first unknown one and the valid ones.
+ * aggregate: the names of aggregated rows (model columns as X_mean, X_sd, X_min, X_max, and
+ * count). hide (may be NULL) lists names to leave out of the default (table: what says nothing
+ * for the sweep's rows). */
+int  hr__report_pick(hr_report *r, const char *list, int aggregate, const char *const *hide,
+                     char *why, size_t whylen);
 
 /* "table", "csv" or "json"; HR_OK or HR_EINVAL. */
 int  hr__report_format(const char *name, hr_format *out);
-/* Start a report on out (borrowed, not closed): writes the header of table and CSV. */
+/* Start a report on out (borrowed, not closed): writes the header of table and CSV, with every
+ * column. hr__report_start does the same with the columns hr__report_pick chose (and, if it was
+ * told aggregate, keeps the rows for hr__report_end to aggregate by seed). */
 void hr__report_begin(hr_report *r, FILE *out, hr_format format);
+void hr__report_start(hr_report *r, FILE *out, hr_format format);
 void hr__report_row(hr_report *r, const hr_row *row);
 /* One record of named fields (a topology's figures, say): a header line and one row in table and
  * CSV, one object in JSON; numeric[i] nonzero prints field i as a number (JSON, alignment). At
@@ -78,7 +98,9 @@ void hr__report_record(FILE *out, hr_format format, const char *const *names,
  * NULL writes the header line (table and CSV; JSON has none), else one line. At most 64 columns. */
 void hr__report_line(FILE *out, hr_format format, const char *const *names, const int *numeric,
                      const int *widths, const char *const *values, int n);
-/* Flush; HR_OK, or HR_ESYS if any write failed. */
+/* Aggregating: write the kept rows, one per group of rows equal in all but the seed and the
+ * model figures (and h, which a seeded workload draws). Then flush; HR_OK, or HR_ESYS if any
+ * write failed (HR_ENOMEM if rows could not be kept). */
 int  hr__report_end(hr_report *r);
 /* The shortest "%g" text of d that reads back as exactly d (at most 24 bytes). Any thread. */
 void hr__report_double(char *buf, size_t len, double d);

@@ -19,6 +19,7 @@ typedef struct sweep {
     hr_sweep_note    note;
     void            *arg;
     hr_sweep_stats  *st;
+    hr_sweep_plan   *plan;     /* dry: what the rows are, or NULL */
     hr_config_error *e;
     hr_point         pt;
     hr_machine      *m;
@@ -195,11 +196,10 @@ static void report_row(sweep *s, const outcome *o, double wall)
         snprintf(s->st->coll_async_row, sizeof s->st->coll_async_row,
                  "%s, discipline %s, buffer %llu", pt->alg->name, pt->machine.discipline,
                  (unsigned long long)pt->machine.buffer);
-    if (strcmp(o->status, "ok") != 0 && strcmp(o->status, "unchecked") != 0) {
-        s->st->failed++;
-        if (s->note)
-            s->note(s->arg, pt->alg->name, o->msg);
-    }
+    int failed = strcmp(o->status, "ok") != 0 && strcmp(o->status, "unchecked") != 0;
+    s->st->failed += failed;
+    if (s->note)
+        s->note(s->arg, pt->alg->name, failed ? o->msg : NULL);
 }
 
 static int run_row(sweep *s)
@@ -243,6 +243,20 @@ static int run_row(sweep *s)
 
 /* ---- the levels ----------------------------------------------------------------------------- */
 
+static void plan_row(sweep *s)
+{
+    hr_sweep_plan *plan = s->plan;
+    if (plan == NULL)
+        return;
+    const char *d = s->pt.machine.discipline;
+    int lossy = strcmp(d, "arbitrary") == 0 || strcmp(d, "ocpc") == 0;
+    int queues = strcmp(d, "fifo") == 0 || strcmp(d, "priority") == 0;
+    plan->rows++;
+    plan->rounds |= lossy || queues;
+    plan->lossy |= lossy;
+    plan->stalls |= queues || strcmp(d, "sync") == 0 || s->pt.machine.buffer != 0;
+}
+
 static int algorithm_level(sweep *s)
 {
     const hr_config *c = s->c;
@@ -257,6 +271,8 @@ static int algorithm_level(sweep *s)
                     if (s->st->skipped++ == 0)
                         snprintf(s->st->skip_why, sizeof s->st->skip_why, "%s", why.msg);
                     err = HR_OK;
+                } else if (err == HR_OK && s->dry) {
+                    plan_row(s);
                 } else if (err == HR_OK) {
                     err = run_row(s);
                 } else if (s->e != NULL) {
@@ -312,8 +328,7 @@ static int workload_level(sweep *s)
                                    s->pt.machine.procs, why[0] ? why : hr_strerror(err));
         }
         s->dirty = 0;
-        if (!s->dry)
-            err = algorithm_level(s);
+        err = algorithm_level(s);
         s->pt.workload->destroy(s->inst);
         s->inst = NULL;
     }
@@ -347,10 +362,12 @@ static int machine_level(sweep *s)
     return err;
 }
 
-int hr__sweep_check(const hr_config *c, hr_config_error *e)
+int hr__sweep_check(const hr_config *c, hr_sweep_plan *plan, hr_config_error *e)
 {
     hr_sweep_stats st = { 0 };
-    sweep s = { .c = c, .dry = 1, .st = &st, .e = e };
+    if (plan != NULL)
+        *plan = (hr_sweep_plan){ 0 };
+    sweep s = { .c = c, .dry = 1, .st = &st, .e = e, .plan = plan };
     return machine_level(&s);
 }
 

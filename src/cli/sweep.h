@@ -17,8 +17,9 @@
 #include "cli/config.h"
 #include "cli/report.h"
 
-/* Told about every failed row: the algorithm's name and what went wrong (one or more lines, the
- * run's report for a failure or deadlock). */
+/* Told about every row once it is reported: the algorithm's name and, for a failed row, what
+ * went wrong (one or more lines, the run's report for a failure or deadlock); msg is NULL for a
+ * row that did not fail. */
 typedef void (*hr_sweep_note)(void *arg, const char *algorithm, const char *msg);
 
 typedef struct hr_sweep_stats {
@@ -31,13 +32,22 @@ typedef struct hr_sweep_stats {
     char   coll_async_row[160];  /* the first of them */
 } hr_sweep_stats;
 
+/* What a checked sweep will run, for the command's progress and its defaults. */
+typedef struct hr_sweep_plan {
+    size_t rows;      /* rows it will run (skipped ones not counted) */
+    int    rounds;    /* some row runs a round discipline (fifo, priority, arbitrary, ocpc) */
+    int    lossy;     /* some row's discipline can lose messages (arbitrary, ocpc) */
+    int    stalls;    /* some row can stall a send (sync, a bounded buffer, fifo, priority) */
+} hr_sweep_plan;
+
 /* Check every machine (hr_machine_check: no threads are made) and make every workload instance
  * of a checked config (hr__config_check), one at a time, then throw them away, running nothing:
  * what only the machine or the workload can reject (a topology's shape, a distribution's
  * conditions on n, h and p) is then reported before any row runs, and so is a row that needs
  * more memory than the box has (HR_ENOMEM, both figures in the message), before it is made.
- * HR_OK, or an error code with e filled ("FILE:LINE: ..." at the section's header). */
-int hr__sweep_check(const hr_config *c, hr_config_error *e);
+ * HR_OK, or an error code with e filled ("FILE:LINE: ..." at the section's header). plan (may be
+ * NULL) says what the rows are. */
+int hr__sweep_check(const hr_config *c, hr_sweep_plan *plan, hr_config_error *e);
 
 /* Run the sweep of a checked config, writing rows to rep and telling note (may be NULL) about
  * failed rows. If trace is not NULL, the first run of every row writes its rounds there

@@ -529,5 +529,65 @@ expect_rc 2 "--regions into a missing directory"
 expect_grep "cannot open" "$TMP/err" "--regions names the problem"
 expect_empty "$TMP/out" "--regions into a missing directory: no rows"
 
+# ---- columns, aggregation, progress, trace to standard output ----------------------------------
+SW="configs/examples/sweep.ini --set run.repeat=1 --set machine.procs=4"
+run $SW --format csv --columns model_time_s,algorithm,procs
+expect_rc 0 "--columns csv"
+[ "$(head -n 1 "$TMP/out")" = "model_time_s,algorithm,procs" ] && ok || bad "--columns csv header: $(head -n 1 "$TMP/out")"
+[ "$(sed -n 2p "$TMP/out" | cut -d, -f2,3)" = "hrel.direct,4" ] && ok || bad "--columns csv row: $(sed -n 2p "$TMP/out")"
+run $SW --format json --columns procs,verified
+head -n 1 "$TMP/out" | grep -qx '{"procs":4,"verified":true}' && ok || bad "--columns json: $(head -n 1 "$TMP/out")"
+run $SW --columns algorithm,bogus
+expect_rc 2 "--columns unknown"
+grep -q "^hremu: --columns: no column 'bogus'; the columns are algorithm, procs, n" "$TMP/err" && ok ||
+    bad "--columns unknown: $(cat "$TMP/err")"
+# The table leaves out what async rows cannot fill; CSV keeps every column; round rows keep theirs.
+run $SW
+head -n 1 "$TMP/out" | grep -q "rounds_per_h\|lost\|stalls" && bad "table hides rounds_per_h, lost, stalls for async" || ok
+head -n 1 "$TMP/out" | grep -q "model_time_s" && ok || bad "table keeps model_time_s"
+run configs/examples/rounds.ini --set machine.procs=4 --set machine.discipline=arbitrary --set run.algorithms=hrel.aw_uniform
+head -n 1 "$TMP/out" | grep -q "rounds_per_h *lost" && ok || bad "table keeps rounds_per_h and lost for arbitrary: $(head -n 1 "$TMP/out")"
+# --aggregate seed: the statistics of the rows, computed here from the rows themselves.
+run $SW --set workload.distribution=uniform --set workload.h=0 --set machine.seed=1,2,3,4 --format csv
+cp "$TMP/out" "$TMP/rows.csv"
+run $SW --set workload.distribution=uniform --set workload.h=0 --set machine.seed=1,2,3,4 --format csv --aggregate seed
+expect_rc 0 "--aggregate seed"
+[ "$(col count | tr '\n' ' ')" = "4 4 " ] && ok || bad "--aggregate seed count: $(col count | tr '\n' ' ')"
+[ "$(col seed | head -n 1)" = "1 2 3 4" ] && ok || bad "--aggregate seed lists the seeds: $(col seed | head -n 1)"
+for c in h model_time_s; do
+    for cost in cm5 sp2; do
+        want=$(awk -F, -v c="$c" -v cost="$cost" 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == c) k = i; if ($i == "cost") q = i }; next }
+            $q == cost { n++; s += $k; ss += $k * $k; if (n == 1 || $k < lo) lo = $k; if (n == 1 || $k > hi) hi = $k }
+            END { m = s / n; printf "%.9g %.6g %.9g %.9g", m, sqrt((ss - n * m * m) / (n - 1)), lo, hi }' "$TMP/rows.csv")
+        got=$(awk -F, -v c="$c" -v cost="$cost" 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == c "_mean") a = i; if ($i == c "_sd") b = i; if ($i == c "_min") d = i; if ($i == c "_max") e = i; if ($i == "cost") q = i }; next }
+            $q == cost { printf "%.9g %.6g %.9g %.9g", $a, $b, $d, $e }' "$TMP/out")
+        [ "$got" = "$want" ] && ok || bad "--aggregate seed $c ($cost): $got, want $want"
+    done
+done
+run $SW --aggregate runs
+expect_rc 2 "--aggregate other than seed"
+# Progress: none when standard error is not a terminal; under a pseudo-terminal it goes to
+# standard error, never into --out, and --quiet turns it off.
+run $SW --format csv --out "$TMP/p.csv"
+grep -q "row 1 of" "$TMP/err" && bad "progress without a terminal" || ok
+if command -v script >/dev/null 2>&1; then
+    script -qec "$BIN $SW --format csv --out $TMP/p.csv" /dev/null >"$TMP/pty" 2>&1
+    grep -q "row 6 of 6" "$TMP/pty" && ok || bad "progress on a terminal: $(head -c 200 "$TMP/pty")"
+    grep -q "$(printf '\r')" "$TMP/p.csv" && bad "progress in --out" || ok
+    script -qec "$BIN $SW --format csv --out $TMP/p.csv --quiet" /dev/null >"$TMP/pty" 2>&1
+    [ ! -s "$TMP/pty" ] && ok || bad "--quiet: $(head -c 200 "$TMP/pty")"
+fi
+# --trace -: the trace on standard output, the rows in --out; a trace with no rounds says so.
+run configs/examples/rounds.ini --set machine.procs=4 --trace -
+expect_rc 2 "--trace - without --out"
+run configs/examples/rounds.ini --set machine.procs=4 --trace - --out "$TMP/rows.txt" --format csv
+expect_rc 0 "--trace -"
+[ "$(head -n 1 "$TMP/out")" = "round,source,dest,event" ] && ok || bad "--trace - header: $(head -n 1 "$TMP/out")"
+grep -q "^# hrel" "$TMP/out" && ok || bad "--trace - rows"
+[ "$(col verified "$TMP/rows.txt" | sort -u)" = "true" ] && ok || bad "--trace - rows in --out"
+run $SW --trace "$TMP/none.csv"
+expect_rc 0 "--trace on async"
+expect_grep "no row runs a round discipline" "$TMP/err" "--trace on async says so"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
