@@ -28,7 +28,7 @@ LIB_SRC  := $(filter-out src/cli/main.c,$(wildcard src/*/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC := $(wildcard tests/*.c)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
-EX_SRC   := $(wildcard examples/*/*.c)
+EX_SRC   := $(wildcard examples/ring_sum/*.c)
 EX_OBJ   := $(EX_SRC:%.c=$(BUILD)/%.o)
 DEPS     := $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(EX_OBJ:.o=.d) $(BUILD)/src/cli/main.d
 
@@ -109,21 +109,25 @@ fuzz:
 	scripts/fuzz.sh
 
 # Installs the library of this build (SAN=... installs the sanitized one, which then needs the same
-# -fsanitize at link time), the public headers and hremu.pc; builds the library first if needed,
+# -fsanitize at link time), the hremu command and its man page, the public headers and hremu.pc; builds the library first if needed,
 # with this build's flags. PREFIX must be absolute: hremu.pc records it (DESTDIR does not go there).
-install: $(LIB)
+install: $(LIB) $(BIN)
 	@case '$(PREFIX)' in /*) ;; *) echo "make install: PREFIX must be an absolute path (it is '$(PREFIX)')" >&2; exit 2;; esac
 	install -d '$(DESTDIR)$(PREFIX)/lib/pkgconfig' '$(DESTDIR)$(PREFIX)/include/hremu'
 	install -m 644 $(LIB) '$(DESTDIR)$(PREFIX)/lib/libhremu.a'
 	install -m 644 include/hremu/*.h '$(DESTDIR)$(PREFIX)/include/hremu/'
-	@v=$$(sed -n 's/^#define HREMU_VERSION *"\(.*\)".*/\1/p' src/cli/main.c); \
-	    [ -n "$$v" ] || { echo "make install: no HREMU_VERSION in src/cli/main.c" >&2; exit 1; }; \
+	install -d '$(DESTDIR)$(PREFIX)/bin' '$(DESTDIR)$(PREFIX)/share/man/man1'
+	install -m 755 $(BIN) '$(DESTDIR)$(PREFIX)/bin/hremu'
+	install -m 644 docs/hremu.1 '$(DESTDIR)$(PREFIX)/share/man/man1/hremu.1'
+	@v=$$(sed -n 's/^#define HREMU_VERSION *"\(.*\)".*/\1/p' src/cli/cli.c); \
+	    [ -n "$$v" ] || { echo "make install: no HREMU_VERSION in src/cli/cli.c" >&2; exit 1; }; \
 	    echo "write $(DESTDIR)$(PREFIX)/lib/pkgconfig/hremu.pc (version $$v)"; \
 	    sed -e 's|@PREFIX@|$(PREFIX)|' -e "s|@VERSION@|$$v|" scripts/hremu.pc.in \
 	        >'$(DESTDIR)$(PREFIX)/lib/pkgconfig/hremu.pc'
 
 uninstall:
-	rm -rf $(DESTDIR)$(PREFIX)/include/hremu $(DESTDIR)$(PREFIX)/lib/libhremu.a $(DESTDIR)$(PREFIX)/lib/pkgconfig/hremu.pc
+	rm -rf $(DESTDIR)$(PREFIX)/include/hremu $(DESTDIR)$(PREFIX)/lib/libhremu.a $(DESTDIR)$(PREFIX)/lib/pkgconfig/hremu.pc \
+	    $(DESTDIR)$(PREFIX)/bin/hremu $(DESTDIR)$(PREFIX)/share/man/man1/hremu.1
 
 clean:
 	rm -rf build build-* hremu

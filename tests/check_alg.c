@@ -561,12 +561,62 @@ START_TEST(test_alg_two_phase_wrong_rules_overflow)
 }
 END_TEST
 
+/* A program's own rows: bad ones are refused with a reason, a good one comes after the built-in
+ * rows and is found by name, and its name cannot be taken twice. (Registration lasts for the
+ * process: without fork, only the refusals are tried.) */
+static void run_nothing(hr_proc *p, void *inst, const double *params)
+{
+    (void)p, (void)inst, (void)params;
+}
+
+START_TEST(test_alg_register_own_rows)
+{
+    const char *why = NULL;
+    hr_algorithm bad = { .name = "nofamily", .summary = "x", .kind = HR_KIND_USER, .run = run_nothing };
+    ck_assert_int_eq(hr_algorithm_register(&bad, &why), HR_EINVAL);
+    ck_assert_msg(strstr(why, "FAMILY.NAME") != NULL, "%s", why);
+    bad.name = "hrel.direct";
+    ck_assert_int_eq(hr_algorithm_register(&bad, &why), HR_EINVAL);
+    ck_assert_str_eq(why, "an algorithm of that name exists already");
+    bad.name = "mine.x";
+    bad.run = NULL;
+    ck_assert_int_eq(hr_algorithm_register(&bad, &why), HR_EINVAL);
+    hr_workload wbad = { .name = "sort", .summary = "x", .kind = HR_KIND_USER };
+    ck_assert_int_eq(hr_workload_register(&wbad, &why), HR_EINVAL);
+    ck_assert_msg(strstr(why, "every function") != NULL, "%s", why);
+    const char *fork = getenv("CK_FORK");
+    if (fork != NULL && strcmp(fork, "no") == 0)
+        return;
+    int builtin = 0;
+    while (hr_algorithm_at(builtin) != NULL)
+        builtin++;
+    static const hr_algorithm mine = { .name = "mine.nothing", .summary = "does nothing",
+                                       .kind = HR_KIND_USER, .run = run_nothing };
+    ck_assert_int_eq(hr_algorithm_register(&mine, &why), HR_OK);
+    ck_assert_ptr_eq(hr_algorithm_at(builtin), &mine);
+    ck_assert_ptr_null(hr_algorithm_at(builtin + 1));
+    ck_assert_ptr_eq(hr_algorithm_find("mine.nothing"), &mine);
+    ck_assert_int_eq(hr_algorithm_register(&mine, &why), HR_EINVAL);
+    static hr_workload w;
+    w = *hr_workload_find("sort");     /* every function a workload needs */
+    w.name = "nothing";
+    ck_assert_int_eq(hr_workload_register(&w, &why), HR_EINVAL);      /* a built-in kind */
+    ck_assert_msg(strstr(why, "HR_KIND_USER") != NULL, "%s", why);
+    w.kind = HR_KIND_USER;
+    w.datasets = NULL;
+    ck_assert_int_eq(hr_workload_register(&w, &why), HR_OK);
+    ck_assert_ptr_eq(hr_workload_find("nothing"), &w);
+    ck_assert_int_eq(hr_workload_register(&w, &why), HR_EINVAL);      /* its name is taken */
+}
+END_TEST
+
 Suite *hr_alg_suite(void)
 {
     Suite *s = suite_create("alg");
     TCase *tc = tcase_create("registry");
     tcase_add_test(tc, test_alg_registry_sorted_unique_described);
     tcase_add_test(tc, test_alg_allows_disciplines);
+    tcase_add_test(tc, test_alg_register_own_rows);
     suite_add_tcase(s, tc);
     tc = tcase_create("run");
     tcase_set_timeout(tc, 120);

@@ -32,6 +32,15 @@ typedef struct hr_algorithm {
     void      (*unplan)(void *inst);
 } hr_algorithm;
 
+/* How many algorithms, and how many workloads, a program may register. */
+#define HR_MAX_REGISTERED 256
+
+/* Add a program's own algorithm to the registry, after the built-in ones, for the hremu command
+ * (hremu_main, <hremu/main.h>) and everything that looks algorithms up. alg is borrowed and must
+ * outlive every use (a static row). HR_OK, or HR_EINVAL with a reason in why (if not NULL): a
+ * name that is taken or not FAMILY.NAME, a missing run or summary, no kind, a parameter whose
+ * default is out of its range. Call it before anything runs, from one thread. */
+int hr_algorithm_register(const hr_algorithm *alg, const char **why);
 const hr_algorithm *hr_algorithm_find(const char *name);
 const hr_algorithm *hr_algorithm_at(int i);   /* i from 0; NULL past the end */
 /* Nonzero if alg is defined for the named discipline. */

@@ -15,6 +15,7 @@
 typedef enum hr_kind {
     HR_KIND_HRELATION = 1,    /* route every element to its destination */
     HR_KIND_SORT = 2,         /* sort 32-bit integer keys across the processors */
+    HR_KIND_USER = 100,       /* a program's own kinds (hr_workload_register): 100 and up */
 } hr_kind;
 
 /* One element of an h-relation, as in seed 000: two 32-bit fields. */
@@ -107,6 +108,12 @@ typedef struct hr_workload {
     void     (*destroy)(void *inst);
 } hr_workload;
 
+/* Add a program's own workload kind, after the built-in ones, for the hremu command and every
+ * lookup: kind HR_KIND_USER or above, not used by another workload, the algorithms that take it
+ * naming the same kind. Its instances come from [workload] kind = NAME, n and the machine's seed
+ * (spec->distribution and spec->dataset are NULL). w is borrowed and must outlive every use.
+ * HR_OK, or HR_EINVAL with a reason in why (if not NULL). Before anything runs, one thread. */
+int hr_workload_register(const hr_workload *w, const char **why);
 const hr_workload *hr_workload_find(const char *name);
 const hr_workload *hr_workload_at(int i);   /* i from 0; NULL past the end */
 

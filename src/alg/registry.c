@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include <hremu/error.h>
+
 #include "alg/hrel.h"
 #include "alg/rounds.h"
 #include "alg/sort.h"
@@ -105,19 +107,54 @@ static const hr_algorithm algorithms[] = {
     { .name = NULL },
 };
 
+#define NBUILTIN ((int)(sizeof algorithms / sizeof algorithms[0]) - 1)
+
+/* A program's own algorithms (hr_algorithm_register), after the built-in ones. */
+static const hr_algorithm *added[HR_MAX_REGISTERED];
+static int nadded;
+
 const hr_algorithm *hr_algorithm_at(int i)
 {
-    if (i < 0 || (size_t)i >= sizeof algorithms / sizeof algorithms[0] - 1)
-        return NULL;
-    return &algorithms[i];
+    if (i >= 0 && i < NBUILTIN)
+        return &algorithms[i];
+    if (i >= NBUILTIN && i < NBUILTIN + nadded)
+        return added[i - NBUILTIN];
+    return NULL;
 }
 
 const hr_algorithm *hr_algorithm_find(const char *name)
 {
-    for (const hr_algorithm *a = algorithms; a->name != NULL; a++)
+    const hr_algorithm *a;
+    for (int i = 0; (a = hr_algorithm_at(i)) != NULL; i++)
         if (strcmp(a->name, name) == 0)
             return a;
     return NULL;
+}
+
+int hr_algorithm_register(const hr_algorithm *alg, const char **why)
+{
+    const char *bad = NULL;
+    if (alg == NULL || alg->name == NULL || strchr(alg->name, '.') == NULL ||
+        strpbrk(alg->name, ", =[]") != NULL)
+        bad = "an algorithm needs a name FAMILY.NAME without spaces, commas, '=' or brackets";
+    else if (alg->summary == NULL || alg->run == NULL || (alg->plan == NULL) != (alg->unplan == NULL))
+        bad = "an algorithm needs a summary and run (and plan with unplan, or neither)";
+    else if (alg->kind == 0)
+        bad = "an algorithm needs the kind of workload it takes";
+    else if (hr_algorithm_find(alg->name) != NULL)
+        bad = "an algorithm of that name exists already";
+    else if (nadded == HR_MAX_REGISTERED)
+        bad = "too many algorithms registered";
+    for (const hr_param_spec *p = alg && !bad ? alg->params : NULL; p != NULL && p->name; p++)
+        if (!(p->min <= p->def && p->def <= p->max))
+            bad = "a parameter's default is outside its range";
+    if (bad != NULL) {
+        if (why != NULL)
+            *why = bad;
+        return HR_EINVAL;
+    }
+    added[nadded++] = alg;
+    return HR_OK;
 }
 
 /* Nonzero if the first len bytes of name are an item of the comma list (NULL: anything). */

@@ -39,20 +39,59 @@ static const hr_workload workloads[] = {
     { .name = NULL }  /* sentinel */
 };
 
+#define NBUILTIN ((int)(sizeof workloads / sizeof workloads[0]) - 1)
+
+/* A program's own workload kinds (hr_workload_register), after the built-in ones. */
+static const hr_workload *added[64];
+static int nadded;
+
+const hr_workload *hr_workload_at(int i)
+{
+    if (i >= 0 && i < NBUILTIN)
+        return &workloads[i];
+    if (i >= NBUILTIN && i < NBUILTIN + nadded)
+        return added[i - NBUILTIN];
+    return NULL;
+}
+
 const hr_workload *hr_workload_find(const char *name)
 {
+    const hr_workload *w;
     if (name == NULL)
         return NULL;
-    for (const hr_workload *w = workloads; w->name != NULL; w++)
+    for (int i = 0; (w = hr_workload_at(i)) != NULL; i++)
         if (strcmp(w->name, name) == 0)
             return w;
     return NULL;
 }
 
-const hr_workload *hr_workload_at(int i)
+int hr_workload_register(const hr_workload *w, const char **why)
 {
-    int rows = (int)(sizeof workloads / sizeof workloads[0]) - 1;
-    return i >= 0 && i < rows ? &workloads[i] : NULL;
+    const char *bad = NULL;
+    if (w == NULL || w->name == NULL || w->name[0] == '\0' || strpbrk(w->name, ", =[]:") != NULL)
+        bad = "a workload needs a name without spaces, commas, '=', ':' or brackets";
+    else if (w->summary == NULL || !w->make || !w->reset || !w->verify || !w->min_bytes || !w->h ||
+             !w->mem_bytes || !w->destroy)
+        bad = "a workload needs a summary and every function (make, reset, verify, min_bytes, h, "
+              "mem_bytes, destroy)";
+    else if (w->kind < HR_KIND_USER)
+        bad = "a program's workload kind is HR_KIND_USER or above";
+    else if (w->distributions != NULL || w->datasets != NULL)
+        bad = "a program's workload takes n and the seed only (no distributions or datasets)";
+    else if (hr_workload_find(w->name) != NULL)
+        bad = "a workload of that name exists already";
+    else if (nadded == (int)(sizeof added / sizeof added[0]))
+        bad = "too many workloads registered";
+    for (int i = 0; bad == NULL && i < NBUILTIN + nadded; i++)
+        if (hr_workload_at(i)->kind == w->kind)
+            bad = "a workload of that kind exists already";
+    if (bad != NULL) {
+        if (why != NULL)
+            *why = bad;
+        return HR_EINVAL;
+    }
+    added[nadded++] = w;
+    return HR_OK;
 }
 
 int hr_workload_verify(const hr_workload *w, const void *inst, uint64_t bytes_moved, char *why,

@@ -68,6 +68,11 @@ expect_rc 0 "--help"
 expect_grep "usage: hremu [CONFIG.ini]" "$TMP/out" "--help"
 expect_grep "--set SECTION.KEY=VALUE" "$TMP/out" "--help"
 
+# The man page does not drift from --help: every option --help names is in it.
+for opt in $(grep -o -- '--[a-z]*' "$TMP/out" | sort -u); do
+    grep -qF -- "$(echo "$opt" | sed 's/-/\\-/g')" docs/hremu.1 && ok || bad "docs/hremu.1 lacks $opt"
+done
+
 run --list
 expect_rc 0 "--list"
 for section in algorithms: workloads: disciplines: topologies: "cost presets:"; do

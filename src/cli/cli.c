@@ -1,0 +1,445 @@
+/* cli.c: the hremu command, as hremu_main (<hremu/main.h>), which main.c calls and which a
+ * program with algorithms and workloads of its own calls after registering them. Reads the options, loads and checks the config (every sweep point,
+ * then every machine and workload instance) before anything runs, runs the sweep and turns the
+ * outcome into an exit status: 0 every row verified, 1 a row failed, 2 usage or config error. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <hremu/algorithm.h>
+#include <hremu/machine.h>
+#include <hremu/main.h>
+#include <hremu/workload.h>
+
+#include "cli/config.h"
+#include "cli/regions.h"
+#include "cli/report.h"
+#include "cli/sweep.h"
+#include "cli/topoinfo.h"
+
+#define HREMU_VERSION   "0.1.0"
+#define DEFAULT_CONFIG  "configs/default.ini"
+
+enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2 };
+
+static const char usage_text[] =
+    "usage: hremu [CONFIG.ini] [--set SECTION.KEY=VALUE]... [--format table|csv|json]\n"
+    "             [--out FILE] [--trace FILE|-] [--regions FILE] [--columns LIST]\n"
+    "             [--aggregate seed] [--quiet]\n"
+    "       hremu --topology SPEC [--procs P] [--format table|csv|json]\n"
+    "       hremu --list | --help | --version\n";
+
+static const char help_text[] =
+    "\n"
+    "Runs the algorithms of CONFIG.ini (default " DEFAULT_CONFIG ") on an emulated\n"
+    "distributed-memory machine and prints one row per run, timed in model seconds and in\n"
+    "wall-clock seconds.\n"
+    "\n"
+    "  --set SECTION.KEY=VALUE  override a config value, e.g. --set machine.procs=64 or\n"
+    "                           --set hrel.fifo_staged.K=1.5; a comma list is a sweep\n"
+    "  --format FORMAT          table (default), csv, or json (one object per line)\n"
+    "  --out FILE               write the rows to FILE instead of standard output\n"
+    "  --trace FILE             round disciplines: write every message's fate in every round\n"
+    "                           of each row's first run to FILE (round,source,dest,event);\n"
+    "                           - is standard output (the rows then need --out)\n"
+    "  --regions FILE           write the timed regions and supersteps of each row's first\n"
+    "                           run to FILE, in the rows' format (docs/config.md)\n"
+    "  --columns LIST           the columns to write, in this order, e.g.\n"
+    "                           --columns algorithm,procs,model_time_s (every format); the\n"
+    "                           table leaves out by default what says nothing for its rows\n"
+    "  --aggregate seed         one row per group of rows that differ only in seed: mean, sd,\n"
+    "                           min and max of each model column, and count\n"
+    "  --quiet                  no progress line (shown on standard error when it is a terminal)\n"
+    "  --topology SPEC          print a topology's figures instead of running: nodes, links,\n"
+    "                           degrees, diameter, average distance, bisection width\n"
+    "                           (e.g. --topology \"torus 8x8\", or --topology hypercube --procs 64)\n"
+    "  --procs P                the processors for --topology, where the shape does not fix them\n"
+    "  --list                   algorithms, workloads, disciplines, topologies, cost presets\n"
+    "  --help                   this text\n"
+    "  --version                the version\n"
+    "\n"
+    "Rows whose algorithm does not take the discipline, workload kind or topology are skipped\n"
+    "(stderr says how many). Environment: HREMU_MEMORY=BYTES (K, M, G, T) caps the memory a row may\n"
+    "need (default: what the box has available); HREMU_JITTER=1 perturbs the thread schedule\n"
+    "(the model columns must not change).\n"
+    "\n"
+    "Exit status: 0 every run verified, 1 a run failed verification, failed, deadlocked or\n"
+    "passed the model clock's range (status overflow), 2 a usage or configuration error,\n"
+    "including a row that needs more memory than the box has. docs/config.md describes the\n"
+    "config file.\n";
+
+typedef struct options {
+    const char  *config;
+    const char **sets;
+    int          nsets;
+    const char  *format;
+    const char  *out;
+    const char  *trace;
+    const char  *regions;
+    const char  *columns;
+    const char  *aggregate;
+    const char  *topology;
+    const char  *procs;
+    int          list, help, version, quiet;
+} options;
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fputs("hremu: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs(" (hremu --help shows the usage)\n", stderr);
+    return EXIT_USAGE;
+}
+
+/* Match "--name VALUE" or "--name=VALUE" at argv[*i]; 1 if matched (value set or an error). */
+static int option_value(int argc, char **argv, int *i, const char *name, const char **value,
+                        int *err)
+{
+    size_t n = strlen(name);
+    if (strncmp(argv[*i], name, n) != 0)
+        return 0;
+    if (argv[*i][n] == '=') {
+        *value = argv[*i] + n + 1;
+        return 1;
+    }
+    if (argv[*i][n] != '\0')
+        return 0;
+    if (*i + 1 >= argc) {
+        *err = usage_error("option %s needs a value", name);
+        return 1;
+    }
+    *value = argv[++*i];
+    return 1;
+}
+
+static int flag(const char *arg, const char *name, int *set)
+{
+    if (strcmp(arg, name) != 0)
+        return 0;
+    *set = 1;
+    return 1;
+}
+
+static int parse_args(int argc, char **argv, options *o)
+{
+    int err = EXIT_OK, only_files = 0;
+    for (int i = 1; i < argc && err == EXIT_OK; i++) {
+        const char *a = argv[i], *v = NULL;
+        if (only_files || a[0] != '-' || a[1] == '\0') {
+            if (o->config != NULL)
+                return usage_error("more than one config file given ('%s')", a);
+            o->config = a;
+        } else if (strcmp(a, "--") == 0) {
+            only_files = 1;
+        } else if (option_value(argc, argv, &i, "--set", &v, &err)) {
+            if (v != NULL)
+                o->sets[o->nsets++] = v;
+        } else if (option_value(argc, argv, &i, "--format", &v, &err)) {
+            o->format = v;
+        } else if (option_value(argc, argv, &i, "--out", &v, &err)) {
+            o->out = v;
+        } else if (option_value(argc, argv, &i, "--trace", &v, &err)) {
+            o->trace = v;
+        } else if (option_value(argc, argv, &i, "--regions", &v, &err)) {
+            o->regions = v;
+        } else if (option_value(argc, argv, &i, "--columns", &v, &err)) {
+            o->columns = v;
+        } else if (option_value(argc, argv, &i, "--aggregate", &v, &err)) {
+            if (v != NULL && strcmp(v, "seed") != 0)
+                return usage_error("--aggregate takes seed (it is '%s')", v);
+            o->aggregate = v;
+        } else if (option_value(argc, argv, &i, "--topology", &v, &err)) {
+            o->topology = v;
+        } else if (option_value(argc, argv, &i, "--procs", &v, &err)) {
+            o->procs = v;
+        } else if (!flag(a, "--list", &o->list) && !flag(a, "--help", &o->help) &&
+                   !flag(a, "-h", &o->help) && !flag(a, "--version", &o->version) &&
+                   !flag(a, "--quiet", &o->quiet)) {
+            return usage_error("unknown option '%s'", a);
+        }
+    }
+    return err;
+}
+
+/* ---- --list --------------------------------------------------------------------------------- */
+
+static void list_registry(const char *title, const char *(*at)(int, const char **))
+{
+    printf("%s:\n", title);
+    const char *summary = NULL;
+    for (int i = 0; at(i, &summary) != NULL; i++)
+        printf("  %-18s %s\n", at(i, NULL), summary ? summary : "");
+}
+
+static void list_all(void)
+{
+    printf("algorithms:\n");
+    for (int i = 0; hr_algorithm_at(i) != NULL; i++) {
+        const hr_algorithm *a = hr_algorithm_at(i);
+        printf("  %-18s %s\n", a->name, a->summary);
+        if (a->disciplines != NULL)
+            printf("  %-18s   disciplines: %s\n", "", a->disciplines);
+        if (a->topologies != NULL)
+            printf("  %-18s   topologies: %s%s\n", "", a->topologies,
+                   a->neighbour_only ? " (sends along links only)" : "");
+        for (const hr_param_spec *s = a->params; s && s->name; s++)
+            printf("  %-18s   %s = %g (%g .. %g%s): %s\n", "", s->name, s->def, s->min, s->max,
+                   s->integer ? ", whole" : "", s->summary);
+    }
+    printf("workloads:\n");
+    for (int i = 0; hr_workload_at(i) != NULL; i++) {
+        const hr_workload *w = hr_workload_at(i);
+        if (w->datasets != NULL)
+            printf("  %-18s %s (datasets: %s)\n", w->name, w->summary, w->datasets);
+        else
+            printf("  %-18s %s (distributions: %s)\n", w->name, w->summary,
+                   w->distributions ? w->distributions : "none");
+    }
+    list_registry("disciplines", hr_discipline_name);
+    printf("topologies:\n");
+    const char *summary = NULL;
+    for (int i = 0; hr_topology_name(i, &summary) != NULL; i++)
+        printf("  %-18s %s\n", hr_topology_syntax(i), summary);
+    list_registry("cost presets", hr_cost_preset_name);
+}
+
+/* ---- running -------------------------------------------------------------------------------- */
+
+/* Progress on a terminal: "row k of N, elapsed, about what is left", one line rewritten. */
+typedef struct progress {
+    int    on;
+    size_t done, total;
+    double start;
+} progress;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void progress_line(progress *g)
+{
+    double spent = now_s() - g->start;
+    double left = g->done > 0 ? spent / (double)g->done * (double)(g->total - g->done) : NAN;
+    fprintf(stderr, "\rhremu: row %zu of %zu, %.0f s elapsed", g->done, g->total, spent);
+    if (isfinite(left))
+        fprintf(stderr, ", about %.0f s left", left);
+    fputs("\033[K", stderr);
+    fflush(stderr);
+}
+
+static void progress_end(progress *g)
+{
+    if (g->on)
+        fputs("\r\033[K", stderr);
+}
+
+/* A row is done: progress, and a failed row's message, every line prefixed, on stderr. */
+static void note_row(void *arg, const char *algorithm, const char *msg)
+{
+    progress *g = arg;
+    g->done++;
+    if (msg == NULL) {
+        if (g->on)
+            progress_line(g);
+        return;
+    }
+    if (g->on)
+        fputs("\r\033[K", stderr);
+    do {
+        size_t n = strcspn(msg, "\n");
+        if (n > 0)
+            fprintf(stderr, "hremu: %s: %.*s\n", algorithm, (int)n, msg);
+        msg += n + (msg[n] == '\n');
+    } while (*msg != '\0');
+    if (g->on)
+        progress_line(g);
+}
+
+static void warn(void *arg, const char *msg)
+{
+    (void)arg;
+    fprintf(stderr, "hremu: %s\n", msg);
+}
+
+static int config_error(const hr_config_error *e)
+{
+    fprintf(stderr, "hremu: %s\n", e->msg);
+    return EXIT_USAGE;
+}
+
+/* Load, override and check: everything that can go wrong before a row runs. */
+static int prepare(const options *o, hr_config **out, hr_sweep_plan *plan)
+{
+    hr_config_error e;
+    hr_config *c = NULL;
+    if (hr__config_load(o->config ? o->config : DEFAULT_CONFIG, &c, &e) < 0)
+        return config_error(&e);
+    int err = HR_OK;
+    for (int i = 0; i < o->nsets && err == HR_OK; i++)
+        err = hr__config_set(c, o->sets[i], &e);
+    if (err == HR_OK)
+        err = hr__config_check(c, &e);
+    if (err == HR_OK)
+        hr__config_warnings(c, warn, NULL);
+    if (err == HR_OK)
+        err = hr__sweep_check(c, plan, &e);
+    if (err < 0) {
+        hr__config_free(c);
+        return config_error(&e);
+    }
+    *out = c;
+    return EXIT_OK;
+}
+
+static int run(const options *o, const hr_config *c, const hr_sweep_plan *plan, hr_format format)
+{
+    hr_report rep;
+    char why[2048];
+    /* The table leaves out what no row can fill: seed 003's measure and losses without rounds,
+     * stalls where nothing can stall. CSV and JSON keep every column for scripts. */
+    const char *hide[4] = { NULL }, **h = hide;
+    if (format == HR_FORMAT_TABLE) {
+        if (!plan->rounds)
+            *h++ = "rounds_per_h";
+        if (!plan->lossy)
+            *h++ = "lost";
+        if (!plan->stalls)
+            *h++ = "stalls";
+    }
+    if (hr__report_pick(&rep, o->columns, o->aggregate != NULL, hide, why, sizeof why) != HR_OK) {
+        fprintf(stderr, "hremu: %s\n", why);
+        return EXIT_USAGE;
+    }
+    int trace_out = o->trace != NULL && strcmp(o->trace, "-") == 0;
+    if (trace_out && o->out == NULL)
+        return usage_error("--trace - writes the trace to standard output: give the rows a file "
+                           "with --out%s", "");
+    if (o->trace != NULL && !plan->rounds)
+        fprintf(stderr, "hremu: note: --trace: no row runs a round discipline (fifo, priority, "
+                "arbitrary, ocpc), so the trace has no rounds\n");
+    FILE *out = stdout;
+    if (o->out != NULL && (out = fopen(o->out, "w")) == NULL) {
+        fprintf(stderr, "hremu: %s: cannot open: %s\n", o->out, strerror(errno));
+        return EXIT_USAGE;
+    }
+    FILE *trace = trace_out ? stdout : NULL;
+    if (o->trace != NULL && !trace_out) {
+        if ((trace = fopen(o->trace, "w")) == NULL) {
+            fprintf(stderr, "hremu: %s: cannot open: %s\n", o->trace, strerror(errno));
+            if (out != stdout)
+                fclose(out);
+            return EXIT_USAGE;
+        }
+    }
+    if (trace != NULL)
+        fputs("round,source,dest,event\n", trace);
+    FILE *regions = NULL;
+    if (o->regions != NULL) {
+        if ((regions = fopen(o->regions, "w")) == NULL) {
+            fprintf(stderr, "hremu: %s: cannot open: %s\n", o->regions, strerror(errno));
+            if (trace != NULL)
+                fclose(trace);
+            if (out != stdout)
+                fclose(out);
+            return EXIT_USAGE;
+        }
+        hr__regions_begin(regions, format);
+    }
+    hr_sweep_stats st;
+    hr_config_error e;
+    /* Rows that stream to the terminal are their own progress; a progress line there would
+     * break them. */
+    int rows_show = out == stdout && trace != stdout && isatty(STDOUT_FILENO) && !o->aggregate;
+    progress g = { .on = !o->quiet && isatty(STDERR_FILENO) && !rows_show, .total = plan->rows,
+                   .start = now_s() };
+    hr__report_start(&rep, out, format);
+    int err = hr__sweep_run(c, &rep, note_row, &g, trace, regions, &st, &e);
+    progress_end(&g);
+    int werr = hr__report_end(&rep);
+    int rerr = regions != NULL && (ferror(regions) | fclose(regions)) != 0;
+    if (out != stdout && fclose(out) != 0)
+        werr = HR_ESYS;
+    if (trace != NULL && (trace == stdout ? fflush(trace) : fclose(trace)) != 0) {
+        fprintf(stderr, "hremu: %s: write error\n", o->trace);
+        return EXIT_USAGE;
+    }
+    if (rerr) {
+        fprintf(stderr, "hremu: %s: write error\n", o->regions);
+        return EXIT_USAGE;
+    }
+    if (st.skipped > 0)
+        fprintf(stderr, "hremu: skipped %zu of %zu rows whose algorithm does not take the "
+                "discipline, workload kind or topology; the first: %s\n", st.skipped,
+                st.skipped + st.rows, st.skip_why);
+    if (st.coll_async > 0)
+        fprintf(stderr, "hremu: note: %zu row%s called collectives, which are costed by the "
+                "async rules whatever the discipline or buffer (docs/model.md, Collectives); the "
+                "first: %s\n", st.coll_async, st.coll_async == 1 ? "" : "s", st.coll_async_row);
+    if (err < 0)
+        return config_error(&e);
+    if (werr < 0) {
+        fprintf(stderr, "hremu: %s: write error\n", o->out ? o->out : "standard output");
+        return EXIT_USAGE;
+    }
+    return st.failed ? EXIT_FAILED : EXIT_OK;
+}
+
+static int topology_info(const options *o, hr_format format)
+{
+    int procs = 0;
+    if (o->procs != NULL) {
+        char *end;
+        long v = strtol(o->procs, &end, 10);
+        if (end == o->procs || *end != '\0' || v < 1 || v > HR_MAX_PROCS)
+            return usage_error("--procs must be a whole number from 1 to 4096 (it is '%s')",
+                               o->procs);
+        procs = (int)v;
+    }
+    char why[256];
+    if (hr__topology_info(o->topology, procs, format, stdout, why, sizeof why) != HR_OK) {
+        fprintf(stderr, "hremu: --topology %s: %s\n", o->topology, why);
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
+int hremu_main(int argc, char **argv)
+{
+    options o = { .sets = calloc((size_t)argc, sizeof(char *)) };
+    if (o.sets == NULL) {
+        fputs("hremu: out of memory\n", stderr);
+        return EXIT_USAGE;
+    }
+    int rc = parse_args(argc, argv, &o);
+    hr_format format = HR_FORMAT_TABLE;
+    if (rc == EXIT_OK && o.help)
+        printf("%s%s", usage_text, help_text);
+    else if (rc == EXIT_OK && o.version)
+        printf("hremu " HREMU_VERSION "\n");
+    else if (rc == EXIT_OK && o.list)
+        list_all();
+    else if (rc == EXIT_OK && o.format && hr__report_format(o.format, &format) < 0)
+        rc = usage_error("unknown format '%s': table, csv or json", o.format);
+    else if (rc == EXIT_OK && o.topology != NULL)
+        rc = topology_info(&o, format);
+    else if (rc == EXIT_OK && o.procs != NULL)
+        rc = usage_error("--procs %s goes with --topology (in a config: [machine] procs)", o.procs);
+    else if (rc == EXIT_OK) {
+        hr_config *c = NULL;
+        hr_sweep_plan plan;
+        if ((rc = prepare(&o, &c, &plan)) == EXIT_OK)
+            rc = run(&o, c, &plan, format);
+        hr__config_free(c);
+    }
+    free(o.sets);
+    if (fflush(stdout) != 0 && rc == EXIT_OK)
+        rc = EXIT_USAGE;
+    return rc;
+}
