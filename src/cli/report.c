@@ -319,7 +319,11 @@ int hr__report_pick(hr_report *r, const char *list, int aggregate, const char *c
         for (int i = 0; i < n && found < 0; i++)
             if (strlen(all[i].name) == trim && strncmp(all[i].name, name, trim) == 0)
                 found = i;
-        if (found < 0 || r->nsel == HR_REPORT_MAX_COLS) {
+        if (r->nsel == HR_REPORT_MAX_COLS) {
+            snprintf(why, whylen, "--columns: more than %d columns", HR_REPORT_MAX_COLS);
+            return HR_EINVAL;
+        }
+        if (found < 0) {
             size_t w = (size_t)snprintf(why, whylen, "--columns: no column '%.*s'; the columns "
                                         "are", (int)trim, name);
             for (int i = 0; i < n && w < whylen; i++)
