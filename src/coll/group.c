@@ -113,7 +113,7 @@ hr_group *hr_group_make(hr_proc *p, const int *pids, int n)
 }
 
 typedef struct member {
-    int colour, key, rank;
+    int key, rank;     /* in the split, and in the parent */
 } member;
 
 static int member_cmp(const void *a, const void *b)
@@ -143,7 +143,7 @@ hr_group *hr_group_split(hr_proc *p, hr_group *parent, int colour, int key)
     int size = 0;
     for (int r = 0; r < n; r++)
         if (all[2 * r] == colour)
-            ms[size++] = (member){ colour, all[2 * r + 1], r };
+            ms[size++] = (member){ all[2 * r + 1], r };
     qsort(ms, (size_t)size, sizeof *ms, member_cmp);   /* by key, then parent rank */
     hr_group *g = group_new(p, size);
     for (int r = 0; r < size; r++) {

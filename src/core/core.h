@@ -86,12 +86,12 @@ typedef struct hr_msg {
 
 /* A non-blocking send or receive (hr_isend, hr_irecv), in its owner's memory. */
 struct hr_request {
-    struct hr_request *next;    /* its owner's list: pending receives in posting order, or sync
-                                 * sends */
+    struct hr_request *next;    /* receives: the owner's pending list, in posting order */
     uint8_t    is_recv;
-    uint8_t    done;            /* completed (by an earlier receive's turn); st is filled */
+    uint8_t    done;            /* receive: taken (perhaps by a later receive's turn); st is
+                                 * filled */
     int        src, tag;        /* receive: what it takes */
-    void      *buf;
+    void      *buf;             /* receive: where it goes; sync send: the copy it sends */
     size_t     cap;
     hr_time    post;            /* receive: the clock when it was posted */
     hr_msg    *msg;             /* send under sync: the rendezvous; receive: a rendezvous it has
@@ -184,7 +184,6 @@ struct hr_proc {
     struct hr_group *world;       /* hr_world's handle (coll/group.c), this run's */
     void            *made_lists;  /* the lists hr_group_make was given, and how often */
     hr_request      *pending;     /* receives posted by hr_irecv and not yet matched, in order */
-    hr_request      *ssends;      /* sends under sync posted by hr_isend, not yet completed */
     int              nrequests;   /* requests not yet completed */
     uint64_t         msgs_in;     /* messages absorbed from others: msgs_out's counterpart */
     hr_time          work;        /* local work charged: hr_compute, or measured CPU time */

@@ -670,12 +670,13 @@ static void request_free(hr_proc *p, hr_request **req)
     *req = NULL;
 }
 
-/* Take r out of its owner's list (pending receives or sync sends). */
-static void unlink_request(hr_request **list, const hr_request *r)
+/* Take r out of p's pending receives. */
+static void unlink_request(hr_proc *p, const hr_request *r)
 {
-    while (*list != r)
-        list = &(*list)->next;
-    *list = r->next;
+    hr_request **at = &p->pending;
+    while (*at != r)
+        at = &(*at)->next;
+    *at = r->next;
 }
 
 /* The predecessor of msg, a message from src still in p's mailbox, in src's list. */
@@ -696,15 +697,21 @@ static recv_ctx request_ctx(hr_proc *p, const hr_request *r)
     return c;
 }
 
+/* r's message, found by c, is in: take it, and r is done (its status kept for the wait). */
+static void take_request(hr_proc *p, hr_request *r, recv_ctx *c, const char *call)
+{
+    unlink_request(p, r);
+    r->st.bytes = take_into(p, c, r->buf, r->cap, &r->st, call);
+    r->msg = NULL;
+    r->done = 1;
+}
+
 static void complete_recv(hr_proc *p, hr_request *r, const char *call)
 {
     complete_overlapping(p, r->src, r->tag, r);
     recv_ctx c = request_ctx(p, r);
     find_message(p, &c, call);
-    unlink_request(&p->pending, r);
-    r->st.bytes = take_into(p, &c, r->buf, r->cap, &r->st, call);
-    r->msg = NULL;
-    r->done = 1;
+    take_request(p, r, &c, call);
 }
 
 /* Complete, in posting order, the pending receives before upto (NULL: all) that could take a
@@ -740,10 +747,7 @@ static int test_recv(hr_proc *p, hr_request *r)
         r->msg = c.msg != NULL && c.msg->committed ? c.msg : NULL;
         return 0;
     }
-    unlink_request(&p->pending, r);
-    r->st.bytes = take_into(p, &c, r->buf, r->cap, &r->st, "hr_test");
-    r->msg = NULL;
-    r->done = 1;
+    take_request(p, r, &c, "hr_test");
     return 1;
 }
 
@@ -770,7 +774,6 @@ static int test_send(hr_proc *p, hr_request *r)
 
 static void finish_send(hr_proc *p, hr_request *r, const char *call)
 {
-    unlink_request(&p->ssends, r);
     sync_finish(p, r->msg, call);
     r->msg = NULL;
     hr__alloc_free(&p->mem, r->buf);
@@ -791,11 +794,8 @@ hr_request *hr_isend(hr_proc *p, int dest, int tag, const void *buf, size_t len)
             memcpy(copy, buf, len);
         r->buf = copy;
         r->msg = sync_post(p, dest, tag, copy, len, 1);
-        r->next = p->ssends;
-        p->ssends = r;
     } else {
-        send_async(p, dest, tag, buf, len);
-        r->done = 1;
+        send_async(p, dest, tag, buf, len);    /* done: the data is copied */
     }
     return r;
 }
@@ -809,8 +809,11 @@ hr_request *hr_irecv(hr_proc *p, int src, int tag, void *buf, size_t cap)
         hr_fail(p, "hr_irecv: discipline %s communicates in rounds (hr_round_recv)",
                 p->m->disc->name);
     hr_request *r = request_new(p, 1);
-    *r = (hr_request){ .is_recv = 1, .src = src, .tag = tag, .buf = buf, .cap = cap,
-                       .post = p->clock };
+    r->src = src;
+    r->tag = tag;
+    r->buf = buf;
+    r->cap = cap;
+    r->post = p->clock;
     hr_request **at = &p->pending;
     while (*at != NULL)
         at = &(*at)->next;

@@ -125,7 +125,7 @@ void hr__proc_reset(hr_proc *p)
     p->refs = NULL;
     p->views = NULL;
     p->nviews = 0;
-    p->pending = p->ssends = NULL;
+    p->pending = NULL;
     p->world = NULL;
     p->made_lists = NULL;
     p->coll_tag = HR__TAG_COLL;
