@@ -337,9 +337,65 @@ START_TEST(test_p2p_sendrecv_ring_is_one_step)
                 hr_test_run(&cfg, body_sendrecv_ring, bad, &res);
                 ck_assert_msg(res.status == HR_OK, "%s on %s: %s", disc[d], topo[t], res.report);
                 ck_assert_double_eq_tol(res.model_time_s, 138e-6, 1e-12);
+                ck_assert_uint_eq(res.steps, 1);
                 for (int i = 0; i < 8; i++)
                     ck_assert_int_eq(bad[i], 0);
             }
+}
+END_TEST
+
+/* Steps: P0 sends to P1, P2 and P3 in turn (steps 1, 2, 3), P3 passes its message to P4
+ * (step 4), which sends to itself under async (no step); P5 and P6 swap one message each (step 1) and P6
+ * sends to P7 after (step 2). By hand: 4 steps; per processor, the step of its last message. */
+static void body_steps(hr_proc *p, void *arg)
+{
+    (void)arg;
+    int me = hr_pid(p), v = me;
+    if (me == 0)
+        for (int d = 1; d <= 3; d++)
+            hr_send(p, d, 0, &v, sizeof v);
+    if (me >= 1 && me <= 3)
+        hr_recv(p, 0, 0, &v, sizeof v, NULL);
+    if (me == 3)
+        hr_send(p, 4, 0, &v, sizeof v);
+    if (me == 4) {
+        hr_recv(p, 3, 0, &v, sizeof v, NULL);
+        if (strcmp(hr_discipline(p), "async") == 0) {   /* under sync it would wait for itself */
+            hr_send(p, 4, 1, &v, sizeof v);
+            hr_recv(p, 4, 1, &v, sizeof v, NULL);
+        }
+    }
+    if (me == 5 || me == 6)
+        hr_sendrecv(p, 11 - me, 0, &me, sizeof me, 11 - me, 0, &v, sizeof v, NULL);
+    if (me == 6)
+        hr_send(p, 7, 0, &v, sizeof v);
+    if (me == 7)
+        hr_recv(p, 6, 0, &v, sizeof v, NULL);
+}
+
+START_TEST(test_p2p_steps_are_the_longest_chain)
+{
+    static const uint64_t want[8] = { 3, 1, 2, 4, 4, 1, 2, 2 };
+    for (int d = 0; d < 2; d++)
+        for (int nb = 0; nb < 2; nb++) {
+            hr_machine_config cfg = hr_test_config(8, d ? "sync" : "async");
+            cfg.jitter = 1;
+            hr_machine *m;
+            ck_assert_int_eq(hr_machine_create(&cfg, &m, NULL), HR_OK);
+            hr_machine_neighbour_only(m, nb);
+            hr_run_result res;
+            ck_assert_int_eq(hr_machine_run(m, body_steps, NULL, &res), HR_OK);
+            ck_assert_msg(res.status == HR_OK, "%s", res.report);
+            ck_assert_uint_eq(res.steps, 4);
+            /* Under neighbour_only the rounds column counts steps; else calls (none here). */
+            ck_assert_uint_eq(res.rounds, nb ? 4 : 0);
+            for (int i = 0; i < 8; i++) {
+                hr_proc_result pr;
+                ck_assert_int_eq(hr_machine_proc_result(m, i, &pr), HR_OK);
+                ck_assert_uint_eq(pr.steps, want[i]);
+            }
+            hr_machine_destroy(m);
+        }
 }
 END_TEST
 
@@ -404,6 +460,7 @@ Suite *hr_p2p_suite(void)
     tcase_add_test(tc, test_p2p_all_to_all_any_is_deterministic);
     tcase_add_test(tc, test_p2p_probe_waits_for_the_arrival);
     tcase_add_test(tc, test_p2p_sendrecv_ring_is_one_step);
+    tcase_add_test(tc, test_p2p_steps_are_the_longest_chain);
     tcase_add_test(tc, test_p2p_machine_queries);
     suite_add_tcase(s, tc);
     return s;

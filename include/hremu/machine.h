@@ -47,7 +47,10 @@ typedef struct hr_run_result {
     int      status;          /* HR_OK, HR_EFAIL (hr_fail), HR_EDEADLK, or HR_ERANGE (model time
                                  left the clock's range of 2^63 - 1 ps, about 106.75 days) */
     double   model_time_s;    /* max over processors of its final clock; INFINITY for HR_ERANGE */
-    uint64_t rounds;          /* max over processors of collective calls, supersteps and rounds */
+    uint64_t rounds;          /* max over processors of collective calls, supersteps and rounds;
+                                 under hr_machine_neighbour_only, steps instead */
+    uint64_t steps;           /* communication steps: the longest chain of messages, each
+                                 processor's sends one step apart (docs/model.md) */
     uint64_t messages;        /* messages sent, all processors */
     uint64_t bytes;           /* payload bytes sent, all processors */
     uint64_t max_out_bytes;   /* max over processors of bytes sent */
@@ -92,6 +95,7 @@ typedef struct hr_proc_result {
     uint64_t bytes_in;
     uint64_t stalls;          /* as hr_run_result's, for this processor */
     uint64_t rounds;          /* collective calls, barriers, supersteps and rounds it took part in */
+    uint64_t steps;           /* the communication step of its last send or received message */
     uint64_t lost;            /* its round messages lost in collisions */
 } hr_proc_result;
 
@@ -145,7 +149,8 @@ void hr_machine_trace(hr_machine *m, FILE *out);
 int  hr_machine_procs(const hr_machine *m);
 /* For the following runs: nonzero makes a message (or put, get, round message) between two
  * processors that are not linked fail the run, for algorithms that promise to use links only;
- * on complete every pair is linked. Machine thread, between runs. */
+ * on complete every pair is linked. Their hr_run_result.rounds is then the run's steps, as the
+ * papers of such algorithms count them. Machine thread, between runs. */
 void hr_machine_neighbour_only(hr_machine *m, int on);
 
 /* The i-th discipline / topology name and summary (i from 0); NULL past the end. */

@@ -15,6 +15,7 @@
 typedef enum hr_kind {
     HR_KIND_HRELATION = 1,    /* route every element to its destination */
     HR_KIND_SORT = 2,         /* sort 32-bit integer keys across the processors */
+    HR_KIND_VALUES = 3,       /* broadcast, reduce or prefix m values a processor (seed 004) */
     HR_KIND_USER = 100,       /* a program's own kinds (hr_workload_register): 100 and up */
 } hr_kind;
 
@@ -66,13 +67,48 @@ typedef struct hr_sort {
     size_t   *out_count;
 } hr_sort;
 
+/* What an algorithm on a values instance computes: it sets hr_values.goal (processor 0, before
+ * it returns) so that the verifier knows what to check. */
+typedef enum hr_values_goal {
+    HR_GOAL_NONE = 0,         /* not set: verification fails */
+    HR_GOAL_BCAST,            /* every out[i] is in[root] */
+    HR_GOAL_REDUCE,           /* out[root] is the op of every in[i], element by element */
+    HR_GOAL_PREFIX,           /* out[i] is the op of in[0] .. in[i] (inclusive), element by element */
+} hr_values_goal;
+
+/* Values for broadcast, reduction and prefix (seed 004). Processor i starts with m values
+ * in[i][0 .. m) of type HR_INT64 or HR_DOUBLE and ends with m values in out[i] (memory from
+ * hr_malloc, set on processor i only; a reduction sets out[root] only). Integer sums wrap modulo
+ * 2^64 (as hr_op's do). Doubles are checked exactly, so the verifier combines them in the order
+ * the seed's algorithms do: a reduction as a balanced binary tree over the addresses x ^ root
+ * (pairs differing in bit 0 first) when p is a power of two, else left to right; a prefix of
+ * x as T_hi (+) L, where L is x's prefix inside its aligned block of 2^split processors
+ * combined as the hypercube prefix does (the blocks of x's set bits, largest last, each a
+ * balanced tree, each combined in front: b_j (+) (... (+) (b_0 (+) in[x]))) and T_hi the same
+ * combination of the blocks above split (b_{nu-1} (+) (... (+) b_split)), left out when x has no
+ * set bit there. split = log2 p is the hypercube's prefix; an RH(k,n) prefix sets split = k. */
+typedef struct hr_values {
+    int        p;
+    size_t     m;             /* values a processor */
+    int        type;          /* an hr_type: HR_INT64 or HR_DOUBLE */
+    int        op;            /* an hr_op: HR_SUM, HR_MAX or HR_MIN (reductions and prefixes) */
+    int        root;          /* broadcasts and reductions */
+    void     **in;            /* in[i]: m values of 8 bytes */
+    void     **out;
+    int        goal;          /* an hr_values_goal, set by the algorithm */
+    int        split;         /* HR_GOAL_PREFIX of doubles: see above (0: log2 p) */
+} hr_values;
+
 /* What the [workload] section says; strings are owned by the caller. */
 typedef struct hr_workload_spec {
     const char *kind;          /* "hrelation", "sort" */
     uint64_t    n;             /* total elements */
     uint64_t    h;             /* requested h (0: the distribution's natural one); hrelation only */
     const char *distribution;  /* "uniform", "transpose", "skewed" ...; hrelation only */
-    const char *dataset;       /* "R", "S", "C", "N" (seed 000 section 5.1); sort only, else NULL */
+    const char *dataset;       /* sort: "R", "S", "C", "N" (seed 000 section 5.1); values: "int",
+                                * "double"; else NULL */
+    const char *op;            /* values: "sum", "max", "min"; else NULL */
+    uint64_t    root;          /* values: the root of a broadcast or reduction */
     uint64_t    seed;
 } hr_workload_spec;
 

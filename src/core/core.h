@@ -67,6 +67,7 @@ typedef struct hr_msg {
     int32_t         dst;        /* the receiver (transit.c routes by it) */
     int32_t         tag;
     uint64_t        seq;        /* per sender, from 0 */
+    uint64_t        step;       /* the communication step it was sent in (p2p.c: number) */
     hr_time         sent;       /* injection start; for SYNC the time the send was issued (once
                                  * committed, the transfer's start) */
     hr_time         arrive;     /* head arrival at the receiver (COPY, REF; SYNC committed) */
@@ -157,6 +158,8 @@ struct hr_proc {
     jmp_buf          exit;
     uint64_t         msgs_out, bytes_out, bytes_in, stalls, rounds, lost;
     uint64_t         colls;       /* collective calls (hr__coll_begin) */
+    uint64_t         step;        /* communication steps: its last send's, or a later received
+                                   * message's (p2p.c: number, took) */
     hr_region       *regions;
     int              nregions, capregions;
     hr_rma          *rma_head, *rma_tail;

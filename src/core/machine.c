@@ -632,12 +632,17 @@ static void collect(hr_machine *m, hr_run_result *res)
             res->max_in_bytes = p->bytes_in;
         if (p->rounds > res->rounds)
             res->rounds = p->rounds;
+        if (p->step > res->steps)
+            res->steps = p->step;
         colls += p->colls;
     }
     /* Collectives are costed by the async rules whatever the discipline (docs/model.md). */
     if (colls > 0 && (m->disc->engine == HR_DISC_P2P_SYNC || m->cfg.buffer != 0))
         res->notes |= HR_NOTE_COLL_ASYNC;
     res->model_time_s = end == HR_TIME_INF ? INFINITY : hr__time_to_s(end);
+    /* An algorithm that sends along links only is counted as its papers count it: in steps. */
+    if (m->neighbour_only)
+        res->rounds = res->steps;
 }
 
 int hr_machine_run(hr_machine *m, void (*fn)(hr_proc *, void *), void *arg, hr_run_result *res)

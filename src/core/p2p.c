@@ -38,12 +38,24 @@ static void check_peer(hr_proc *p, int peer, const char *call, int any_ok)
         hr_fail(p, "%s: processor %d does not exist (p = %d)", call, peer, p->m->p);
 }
 
-/* Name msg as p's next message to dest. */
+/* Name msg as p's next message to dest. It goes out in p's next communication step: a step is
+ * one message from each processor, so a processor's sends are steps one after another, and a
+ * message received in step s can be passed on in step s + 1 at the earliest (took). The largest
+ * step any processor reaches is the run's steps (docs/model.md, "Communication steps"); a message
+ * to oneself crosses no link and takes no step. */
 static void number(hr_proc *p, hr_msg *msg, int dest)
 {
     msg->src = p->id;
     msg->dst = dest;
     msg->seq = p->seq++;
+    msg->step = dest != p->id ? ++p->step : p->step;
+}
+
+/* p has received msg: what it does next comes after msg's step. */
+static void took(hr_proc *p, const hr_msg *msg)
+{
+    if (msg->step > p->step)
+        p->step = msg->step;
 }
 
 /* Stamp msg as sent now by p to dest with async costs: the injection port serialises. On a
@@ -423,6 +435,7 @@ static void take(hr_proc *p, const recv_ctx *c, void *buf)
     int lent = msg->kind == HR_MSG_LEND;
     hr_proc *sender = &p->m->procs[msg->src];
     hr_time r = absorb(p, c);
+    took(p, msg);
     if (msg->len > 0)
         memcpy(buf, msg->data, msg->len);
     release(p, c, r);
@@ -1005,6 +1018,7 @@ const void *hr__coll_view(hr_proc *p, int src, size_t len)
     const void *data = msg->data;
     int lent = msg->kind == HR_MSG_LEND;
     hr_time r = absorb(p, &c);
+    took(p, msg);
     release(p, &c, r);              /* taken, in the model; the data stays the sender's */
     if (lent) {
         /* One view per source between hr__coll_begin and hr__view_end: at most p. */

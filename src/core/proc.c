@@ -145,6 +145,7 @@ void hr__proc_reset(hr_proc *p)
         p->jitter = 1;
     p->cpu_mark = 0;
     p->msgs_out = p->bytes_out = p->bytes_in = p->stalls = p->rounds = p->lost = 0;
+    p->step = 0;
     p->colls = 0;
     free(p->regions);
     p->regions = NULL;

@@ -280,7 +280,7 @@ int hr_machine_proc_result(const hr_machine *m, int pid, hr_proc_result *out)
         .clock_s = hr__secs(p->clock), .end_s = hr__secs(hr__max(p->clock, p->out_free)),
         .work_s = hr__secs(p->work), .messages_out = p->msgs_out, .messages_in = p->msgs_in,
         .bytes_out = p->bytes_out, .bytes_in = p->bytes_in, .stalls = p->stalls,
-        .rounds = p->rounds, .lost = p->lost,
+        .rounds = p->rounds, .lost = p->lost, .steps = p->step,
     };
     return HR_OK;
 }
