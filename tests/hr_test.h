@@ -30,6 +30,7 @@
     X(workload)           \
     X(sortwork)           \
     X(alg)                \
+    X(cube)               \
     X(determinism)
 
 #define HR_TEST_DECL(name) Suite *hr_##name##_suite(void);

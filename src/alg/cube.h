@@ -1,5 +1,6 @@
-/* cube.h: the hypercube and the reduced hypercube RH(k,n) as seed 004's algorithms see them:
- * addresses and their fields, read from the machine's topology.
+/* cube.h: what seed 004's algorithms share: the hypercube and the reduced hypercube RH(k,n) read
+ * from the machine's topology, paths between building blocks, broadcast down a tree, and the
+ * values they combine.
  *
  * RH(k,n) (seed 004 sec. 1.3): node x has nu = k + 2^n address bits. Bits 0 .. k-1 address it
  * inside its building block (BB), a k-cube; bits k .. nu-1 are the BB's address, a vertex of
@@ -11,7 +12,10 @@
 #ifndef HREMU_ALG_CUBE_H
 #define HREMU_ALG_CUBE_H
 
+#include <stddef.h>
+
 #include <hremu/hremu.h>
+#include <hremu/workload.h>
 
 typedef struct hr_cube {
     int k;        /* BB dimensions (the hypercube: nu) */
@@ -35,5 +39,34 @@ static inline int hr__cube_node(const hr_cube *c, int bb, int sb, int low)
 {
     return (bb << c->k) | (sb << (c->k - c->n)) | low;
 }
+
+/* The most nodes a path between neighbouring BBs visits: n SB bits each side and the link. */
+#define HR_CUBE_MAX_PATH 16
+
+/* The path from node `from` to the node with the same low k bits in the BB across BB dimension
+ * dim, along links: inside from's BB to SB dim, flipping SB bits lowest first (e-cube), across
+ * the link, and back to from's SB address the same way (seed 004 sec. 3: "at most n hops ...
+ * and then at most another n hops", dilation 2n + 1). Fills path[] and returns its nodes. */
+int hr__cube_path(const hr_cube *c, int from, int dim, int *path);
+
+/* Carry bytes of buf along path[0 .. len): path[0] sends them, every later node receives them
+ * from the one before (into buf) and passes them on; nodes off the path do nothing. Returns
+ * the caller's place on the path, or -1. */
+int hr__cube_carry(hr_proc *p, const int *path, int len, int tag, void *buf, size_t bytes);
+
+/* Broadcast bytes of buf from the root of each tree of a forest (parent[x] for every processor
+ * x, -1 at a root) down its edges: each processor receives from its parent, then sends to its
+ * children, the one whose subtree takes the most steps first (so a tree finishes in the fewest
+ * steps it allows). Every processor must call it with the same forest. Returns the steps the
+ * deepest tree takes, as the machine counts them when nothing else is sent meanwhile. */
+int hr__tree_bcast(hr_proc *p, const int *parent, int tag, void *buf, size_t bytes);
+
+/* ---- values ---------------------------------------------------------------------------------- */
+/* out[i] = lo[i] op hi[i] for i < v->m, lo from the lower addresses; out may be lo or hi. */
+void hr__vals_combine(const hr_values *v, const void *lo, const void *hi, void *out);
+/* Processor p's out, m values from hr_malloc, set in v. */
+void *hr__vals_out(hr_proc *p, hr_values *v);
+/* The bytes of a processor's m values. */
+static inline size_t hr__vals_bytes(const hr_values *v) { return v->m * 8; }
 
 #endif

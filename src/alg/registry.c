@@ -7,6 +7,7 @@
 
 #include "alg/hrel.h"
 #include "alg/rounds.h"
+#include "alg/seed004.h"
 #include "alg/sort.h"
 
 static const hr_param_spec radix_params[] = {
@@ -44,8 +45,23 @@ static const hr_param_spec xor_params[] = {
 
 #define QUEUED "fifo,priority"
 #define ROUNDS "arbitrary,fifo,ocpc,priority"
+#define P2P    "async,sync"
 
 static const hr_algorithm algorithms[] = {
+    { .name = "bcast.binomial",
+      .summary = "binomial tree from any root, the highest dimension first (seed 004's hypercube)",
+      .kind = HR_KIND_VALUES,
+      .disciplines = P2P,
+      .topologies = "hypercube",
+      .neighbour_only = 1,
+      .run = hr_alg_bcast_binomial },
+    { .name = "bcast.rh_tree",
+      .summary = "double-rooted binary tree of BBs by FT3/BT3, nodes of entry and exit (seed 004 ch. 2)",
+      .kind = HR_KIND_VALUES,
+      .disciplines = P2P,
+      .topologies = "rh",
+      .neighbour_only = 1,
+      .run = hr_alg_bcast_rh_tree },
     { .name = "hrel.aw_uniform",
       .summary = "arbitrary write, one undelivered message a round, chosen uniformly (seed 003 sec. 7)",
       .kind = HR_KIND_HRELATION,
@@ -95,6 +111,34 @@ static const hr_algorithm algorithms[] = {
       .disciplines = "async",
       .run = hr_alg_hrel_xor,
       .params = xor_params },
+    { .name = "prefix.hypercube",
+      .summary = "rslt and msg swapped across each dimension in turn (seed 004 sec. 4.1)",
+      .kind = HR_KIND_VALUES,
+      .disciplines = P2P,
+      .topologies = "hypercube",
+      .neighbour_only = 1,
+      .run = hr_alg_prefix_hypercube },
+    { .name = "prefix.rh",
+      .summary = "inside BBs, between BBs by the forwarding rule, then inside BBs (seed 004 ch. 4)",
+      .kind = HR_KIND_VALUES,
+      .disciplines = P2P,
+      .topologies = "rh",
+      .neighbour_only = 1,
+      .run = hr_alg_prefix_rh },
+    { .name = "reduce.binomial",
+      .summary = "many-to-one binary tree to any root, bit 0 first (seed 004 sec. 3.1, the hypercube)",
+      .kind = HR_KIND_VALUES,
+      .disciplines = P2P,
+      .topologies = "hypercube",
+      .neighbour_only = 1,
+      .run = hr_alg_reduce_binomial },
+    { .name = "reduce.rh_tree",
+      .summary = "many-to-one tree inside BBs, then among BBs through their SBs (seed 004 ch. 3)",
+      .kind = HR_KIND_VALUES,
+      .disciplines = P2P,
+      .topologies = "rh",
+      .neighbour_only = 1,
+      .run = hr_alg_reduce_rh_tree },
     { .name = "sort.counting",
       .summary = "stable counting sort of keys below 2^20: counts, transposes, ranks, an h-relation (seed 000 Alg. 2)",
       .kind = HR_KIND_SORT,

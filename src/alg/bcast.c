@@ -1,0 +1,96 @@
+/* bcast.c: broadcast on the hypercube (binomial tree) and on the reduced hypercube (seed 004
+ * chapter 2: the double-rooted binary tree of BBs), from any root, of m values.
+ *
+ * Both build the whole tree at every processor (parent of every node: as the thesis's Phase I
+ * has every node run the set-up for itself, and cheap: p <= 1024 entries) and send down it with
+ * hr__tree_bcast, which lets each node serve first the child whose subtree takes the most steps.
+ * The thesis gives the trees, not the order of a node's two sends; that order is ours, and it is
+ * the one that makes a tree finish soonest. Set-up is charged as local work: the thesis's
+ * O(2^n) loop of Phase I and bit checks of Phase II, one unit each. */
+#include "alg/seed004.h"
+
+#include <string.h>
+
+#include "alg/cube.h"
+#include "alg/drtree.h"
+
+#define TAG_BCAST 1
+
+/* Every processor ends with the root's values; out is the buffer the tree fills. */
+static void bcast_tree(hr_proc *p, hr_values *v, const int *parent)
+{
+    int me = hr_pid(p);
+    void *out = hr__vals_out(p, v);
+    if (me == v->root)
+        memcpy(out, v->in[me], hr__vals_bytes(v));
+    hr__tree_bcast(p, parent, TAG_BCAST, out, hr__vals_bytes(v));
+    if (me == 0)
+        v->goal = HR_GOAL_BCAST;
+}
+
+/* The binomial tree of the hypercube (the many-to-one mapping of sec. 3.1 read root to leaves):
+ * node y = x ^ root hangs below y with its lowest set bit cleared, so the root sends across the
+ * highest dimension first and every node is reached in nu steps. */
+void hr_alg_bcast_binomial(hr_proc *p, void *inst, const double *params)
+{
+    (void)params;
+    hr_values *v = inst;
+    int np = hr_nprocs(p), r = v->root;
+    int *parent = hr_malloc(p, (size_t)np * sizeof *parent);
+    for (int x = 0; x < np; x++) {
+        int y = x ^ r;
+        parent[x] = y == 0 ? -1 : (y & (y - 1)) ^ r;
+    }
+    hr_compute(p, (double)hr__cube_of(p, "bcast.binomial").nu);
+    bcast_tree(p, v, parent);
+}
+
+/* The RH tree, sec. 2.1 and 2.2, root r = (BB b0, SB s0, place l0):
+ *  - (k > n, sec. 2.2) the (k-n)-cube of r's SB in r's BB gets the value first, down a
+ *    double-rooted tree rooted at r (translated by l0, a symmetry of the subcube); each of its
+ *    nodes is then the root of its own copy of RH(n,n), the nodes with its place l;
+ *  - in a copy, Phase I's double-rooted tree of BBs, translated by b0 (the 2^n-cube of BBs is
+ *    symmetric under xor, and so is RH's wiring, which depends on SB addresses only);
+ *  - Phase II: the node of BB b with the SB address of the dimension to b's parent BB is its
+ *    node of entry (NOE); a node whose SB address is the dimension to a child BB is a node of
+ *    exit (NOX); in r's BB the entry is r's SB. Inside a BB the value goes down a double-rooted
+ *    tree of the n-cube of SB addresses rooted at the NOE (translated by it);
+ *  - Phase III: the broadcast down these trees; a NOX passes the value to its child BB. */
+static int rh_parent(const hr_cube *c, const int *bbt, const int *sbt, const int *lowt, int r,
+                     int x)
+{
+    int b = hr__cube_bb(c, x), s = hr__cube_sb(c, x), l = hr__cube_low(c, x);
+    int b0 = hr__cube_bb(c, r), s0 = hr__cube_sb(c, r), l0 = hr__cube_low(c, r);
+    if (x == r)
+        return -1;
+    if (b == b0 && s == s0)                    /* the (k-n)-cube of sec. 2.2 */
+        return hr__cube_node(c, b0, s0, l0 ^ lowt[l ^ l0]);
+    int t = b ^ b0;
+    int entry = t == 0 ? s0 : __builtin_ctz((unsigned)(t ^ bbt[t]));
+    if (s == entry)                            /* the NOE: across the link to the parent BB */
+        return hr__cube_node(c, b ^ (1 << entry), entry, l);
+    return hr__cube_node(c, b, entry ^ sbt[s ^ entry], l);
+}
+
+void hr_alg_bcast_rh_tree(hr_proc *p, void *inst, const double *params)
+{
+    (void)params;
+    hr_values *v = inst;
+    hr_cube c = hr__cube_of(p, "bcast.rh_tree");
+    if (c.D == 0)
+        hr_fail(p, "bcast.rh_tree runs on a reduced hypercube (rh K N), not on a hypercube");
+    int np = hr_nprocs(p);
+    int *bbt = hr_malloc(p, ((size_t)1 << c.D) * sizeof *bbt);
+    int *sbt = hr_malloc(p, ((size_t)1 << c.n) * sizeof *sbt);
+    int *lowt = hr_malloc(p, ((size_t)1 << (c.k - c.n)) * sizeof *lowt);
+    hr__drtree(c.D, bbt);
+    hr__drtree(c.n, sbt);
+    lowt[0] = -1;                               /* k = n: the subcube is r alone */
+    if (c.k > c.n)
+        hr__drtree(c.k - c.n, lowt);
+    hr_compute(p, (double)(c.D + c.D + c.n));   /* Phase I's loop, Phase II's checks */
+    int *parent = hr_malloc(p, (size_t)np * sizeof *parent);
+    for (int x = 0; x < np; x++)
+        parent[x] = rh_parent(&c, bbt, sbt, lowt, v->root, x);
+    bcast_tree(p, v, parent);
+}
