@@ -489,6 +489,54 @@ START_TEST(test_cube_non_neighbour_refused)
 }
 END_TEST
 
+/* The values workload's own verifier (doubles exactly, in the algorithms' order), several seeds,
+ * ops and roots, and the bytes a run must move. */
+START_TEST(test_cube_workload_verifies)
+{
+    static const char *const shapes[] = { "rh 2 1", "rh 3 1", "rh 2 2", "rh 4 2", "hypercube" };
+    static const char *const ops[] = { "sum", "max", "min" };
+    const hr_workload *w = hr_workload_find("values");
+    ck_assert_ptr_nonnull(w);
+    for (size_t sh = 0; sh < sizeof shapes / sizeof shapes[0]; sh++)
+        for (uint64_t seed = 1; seed <= 3; seed++) {
+            int p = sh == 4 ? 64 << (2 * (seed & 1)) : 0;
+            hr_machine_config cfg = hr_test_config(p, "async");
+            cfg.topology = shapes[sh];
+            cfg.seed = seed;
+            hr_machine *m;
+            ck_assert_int_eq(hr_machine_create(&cfg, &m, NULL), HR_OK);
+            p = hr_machine_procs(m);
+            if (p > (HR_TEST_TSAN ? 64 : 1024)) {
+                hr_machine_destroy(m);
+                continue;
+            }
+            for (int a = 0; hr_algorithm_at(a) != NULL; a++) {
+                const hr_algorithm *alg = hr_algorithm_at(a);
+                if (alg->kind != HR_KIND_VALUES || !hr_algorithm_takes(alg, shapes[sh]))
+                    continue;
+                hr_workload_spec spec = { .kind = "values", .n = (uint64_t)p * (seed + 1),
+                                          .dataset = seed == 2 ? "int" : "double",
+                                          .op = ops[(seed + (uint64_t)a) % 3],
+                                          .root = (seed * 7 + (uint64_t)a) % (uint64_t)p,
+                                          .seed = seed };
+                void *inst;
+                char why[256] = "";
+                ck_assert_int_eq(w->make(&spec, p, &inst, why, sizeof why), HR_OK);
+                hr_machine_neighbour_only(m, alg->neighbour_only);
+                job j = { alg, inst };
+                hr_run_result res;
+                ck_assert_int_eq(hr_machine_run(m, body, &j, &res), HR_OK);
+                ck_assert_msg(res.status == HR_OK, "%s: %s", alg->name, res.report);
+                ck_assert_msg(hr_workload_verify(w, inst, res.bytes, why, sizeof why) == HR_OK,
+                              "%s on %s, seed %llu, %s %s: %s", alg->name, shapes[sh],
+                              (unsigned long long)seed, spec.dataset, spec.op, why);
+                w->destroy(inst);
+            }
+            hr_machine_destroy(m);
+        }
+}
+END_TEST
+
 Suite *hr_cube_suite(void)
 {
     Suite *s = suite_create("cube");
@@ -502,6 +550,7 @@ Suite *hr_cube_suite(void)
     tcase_add_test(tc, test_cube_steps);
     tcase_add_test(tc, test_cube_every_root_sync_and_jitter);
     tcase_add_test(tc, test_cube_non_neighbour_refused);
+    tcase_add_test(tc, test_cube_workload_verifies);
     suite_add_tcase(s, tc);
     return s;
 }

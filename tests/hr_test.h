@@ -29,6 +29,7 @@
     X(report)             \
     X(workload)           \
     X(sortwork)           \
+    X(values)             \
     X(alg)                \
     X(cube)               \
     X(determinism)

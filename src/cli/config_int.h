@@ -41,7 +41,8 @@ typedef struct hr_config_key {
     const char      *name;      /* NULL ends a table */
     const char      *def;       /* the default, as text; NULL: none (the preset decides) */
     hr_config_setter set;       /* NULL: not a sweep axis of its level ([run] algorithms) */
-    hr_kind          kind;      /* 0: any workload kind; else the only kind it applies to */
+    hr_kind          kind;      /* 0: any workload kind; else a kind it applies to ... */
+    hr_kind          kind2;     /* ... and another (0: none) */
 } hr_config_key;
 
 /* The key table of a fixed section ("machine", "workload", "run"), or NULL. */

@@ -310,6 +310,30 @@ static int set_dataset(hr_point *pt, const char *s, char *why, size_t len)
     return HR_ENOENT;
 }
 
+/* The reduction operator of kind values. */
+static int set_op(hr_point *pt, const char *s, char *why, size_t len)
+{
+    if (strcmp(s, "sum") == 0 || strcmp(s, "max") == 0 || strcmp(s, "min") == 0) {
+        pt->work.op = s;
+        return HR_OK;
+    }
+    snprintf(why, len, "unknown op (ops: sum, max, min)");
+    return HR_ENOENT;
+}
+
+/* The root of a broadcast or reduction: an expression in p, below p. */
+static int set_root(hr_point *pt, const char *s, char *why, size_t len)
+{
+    hr_expr_vars v = { .p = (uint64_t)pt->machine.procs, .has_p = 1 };
+    int err = hr__expr_eval(s, &v, &pt->work.root, why, len);
+    if (err == HR_OK && pt->work.root >= (uint64_t)pt->machine.procs) {
+        snprintf(why, len, "root %llu is not a processor (p = %d)",
+                 (unsigned long long)pt->work.root, pt->machine.procs);
+        return HR_EINVAL;
+    }
+    return err;
+}
+
 /* ---- [run] -------------------------------------------------------------------------------- */
 
 static int set_repeat(hr_point *pt, const char *s, char *why, size_t len)
@@ -362,7 +386,11 @@ static const hr_config_key workload_keys[] = {
     { .name = "distribution", .def = "uniform",   .set = set_distribution,
       .kind = HR_KIND_HRELATION },
     { .name = "dataset",      .def = NULL,        .set = set_dataset,
-      .kind = HR_KIND_SORT },     /* required with kind sort: hr__config_workload checks */
+      .kind = HR_KIND_SORT, .kind2 = HR_KIND_VALUES },  /* required: hr__config_workload checks */
+    { .name = "op",           .def = "sum",       .set = set_op,
+      .kind = HR_KIND_VALUES },
+    { .name = "root",         .def = "0",         .set = set_root,
+      .kind = HR_KIND_VALUES },
     { .name = NULL }
 };
 
@@ -483,11 +511,15 @@ static int resolve_level(const hr_config *c, const char *section, size_t i, hr_p
     for (size_t k = 0; k < nkeys; k++) {
         const hr_config_entry *en = hr__config_find(c, section, keys[k].name);
         const char *item = en ? en->items[pick[k]] : keys[k].def;
-        if (keys[k].kind != 0 && pt->workload != NULL && pt->workload->kind != keys[k].kind) {
+        if (keys[k].kind != 0 && pt->workload != NULL && pt->workload->kind != keys[k].kind &&
+            pt->workload->kind != keys[k].kind2) {
             if (en != NULL)
-                return hr__config_fail(e, HR_EINVAL, en->where, "%s applies to workload kind "
-                                       "%s only, not %s (unset it)", keys[k].name,
-                                       kind_name(keys[k].kind), pt->workload->name);
+                return hr__config_fail(e, HR_EINVAL, en->where, "%s applies to workload kind%s "
+                                       "%s%s%s only, not %s (unset it)", keys[k].name,
+                                       keys[k].kind2 ? "s" : "", kind_name(keys[k].kind),
+                                       keys[k].kind2 ? " and " : "",
+                                       keys[k].kind2 ? kind_name(keys[k].kind2) : "",
+                                       pt->workload->name);
             continue;
         }
         if (keys[k].set == NULL || item == NULL)

@@ -39,6 +39,8 @@ static const column columns[] = {
     { "status",        COL_STR,  16 },
     { "distribution",  COL_STR,  12 },
     { "dataset",       COL_STR,   7 },
+    { "op",            COL_STR,   3 },
+    { "root",          COL_NUM,   4 },
     { "buffer",        COL_STR,   9 },
     { "switching",     COL_STR,  11 },
     { "tau",           COL_NUM,   8 },
@@ -51,7 +53,7 @@ static const column columns[] = {
     { "params",        COL_STR,   0 },
 };
 #define NCOL ((int)(sizeof columns / sizeof columns[0]))
-_Static_assert(sizeof columns / sizeof columns[0] == 32, "fill() sets every column by index");
+_Static_assert(sizeof columns / sizeof columns[0] == 34, "fill() sets every column by index");
 
 /* A row's fields as text: strings point into the row, numbers into buf. */
 typedef struct field {
@@ -135,16 +137,18 @@ static void fill(field f[NCOL], const hr_row *r, hr_format fmt)
     f[19].s = text(r->status);
     f[20].s = text(r->distribution);
     f[21].s = text(r->dataset);
-    f[22].s = r->buffer ? num(&f[22], r->buffer) : "unlimited";
-    f[23].s = r->store_forward ? "store_forward" : "cut_through";
-    f[24].s = exact(&f[24], r->tau, fmt);
-    f[25].s = exact(&f[25], r->sigma, fmt);
-    f[26].s = exact(&f[26], r->overhead, fmt);
-    f[27].s = exact(&f[27], r->hop, fmt);
-    f[28].s = exact(&f[28], r->compute_unit, fmt);
-    f[29].s = r->measured ? "measured" : "units";
-    f[30].s = num(&f[30], r->repeat);
-    f[31].s = text(r->params);
+    f[22].s = text(r->op);
+    f[23].s = r->has_root ? num(&f[23], r->root) : "";
+    f[24].s = r->buffer ? num(&f[24], r->buffer) : "unlimited";
+    f[25].s = r->store_forward ? "store_forward" : "cut_through";
+    f[26].s = exact(&f[26], r->tau, fmt);
+    f[27].s = exact(&f[27], r->sigma, fmt);
+    f[28].s = exact(&f[28], r->overhead, fmt);
+    f[29].s = exact(&f[29], r->hop, fmt);
+    f[30].s = exact(&f[30], r->compute_unit, fmt);
+    f[31].s = r->measured ? "measured" : "units";
+    f[32].s = num(&f[32], r->repeat);
+    f[33].s = text(r->params);
 }
 
 /* ---- CSV (RFC 4180 quoting) ----------------------------------------------------------------- */
@@ -210,7 +214,7 @@ static void json_row(FILE *out, const column *cols, int n, const char *const *v)
         if (cols[i].type == COL_STR)
             json_string(out, v[i]);
         else
-            fputs(v[i], out);
+            fputs(v[i][0] != '\0' ? v[i] : "null", out);   /* root of another kind */
     }
     fputs("}\n", out);
 }
@@ -250,7 +254,8 @@ static row_writer writer(hr_format format)
 static const int stat_cols[] = { 3, 8, 9, 10, 11, 12, 13, 16, 17, 18 };
 #define NSTAT ((int)(sizeof stat_cols / sizeof stat_cols[0]))
 /* The columns that tell a group of aggregated rows apart (all settings but the seed). */
-static const int key_cols[] = { 0, 1, 2, 4, 5, 6, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31 };
+static const int key_cols[] = { 0, 1, 2, 4, 5, 6, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+                                 32, 33 };
 #define NKEY ((int)(sizeof key_cols / sizeof key_cols[0]))
 static const char *const stat_suffix[4] = { "mean", "sd", "min", "max" };
 
@@ -259,6 +264,9 @@ static const char *const stat_suffix[4] = { "mean", "sd", "min", "max" };
  * verified (all of them), status (theirs, or mixed), then the other settings. */
 static int agg_columns(column *out)
 {
+    _Static_assert(7 + 1 + 4 * (sizeof stat_cols / sizeof stat_cols[0]) +
+                   sizeof columns / sizeof columns[0] - 14 <= HR_REPORT_MAX_COLS,
+                   "an aggregated row's columns fit in HR_REPORT_MAX_COLS");
     static char names[NSTAT * 4][32];
     int n = 0;
     for (int i = 0; i < 8; i++)

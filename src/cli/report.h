@@ -3,10 +3,11 @@
  * Columns, in this order (DESIGN.md section 4; the first sixteen are the contract):
  *   algorithm procs n h discipline topology cost seed model_time_s rounds messages bytes
  *   max_out_bytes max_in_bytes wall_s verified | rounds_per_h lost stalls status distribution
- *   dataset buffer switching tau sigma overhead hop compute_unit compute repeat params
+ *   dataset op root buffer switching tau sigma overhead hop compute_unit compute repeat params
  * After status, every setting that may vary between rows and is not in the first sixteen, so
  * that every row says what produced it: the workload's distribution (hrelation) or dataset
- * (sort; the other is empty), the receive buffer in bytes or "unlimited", the switching of the
+ * (sort, values; the other is empty), the values workload's op and root (else empty), the
+ * receive buffer in bytes or "unlimited", the switching of the
  * links (cut_through or store_forward), the cost model's
  * parameters in seconds (the cost column names only the preset), compute (units or measured),
  * the repeats behind wall_s, and the algorithm's parameters.
@@ -49,6 +50,9 @@ typedef struct hr_row {
     uint64_t    stalls;
     const char *status;
     const char *distribution, *dataset;   /* NULL: the kind takes none */
+    const char *op;                       /* values: sum, max or min; else NULL */
+    uint64_t    root;                     /* values, if has_root */
+    int         has_root;
     uint64_t    buffer;                   /* bytes; 0: unlimited */
     int         store_forward;            /* switching: 0 cut_through, 1 store_forward */
     double      tau, sigma, overhead, hop, compute_unit;
@@ -57,7 +61,7 @@ typedef struct hr_row {
     const char *params;
 } hr_row;
 
-#define HR_REPORT_MAX_COLS 64
+#define HR_REPORT_MAX_COLS 96
 
 typedef struct hr_aggregate hr_aggregate;
 
@@ -95,7 +99,7 @@ void hr__report_record(FILE *out, hr_format format, const char *const *names,
                        const char *const *values, const int *numeric, int n);
 /* A table of one's own, in the rows' formats (--regions, say): n columns called names, numeric
  * as for hr__report_record, widths[i] the table's width of column i (at least its name's). values
- * NULL writes the header line (table and CSV; JSON has none), else one line. At most 64 columns. */
+ * NULL writes the header line (table and CSV; JSON has none), else one line. At most HR_REPORT_MAX_COLS columns. */
 void hr__report_line(FILE *out, hr_format format, const char *const *names, const int *numeric,
                      const int *widths, const char *const *values, int n);
 /* Aggregating: write the kept rows, one per group of rows equal in all but the seed and the

@@ -38,6 +38,7 @@ typedef struct hr_sweep_plan {
     int    rounds;    /* some row runs a round discipline (fifo, priority, arbitrary, ocpc) */
     int    lossy;     /* some row's discipline can lose messages (arbitrary, ocpc) */
     int    stalls;    /* some row can stall a send (sync, a bounded buffer, fifo, priority) */
+    int    values;    /* some row's workload is kind values (it has an op and a root) */
 } hr_sweep_plan;
 
 /* Check every machine (hr_machine_check: no threads are made) and make every workload instance

@@ -10,6 +10,7 @@
 #include "work/common.h"
 #include "work/hrel.h"
 #include "work/sort.h"
+#include "work/values.h"
 
 /* Rows sorted by name, ended by a row with name NULL; tests/check_workload.c checks the order. */
 static const hr_workload workloads[] = {
@@ -36,6 +37,17 @@ static const hr_workload workloads[] = {
       .h = hr__sort_h,                /* ceil(n/p): the most keys a processor starts with */
       .mem_bytes = hr__sort_mem_bytes, /* 16 bytes a key, and the bitmap */
       .destroy = hr__sort_destroy },
+    { .name = "values",
+      .summary = "m values a processor to broadcast, reduce or prefix (seed 004 chapters 2-4)",
+      .kind = HR_KIND_VALUES,
+      .datasets = "double, int",
+      .make = hr__values_make,        /* m = n/p values a processor from the seed, block layout */
+      .reset = hr__values_reset,      /* forget outputs and the algorithm's goal */
+      .verify = hr__values_verify,    /* against sequential references in the algorithms' order */
+      .min_bytes = hr__values_min_bytes, /* 8 bytes a value of every processor but one */
+      .h = hr__values_h,              /* m */
+      .mem_bytes = hr__values_mem_bytes, /* 16 bytes a value and the verifier's tree */
+      .destroy = hr__values_destroy },
     { .name = NULL }  /* sentinel */
 };
 
