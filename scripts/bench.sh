@@ -1,5 +1,5 @@
 #!/bin/sh
-# scripts/bench.sh BUILD_DIR: the figures of `make bench`, four tables.
+# scripts/bench.sh BUILD_DIR: the figures of `make bench`, five tables.
 #
 # h-relations: `BUILD_DIR/hremu configs/bench/hrel.ini` (hrel.direct, hrel.two_phase, hrel.xor)
 #   beside BUILD_DIR/bench/ref_alltoall (the same elements routed by p plain pthreads, in one
@@ -19,6 +19,9 @@
 # topologies: `BUILD_DIR/hremu configs/bench/topologies.ini` (hrel.direct on complete and on
 #   topologies with links): wall_s and model_time_s per topology, and x_complete = wall_s over
 #   complete's (the wall-time cost of link contention; the target is at most 2).
+# seed 004: `BUILD_DIR/hremu configs/bench/seed004.ini` (broadcast and prefix at p = 1024 on
+#   RH(6,2) and the 10-cube): steps per second of wall time, and x_barrier = seconds per step over
+#   bench/barrier's seconds per round at the same p (from the rounds table).
 #
 # The references take p, n and seed from the configs, so every row of a table moves the same
 # elements. Each figure is a median: over BENCH_RUNS runs (default 11) for a reference, at most 5
@@ -291,6 +294,28 @@ if [ -x "$build/hremu" ] && "$build/hremu" "$topo_cfg" --format csv > "$tmp/topo
 else
     cat "$tmp/err" >&2
     echo "(hremu failed on $topo_cfg)"
+    status=1
+fi
+echo
+s4_cfg=configs/bench/seed004.ini
+s4_p=$(ini "$s4_cfg" machine procs)
+echo "seed 004: $(ini "$s4_cfg" run algorithms), p = $s4_p, one value a node ($s4_cfg)"
+if [ -x "$build/hremu" ] && "$build/hremu" "$s4_cfg" --format csv > "$tmp/s4.csv" 2> "$tmp/err"; then
+    # the barrier floor at the same p, from the rounds table's references (if it ran that p)
+    floor=$(awk -v p="$s4_p" '$1 == p && $2 == "barrier" { print $3 }' "$tmp/rounds")
+    awk -F, -v floor="${floor:-0}" '
+        NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
+                  printf "%-18s %-10s %6s %10s %10s %12s %10s\n", "algorithm", "topology", "steps", "wall_s", "steps/s", "s/step", "x_barrier"; next }
+        { gsub(/"/, ""); if ($c["verified"] != "true") bad = 1
+          s = $c["rounds"]; w = $c["wall_s"]
+          printf "%-18s %-10s %6d %10.6f %10.1f %12.6f %10s\n", $c["algorithm"], $c["topology"], s, w,
+                 (w > 0 ? s / w : 0), (s > 0 ? w / s : 0), (floor > 0 && s > 0 ? sprintf("%.2f", w / s / floor) : "-") }
+        END { exit bad }' "$tmp/s4.csv" || status=1
+    echo "steps: the rounds column (one message a node a step); s/step: wall_s / steps"
+    echo "x_barrier: s/step over bench/barrier's s/round at the same p (p threads doing only barriers)"
+else
+    cat "$tmp/err" >&2
+    echo "(hremu failed on $s4_cfg)"
     status=1
 fi
 echo "wall_s: medians over runs; the box is shared, so quote the ratios, not the absolute times"

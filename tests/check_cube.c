@@ -537,6 +537,107 @@ START_TEST(test_cube_workload_verifies)
 }
 END_TEST
 
+/* ---- the sorts ------------------------------------------------------------------------------ */
+
+/* Steps of sort.rh_bitonic, by hand from sec. 5 as the code reads it: Phase I's stages inside
+ * the k-cube BB, k (k + 1) / 2; the gather to SB 0 and its reverse, n each; stage k + i' (i' = 0
+ * .. D-1) has i' + 1 BB dimensions, one exchange each, its k - n dimensions along SB links (its n
+ * SB-address dimensions are local: no step), and moves the blocks from SB 0 to SB i' and down
+ * i' - 1, ..., 0: popcount(i') + (bit flips counting from i' down to 0: 2 i' - popcount(i')) =
+ * 2 i' hops. Sum: k(k+1)/2 + 2n + D(k-n) + 3 D (D-1) / 2 + D. RH(2,1): 3 + 2 + 2 + 3 + 2 = 12,
+ * counted by hand step by step as well; the hypercube of 16: 4 * 5 / 2 = 10. */
+static int rh_sort_steps(int k, int n)
+{
+    int D = 1 << n;
+    return k * (k + 1) / 2 + 2 * n + D * (k - n) + 3 * D * (D - 1) / 2 + D;
+}
+
+static hr_run_result run_sort(const char *name, const char *topology, int p, uint64_t n,
+                              const char *dataset, uint64_t seed, int jitter, char *why)
+{
+    const hr_algorithm *alg = hr_algorithm_find(name);
+    const hr_workload *w = hr_workload_find("sort");
+    ck_assert_ptr_nonnull(alg);
+    hr_machine_config cfg = hr_test_config(p, "async");
+    cfg.topology = topology;
+    cfg.seed = seed;
+    cfg.jitter = jitter;
+    hr_machine *m;
+    ck_assert_int_eq(hr_machine_create(&cfg, &m, NULL), HR_OK);
+    p = hr_machine_procs(m);
+    hr_machine_neighbour_only(m, 1);
+    hr_workload_spec spec = { .kind = "sort", .n = n * (uint64_t)p, .dataset = dataset,
+                              .seed = seed };
+    void *inst;
+    ck_assert_int_eq(w->make(&spec, p, &inst, why, 256), HR_OK);
+    job j = { alg, inst };
+    hr_run_result res;
+    ck_assert_int_eq(hr_machine_run(m, body, &j, &res), HR_OK);
+    why[0] = '\0';
+    if (res.status == HR_OK && hr_workload_verify(w, inst, res.bytes, why, 256) != HR_OK)
+        res.status = HR_EVERIFY;
+    else if (res.status != HR_OK)
+        snprintf(why, 256, "%.200s", res.report);
+    w->destroy(inst);
+    hr_machine_destroy(m);
+    return res;
+}
+
+START_TEST(test_cube_sorts)
+{
+    static const char *const datasets[] = { "R", "S", "C", "N" };
+    char why[256];
+    int cap = HR_TEST_TSAN ? 256 : 1024;
+    for (size_t s = 0; s < sizeof rh_shapes / sizeof rh_shapes[0]; s++) {
+        int k = rh_shapes[s][0], n = rh_shapes[s][1], p = rh_procs(k, n);
+        if (p > cap)
+            continue;
+        char spec[16];
+        snprintf(spec, sizeof spec, "rh %d %d", k, n);
+        for (int d = 0; d < 4; d++) {
+            uint64_t b = (uint64_t)(d == 0 ? 1 : 3 + 5 * d), seed = 1 + s + (size_t)d;
+            hr_run_result res = run_sort("sort.rh_bitonic", spec, p, b, datasets[d], seed, 0, why);
+            ck_assert_msg(res.status == HR_OK, "sort.rh_bitonic on %s, %s, %llu keys a node: %s",
+                          spec, datasets[d], (unsigned long long)b, why);
+            ck_assert_int_eq((int)res.rounds, rh_sort_steps(k, n));
+        }
+    }
+    for (int dim = 1; (1 << dim) <= cap; dim++)
+        for (int d = 0; d < 4; d++) {
+            hr_run_result res = run_sort("sort.bitonic", "hypercube", 1 << dim, (uint64_t)(1 + 7 * d),
+                                         datasets[d], (uint64_t)(dim + d), 0, why);
+            ck_assert_msg(res.status == HR_OK, "sort.bitonic on p = %d, %s: %s", 1 << dim,
+                          datasets[d], why);
+            ck_assert_int_eq((int)res.rounds, dim * (dim + 1) / 2);
+        }
+    /* Jitter and sync change nothing in the model. */
+    hr_run_result a = run_sort("sort.rh_bitonic", "rh 3 1", 32, 40, "S", 5, 0, why);
+    hr_run_result b = run_sort("sort.rh_bitonic", "rh 3 1", 32, 40, "S", 5, 1, why);
+    ck_assert_int_eq(b.status, HR_OK);
+    ck_assert(a.model_time_s == b.model_time_s);
+    ck_assert_uint_eq(a.rounds, b.rounds);
+    ck_assert_uint_eq(a.bytes, b.bytes);
+    /* n not a multiple of p. */
+    const hr_algorithm *alg = hr_algorithm_find("sort.bitonic");
+    const hr_workload *w = hr_workload_find("sort");
+    hr_machine_config cfg = hr_test_config(8, "async");
+    cfg.topology = "hypercube";
+    hr_machine *m;
+    ck_assert_int_eq(hr_machine_create(&cfg, &m, NULL), HR_OK);
+    hr_workload_spec spec = { .kind = "sort", .n = 20, .dataset = "R", .seed = 1 };
+    void *inst;
+    ck_assert_int_eq(w->make(&spec, 8, &inst, why, sizeof why), HR_OK);
+    job j = { alg, inst };
+    hr_run_result res;
+    ck_assert_int_eq(hr_machine_run(m, body, &j, &res), HR_OK);
+    ck_assert_int_eq(res.status, HR_EFAIL);
+    ck_assert_msg(strstr(res.report, "sort.bitonic needs n divisible by p (n = 20, p = 8)") != NULL,
+                  "%s", res.report);
+    w->destroy(inst);
+    hr_machine_destroy(m);
+}
+END_TEST
+
 Suite *hr_cube_suite(void)
 {
     Suite *s = suite_create("cube");
@@ -551,6 +652,7 @@ Suite *hr_cube_suite(void)
     tcase_add_test(tc, test_cube_every_root_sync_and_jitter);
     tcase_add_test(tc, test_cube_non_neighbour_refused);
     tcase_add_test(tc, test_cube_workload_verifies);
+    tcase_add_test(tc, test_cube_sorts);
     suite_add_tcase(s, tc);
     return s;
 }
