@@ -284,8 +284,8 @@ START_TEST(test_alg_every_sort_verifies)
     char why[256];
     for (int i = 0; hr_algorithm_at(i) != NULL; i++) {
         const hr_algorithm *a = hr_algorithm_at(i);
-        if (a->kind != HR_KIND_SORT)
-            continue;
+        if (a->kind != HR_KIND_SORT || !hr_algorithm_takes(a, "complete"))
+            continue;                   /* the sorts of seed 004 are tests/check_cube.c's */
         int counting = strcmp(a->name, "sort.counting") == 0;
         for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
             for (size_t d = counting ? 2 : 0; d < 4; d++) {

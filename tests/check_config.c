@@ -210,7 +210,7 @@ static const bad_file bad_files[] = {
       "(distributions: ", 1 },
     { "bad_dataset.ini", ":3: dataset = Q: unknown dataset for this kind (datasets: C, N, R, S)",
       0 },
-    { "bad_dataset_kind.ini", ":2: dataset applies to workload kind sort only, not hrelation "
+    { "bad_dataset_kind.ini", ":2: dataset applies to workload kinds sort and values only, not hrelation "
       "(unset it)", 0 },
     { "bad_sort_no_dataset.ini", ":2: kind = sort needs a dataset (datasets: C, N, R, S)", 0 },
     { "bad_sort_distribution.ini", ":4: distribution applies to workload kind hrelation only, "

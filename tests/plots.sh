@@ -290,10 +290,66 @@ expect_last_err "plot_topologies: uniform: hrel.direct has no positive model tim
 expect_same "$DT" "$TMP/docstopo.before" "plot_topologies with no complete row"
 cp "$TMP/topo_uniform.good" "$RT/uniform.csv"
 
+# ---- seed 004 --------------------------------------------------------------------------------
+R4=$TMP/res004
+mkdir -p "$R4"
+# s004_rows K N FAMILY RHALG CUBEALG: the rows of one operation on RH(K,N) and the hypercube of
+# its p = 2^nu, under cm5 and sp2: steps 3 nu on RH and nu on the cube; model time 0.002 nu and
+# 0.001 nu under cm5, 0.0015 nu and 0.001 nu under sp2. So every ratio is 3 (steps), 2 (cm5) and
+# 1.5 (sp2).
+s004_rows() {
+    nu=$(($1 + (1 << $2))); p=$((1 << nu))
+    for cost in cm5 sp2; do
+        f=0.002; [ $cost = cm5 ] || f=0.0015
+        echo "algorithm=$4;procs=$p;topology=rh $1 $2;cost=$cost;status=ok;rounds=$((3 * nu));model_time_s=$(awk "BEGIN { print $f * $nu }")"
+        echo "algorithm=$5;procs=$p;topology=hypercube;cost=$cost;status=ok;rounds=$nu;model_time_s=$(awk "BEGIN { print 0.001 * $nu }")"
+    done
+}
+for sh in 2_1 3_1 5_1 8_1 2_2 4_2 5_2 6_2 7_2 3_3; do
+    k=${sh%_*} n=${sh#*_}
+    { s004_rows "$k" "$n" bcast bcast.rh_tree bcast.binomial; s004_rows "$k" "$n" reduce reduce.rh_tree reduce.binomial
+      s004_rows "$k" "$n" prefix prefix.rh prefix.hypercube; } | csv "$HDR" >"$R4/values_$sh.csv"
+    s004_rows "$k" "$n" sort sort.rh_bitonic sort.bitonic | csv "dataset,$HDR" >"$R4/sort_$sh.csv"
+done
+D4=$TMP/docs004
+run plot004 scripts/plot_seed004.sh --no-run --docs "$D4" "$R4"
+expect_rc 0 plot004
+for gp in scripts/seed004/*.gp; do
+    expect_png "$D4/$(basename "$gp" .gp).png" "plot_seed004 $(basename "$gp")"
+done
+expect_no_nan "$D4/table.md" "plot_seed004 table.md"
+expect_no_nan "$D4/ratios.csv" "plot_seed004 ratios.csv"
+# RH(2,1): nu = 4, p = 16, 3 of 4 links; RH(3,3): nu = 11, 4 of 11 links
+expect_line "| bcast | RH(2,1) | 16 | 3 / 4 | 12 / 4 (3.00) | 0.00800 / 0.00400 (2.00) | 0.00600 / 0.00400 (1.50) |" \
+    "$D4/table.md" "plot_seed004 table.md"
+expect_line "| sort | RH(3,3) | 2048 | 4 / 11 | 33 / 11 (3.00) | 0.0220 / 0.0110 (2.00) | 0.0165 / 0.0110 (1.50) |" \
+    "$D4/table.md" "plot_seed004 table.md"
+n=$(grep -c '^| [a-z]* | RH([0-9]' "$D4/table.md" 2>/dev/null)
+[ "${n:-0}" -eq 40 ] && ok || bad "plot_seed004: table.md has ${n:-no} rows, want 40"
+expect_line "op,x,shape,k,n,p,degree_rh,degree_hc,cost,steps_rh,steps_hc,steps_ratio,time_rh,time_hc,time_ratio" \
+    "$D4/ratios.csv" "plot_seed004 ratios.csv"
+expect_line "prefix,5,rh 4 2,4,2,256,5,8,sp2,24,8,3.0000,0.012,0.008,1.5000" "$D4/ratios.csv" "plot_seed004 ratios.csv"
+n=$(wc -l <"$D4/ratios.csv" 2>/dev/null)
+[ "${n:-0}" -eq 81 ] && ok || bad "plot_seed004: ratios.csv has ${n:-no} lines, want 81"
+# A failing step leaves the outputs as they were: a missing column, a run that did not verify.
+cp -r "$D4" "$TMP/docs004.before"
+cp "$R4/values_4_2.csv" "$TMP/values_4_2.good"
+sed '1s/,rounds,/,steps,/' "$TMP/values_4_2.good" >"$R4/values_4_2.csv"
+run plot004_nocol scripts/plot_seed004.sh --no-run --docs "$D4" "$R4"
+[ "$rc" -ne 0 ] && ok || bad "plot_seed004 without a rounds column: exit status 0"
+expect_last_err "plot_seed004: $R4/values_4_2.csv: no column \"rounds\"" plot004_nocol
+expect_same "$D4" "$TMP/docs004.before" "plot_seed004 without a rounds column"
+awk 'NR == 2 { sub(/,ok,/, ",wrong,") } { print }' "$TMP/values_4_2.good" >"$R4/values_4_2.csv"
+run plot004_failed scripts/plot_seed004.sh --no-run --docs "$D4" "$R4"
+[ "$rc" -ne 0 ] && ok || bad "plot_seed004 with a failed run: exit status 0"
+expect_last_err "plot_seed004: $R4/values_4_2.csv: bcast.rh_tree on rh 4 2: status wrong, not ok" plot004_failed
+expect_same "$D4" "$TMP/docs004.before" "plot_seed004 with a failed run"
+cp "$TMP/values_4_2.good" "$R4/values_4_2.csv"
+
 # ---- every plot script has a case above ----------------------------------------------------
 for s in scripts/plot_*.sh; do
     case $s in
-    scripts/plot_seed000.sh|scripts/plot_seed003.sh|scripts/plot_topologies.sh) ok ;;
+    scripts/plot_seed000.sh|scripts/plot_seed003.sh|scripts/plot_seed004.sh|scripts/plot_topologies.sh) ok ;;
     *) bad "$s: tests/plots.sh has no CSVs for it" ;;
     esac
 done

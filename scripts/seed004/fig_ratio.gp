@@ -15,11 +15,11 @@ set offsets 0.3, 0.3, 0, 0
 set ylabel "steps, RH / hypercube"
 set title "steps"
 plot for [i = 1:words(ops)] f using (column("x")):((strcol("op") eq word(ops, i) && strcol("cost") eq "cm5") ? column("steps_ratio") : NaN):xtic(strcol("shape")) \
-     with linespoints lw 2 pt 7 lc i title word(ops, i)
+     with points pt 7 ps 1.6 lc i title word(ops, i)
 set ylabel "model time, RH / hypercube"
-set title "model time (solid: cm5, dashed: sp2)"
+set title "model time (filled: cm5, open: sp2)"
 plot for [i = 1:words(ops)] f using (column("x")):((strcol("op") eq word(ops, i) && strcol("cost") eq "cm5") ? column("time_ratio") : NaN):xtic(strcol("shape")) \
-     with linespoints lw 2 pt 7 lc i title word(ops, i), \
+     with points pt 7 ps 1.6 lc i title word(ops, i), \
      for [i = 1:words(ops)] f using (column("x")):((strcol("op") eq word(ops, i) && strcol("cost") eq "sp2") ? column("time_ratio") : NaN) \
-     with linespoints lw 1 dt 2 pt 6 lc i notitle
+     with points pt 6 ps 1.6 lc i notitle
 unset multiplot

@@ -78,14 +78,23 @@ typedef struct sorter {
     hr_key       *tmp;        /* b keys */
 } sorter;
 
+/* Blocks of equal size, or the run fails: processor 0 says why (one line), the others stop. */
+static int equal_blocks(hr_proc *p, const hr_sort *s, const char *name)
+{
+    int np = hr_nprocs(p);
+    if (s->n % (uint64_t)np == 0)
+        return 1;
+    if (hr_pid(p) == 0)
+        hr_fail(p, "%s needs n divisible by p (n = %llu, p = %d)", name,
+                (unsigned long long)s->n, np);
+    return 0;
+}
+
 /* The block of keys this processor starts with, sorted, in memory of nblocks blocks at slot. */
-static hr_key *start(sorter *S, const char *name, size_t nblocks, size_t slot)
+static hr_key *start(sorter *S, size_t nblocks, size_t slot)
 {
     hr_proc *p = S->p;
     int np = hr_nprocs(p), me = hr_pid(p);
-    if (S->s->n % (uint64_t)np != 0)
-        hr_fail(p, "%s needs n divisible by p (n = %llu, p = %d)", name,
-                (unsigned long long)S->s->n, np);
     S->b = (size_t)(S->s->n / (uint64_t)np);
     S->tmp = hr_malloc(p, (S->b ? S->b : 1) * sizeof *S->tmp);
     hr_key *mem = hr_malloc(p, (nblocks * S->b > 0 ? nblocks * S->b : 1) * sizeof *mem);
@@ -134,7 +143,9 @@ void hr_alg_sort_bitonic(hr_proc *p, void *inst, const double *params)
     (void)params;
     sorter S = { .p = p, .s = inst };
     hr_cube c = hr__cube_of(p, "sort.bitonic");
-    hr_key *mine = start(&S, "sort.bitonic", 1, 0);
+    if (!equal_blocks(p, S.s, "sort.bitonic"))
+        return;
+    hr_key *mine = start(&S, 1, 0);
     hr_key *theirs = hr_malloc(p, (S.b ? S.b : 1) * sizeof *theirs);
     cube_stages(&S, mine, theirs, 0, c.nu);
     finish(&S, mine);
@@ -247,7 +258,9 @@ void hr_alg_sort_rh_bitonic(hr_proc *p, void *inst, const double *params)
     R.sb = hr__cube_sb(&R.c, R.me);
     R.low = hr__cube_low(&R.c, R.me);
     R.ns = (size_t)1 << R.c.n;
-    R.mem = start(&R.S, "sort.rh_bitonic", R.ns, (size_t)R.sb);
+    if (!equal_blocks(p, R.S.s, "sort.rh_bitonic"))
+        return;
+    R.mem = start(&R.S, R.ns, (size_t)R.sb);
     R.other = hr_malloc(p, (R.ns * R.S.b > 0 ? R.ns * R.S.b : 1) * sizeof *R.other);
     hr_key *mine = blk(&R, R.mem, R.sb);
     cube_stages(&R.S, mine, R.other, 0, R.c.k);       /* Phase I */

@@ -243,6 +243,7 @@ typedef struct hr_machine {
     pthread_mutex_t      report_lock;
     char                 report[4096];
     size_t               report_len;
+    int                  report_dropped; /* lines that did not fit (hr__report) */
 
     /* barrier */
     _Alignas(64) _Atomic int bar_arrived;

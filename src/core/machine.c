@@ -36,19 +36,37 @@ static double wall_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Room kept at the end of the report for the line that counts the lines left out. */
+#define REPORT_TAIL 48
+
+/* Append one line to the run's report, whole or not at all (a line cut short would be read as
+ * another processor's); report_end says how many were left out. */
 void hr__report(hr_machine *m, const char *fmt, ...)
 {
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (n <= 0)
+        return;
+    size_t len = (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
     hr__mutex_lock(&m->report_lock);
-    size_t cap = sizeof m->report;
-    if (m->report_len < cap - 1) {
-        va_list ap;
-        va_start(ap, fmt);
-        int n = vsnprintf(m->report + m->report_len, cap - m->report_len, fmt, ap);
-        va_end(ap);
-        if (n > 0)
-            m->report_len += (size_t)n < cap - m->report_len ? (size_t)n : cap - 1 - m->report_len;
+    if (m->report_len + len < sizeof m->report - REPORT_TAIL) {
+        memcpy(m->report + m->report_len, line, len + 1);
+        m->report_len += len;
+    } else {
+        m->report_dropped++;
     }
     hr__mutex_unlock(&m->report_lock);
+}
+
+/* After the run: say how many lines did not fit. */
+static void report_end(hr_machine *m)
+{
+    if (m->report_dropped > 0)
+        snprintf(m->report + m->report_len, sizeof m->report - m->report_len,
+                 "(and %d more line%s)\n", m->report_dropped, m->report_dropped == 1 ? "" : "s");
 }
 
 /* The wake-up protocol is a store-buffering pattern. The waiter marks itself BLOCKED, then reads
@@ -653,6 +671,7 @@ int hr_machine_run(hr_machine *m, void (*fn)(hr_proc *, void *), void *arg, hr_r
     m->fn = fn;
     m->arg = arg;
     m->report_len = 0;
+    m->report_dropped = 0;
     m->report[0] = '\0';
     atomic_store(&m->abort, 0);
     atomic_store(&m->failed, 0);
@@ -680,6 +699,7 @@ int hr_machine_run(hr_machine *m, void (*fn)(hr_proc *, void *), void *arg, hr_r
                                           : atomic_load(&m->abort);
     if (res->status == HR_EFAIL)
         order_report(m->report);
+    report_end(m);
     memcpy(res->report, m->report, sizeof res->report);
     return HR_OK;
 }

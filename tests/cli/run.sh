@@ -161,6 +161,45 @@ expect_grep "can never fit in P" "$TMP/err" "a failing run says why"
 [ "$(col algorithm),$(col verified),$(col status)" = "hrel.xor,false,failed" ] && ok ||
     bad "a failing run's row: $(tail -n 1 "$TMP/out")"
 
+# Seed 004: the six algorithms of kind values on RH(2,1) and the 4-cube, their rows verified and
+# their steps (the rounds column) as derived by hand in tests/check_cube.c: reduce.rh_tree
+# k + (n+1) 2^n = 6, prefix.rh 2k + 7 = 11, every hypercube algorithm nu = 4; bcast.rh_tree from
+# root 15 (BB 11, SB 1, place 1) 5, by hand: 15's children are 14 (the 1-cube of sec. 2.2; its
+# subtree 14 -> 6 -> 4 -> 0 -> 2 and 14 -> 12 -> 8 -> 10 takes 4 steps), 7 (the spacer BB 01's
+# entry: 7 -> 5 -> 1 -> 3, 3 steps) and 13 (13 -> 9 -> 11, 2), sent in that order: 5. From root
+# 0 it is 6 (check_cube.c), as 0's link leads to the leaf BB and the spacer's link is a step
+# away in SB 1. op and root in the
+# rows; bad values of the kind's keys are configuration errors.
+run --format csv configs/seed004/values.ini --set machine.procs=16 --set "machine.topology=rh 2 1, hypercube" \
+    --set workload.dataset=double --set workload.root=p-1 --set workload.op=max
+expect_rc 0 "seed004 values"
+[ "$(col verified | sort -u)" = true ] && ok || bad "seed004 values: every row verifies: $(col verified | tr '\n' ' ')"
+[ "$(col algorithm | tr '\n' ' ')" = "bcast.rh_tree reduce.rh_tree prefix.rh bcast.rh_tree reduce.rh_tree prefix.rh bcast.binomial reduce.binomial prefix.hypercube bcast.binomial reduce.binomial prefix.hypercube " ] && ok ||
+    bad "seed004 values rows: $(col algorithm | tr '\n' ' ')"
+[ "$(col rounds | tr '\n' ' ')" = "5 6 11 5 6 11 4 4 4 4 4 4 " ] && ok || bad "seed004 steps: $(col rounds | tr '\n' ' ')"
+[ "$(col op | sort -u),$(col root | sort -u),$(col dataset | sort -u)" = "max,15,double" ] && ok ||
+    bad "seed004 op, root, dataset columns: $(col op | sort -u),$(col root | sort -u),$(col dataset | sort -u)"
+run configs/seed004/values.ini --set workload.root=p
+expect_rc 2 "seed004 root = p"
+expect_err "hremu: --set workload.root: root = p: root 256 is not a processor (p = 256)" "seed004 root = p"
+run configs/seed004/values.ini --set workload.n=300
+expect_rc 2 "seed004 n not a multiple of p"
+expect_grep "n = 300 is not a positive multiple of p = 256" "$TMP/err" "seed004 n not a multiple of p"
+run configs/seed004/sort.ini --set workload.op=sum
+expect_rc 2 "op with kind sort"
+expect_err "hremu: --set workload.op: op applies to workload kind values only, not sort (unset it)" "op with kind sort"
+run --format csv configs/seed004/sort.ini --set machine.procs=32 --set "machine.topology=rh 3 1, hypercube" \
+    --set workload.dataset=C
+expect_rc 0 "seed004 sorts"
+[ "$(col algorithm | tr '\n' ' ')" = "sort.rh_bitonic sort.rh_bitonic sort.bitonic sort.bitonic " ] && ok ||
+    bad "seed004 sort rows: $(col algorithm | tr '\n' ' ')"
+[ "$(col rounds | tr '\n' ' ')" = "17 17 15 15 " ] && ok || bad "seed004 sort steps: $(col rounds | tr '\n' ' ')"
+run --format csv configs/seed004/sort.ini --set workload.n=1000 --set machine.topology=hypercube \
+    --set run.algorithms=sort.bitonic --set machine.cost=cm5
+expect_rc 1 "sort.bitonic with n not a multiple of p"
+expect_err "hremu: sort.bitonic: P0: sort.bitonic needs n divisible by p (n = 1000, p = 256)" \
+    "sort.bitonic with n not a multiple of p"
+
 # The sort family: both sorts verify on dataset N; on R, radix sort verifies and counting sort
 # refuses the 31-bit keys (exit 1, one message); a sort config that sets h is a config error.
 run --format csv configs/examples/sort.ini --set workload.n=2^14 --set workload.dataset=N
