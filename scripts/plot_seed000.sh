@@ -51,12 +51,7 @@ for name in fig4 table1_cm5 table1_sp2; do
     need "$out/$name.csv" procs n cost model_time_s params dataset
 done
 
-for gp in scripts/seed000/*.gp; do
-    fig=$(basename "$gp" .gp)
-    echo "$me: $gp -> $docs/$fig.png"
-    gnuplot -e "dir='$out'; out='$stage/$fig.png'" "$gp" || die "$gp: gnuplot failed; $docs/$fig.png is unchanged"
-    [ -s "$stage/$fig.png" ] || die "$gp: gnuplot wrote nothing; $docs/$fig.png is unchanged"
-done
+draw "dir='$out'"
 
 # Table I as markdown: model seconds per input, n/p and r, beside the paper's BHJ column.
 awk -v me="$me" "$CSV_AWK"'
@@ -89,11 +84,7 @@ awk -v me="$me" "$CSV_AWK"'
         }
     }' "$out"/table1_cm5.csv "$out"/table1_sp2.csv > "$stage/table1.md" || die "table1: not written"
 
-# Every step succeeded: move the outputs into place.
-for gp in scripts/seed000/*.gp; do
-    fig=$(basename "$gp" .gp)
-    mv -f "$stage/$fig.png" "$docs/$fig.png" || die "cannot move $fig.png into $docs"
-done
+publish
 mv -f "$stage/table1.md" "$out/table1.md" || die "cannot move table1.md into $out"
 echo "$me: $out/table1.md"
 cat "$out/table1.md"

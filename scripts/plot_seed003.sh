@@ -141,22 +141,11 @@ EOF
 } > "$stage/fig2_k.csv" || die "fig2_k.csv: not written"
 
 # The figures read the staged fig2_k.csv (dir is the staging directory).
-for gp in scripts/seed003/*.gp; do
-    fig=$(basename "$gp" .gp)
-    echo "$me: $gp -> $docs/$fig.png"
-    gnuplot -e "dir='$stage'; out='$stage/$fig.png'" "$gp" || die "$gp: gnuplot failed; $docs/$fig.png is unchanged"
-    [ -s "$stage/$fig.png" ] || die "$gp: gnuplot wrote nothing; $docs/$fig.png is unchanged"
-done
-
-# Every step succeeded: move the outputs into place.
+draw "dir='$stage'"
+publish table.md fig2_k.csv
 for f in table.md fig2_k.csv; do
-    mv -f "$stage/$f" "$docs/$f" || die "cannot move $f into $docs"
     echo "$me: $docs/$f"
     cat "$docs/$f"
-done
-for gp in scripts/seed003/*.gp; do
-    fig=$(basename "$gp" .gp)
-    mv -f "$stage/$fig.png" "$docs/$fig.png" || die "cannot move $fig.png into $docs"
 done
 
 echo "$me: done in $(( $(date +%s) - start )) s"

@@ -124,20 +124,7 @@ awk -v me="$me" -v names="$COLUMNS_USED" -v ratios="$stage/ratios.csv" "$CSV_AWK
         print "node, dataset R). Written by scripts/plot_seed004.sh."
     }' "$@" > "$stage/table.md" || exit 1
 
-gpvars="dir='$stage'"
-for gp in scripts/seed004/*.gp; do
-    fig=$(basename "$gp" .gp)
-    echo "$me: $gp -> $docs/$fig.png"
-    gnuplot -e "$gpvars; out='$stage/$fig.png'" "$gp" || die "$gp: gnuplot failed; $docs/$fig.png is unchanged"
-    [ -s "$stage/$fig.png" ] || die "$gp: gnuplot wrote nothing; $docs/$fig.png is unchanged"
-done
-
-for f in ratios.csv table.md; do
-    mv -f "$stage/$f" "$docs/$f" || die "cannot move $f into $docs"
-done
-for gp in scripts/seed004/*.gp; do
-    fig=$(basename "$gp" .gp)
-    mv -f "$stage/$fig.png" "$docs/$fig.png" || die "cannot move $fig.png into $docs"
-done
+draw "dir='$stage'"
+publish ratios.csv table.md
 echo "$me: $docs/table.md"
 cat "$docs/table.md"

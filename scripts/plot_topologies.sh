@@ -143,20 +143,7 @@ for name in $inputs; do
         "$stage/times.csv")
     gpvars="$gpvars; series_$name='$list'"
 done
-for gp in scripts/topologies/*.gp; do
-    fig=$(basename "$gp" .gp)
-    echo "$me: $gp -> $docs/$fig.png"
-    gnuplot -e "$gpvars; out='$stage/$fig.png'" "$gp" || die "$gp: gnuplot failed; $docs/$fig.png is unchanged"
-    [ -s "$stage/$fig.png" ] || die "$gp: gnuplot wrote nothing; $docs/$fig.png is unchanged"
-done
-
-# Every step succeeded: move the outputs into place.
-for f in times.csv table.md; do
-    mv -f "$stage/$f" "$docs/$f" || die "cannot move $f into $docs"
-done
-for gp in scripts/topologies/*.gp; do
-    fig=$(basename "$gp" .gp)
-    mv -f "$stage/$fig.png" "$docs/$fig.png" || die "cannot move $fig.png into $docs"
-done
+draw "$gpvars"
+publish times.csv table.md
 echo "$me: $docs/table.md"
 cat "$docs/table.md"

@@ -6,7 +6,8 @@
 #   helplines  the lines of its header comment that --help prints (sed range, e.g. 2,12)
 # and the script's arguments. It parses [--no-run] [--docs DIR] [RESULTS_DIR], goes to the
 # checkout's root, sets run, out, docs and hremu, makes the staging directory $stage (next to
-# the outputs, removed on any exit), checks for gnuplot, and defines CSV_AWK and need().
+# the outputs, removed on any exit), checks for gnuplot, and defines CSV_AWK, need(), draw() and
+# publish().
 abs() { case $1 in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
 
 run=1 docs='' out='' hremu=''
@@ -79,3 +80,25 @@ if [ "$run" = 1 ]; then
     scripts/deps.sh gnuplot-nox || die "scripts/deps.sh gnuplot-nox failed"
 fi
 command -v gnuplot >/dev/null 2>&1 || die "gnuplot not found (scripts/deps.sh gnuplot-nox installs it)"
+
+# draw VARS: every scripts/STUDY/*.gp drawn by gnuplot -e "VARS; out='STAGE/NAME.png'" into the
+# staging directory; a failure stops the script with the outputs unchanged.
+draw() {
+    for gp in scripts/$study/*.gp; do
+        fig=$(basename "$gp" .gp)
+        echo "$me: $gp -> $docs/$fig.png"
+        gnuplot -e "$1; out='$stage/$fig.png'" "$gp" || die "$gp: gnuplot failed; $docs/$fig.png is unchanged"
+        [ -s "$stage/$fig.png" ] || die "$gp: gnuplot wrote nothing; $docs/$fig.png is unchanged"
+    done
+}
+
+# publish FILE...: every step succeeded: move the staged FILEs and figures into the docs directory.
+publish() {
+    for f in "$@"; do
+        mv -f "$stage/$f" "$docs/$f" || die "cannot move $f into $docs"
+    done
+    for gp in scripts/$study/*.gp; do
+        fig=$(basename "$gp" .gp)
+        mv -f "$stage/$fig.png" "$docs/$fig.png" || die "cannot move $fig.png into $docs"
+    done
+}

@@ -276,6 +276,16 @@ static const int rh_shapes[][2] = {
 
 static int rh_procs(int k, int n)  { return 1 << (k + (1 << n)); }
 
+/* The s-th shape, if its p is at most cap: its spec ("rh K N") in spec[16], k, n, p. */
+static int rh_shape(size_t s, int cap, char *spec, int *k, int *n, int *p)
+{
+    *k = rh_shapes[s][0];
+    *n = rh_shapes[s][1];
+    *p = rh_procs(*k, *n);
+    snprintf(spec, 16, "rh %d %d", *k, *n);
+    return *p <= cap;
+}
+
 /* Steps by hand (derivations below). */
 static int reduce_rh_steps(int k, int n)
 {
@@ -292,11 +302,10 @@ START_TEST(test_cube_every_shape_every_algorithm)
                                              "prefix.hypercube" };
     int cap = HR_TEST_TSAN ? 256 : 1024;
     for (size_t s = 0; s < sizeof rh_shapes / sizeof rh_shapes[0]; s++) {
-        int k = rh_shapes[s][0], n = rh_shapes[s][1], p = rh_procs(k, n);
-        if (p > cap)
-            continue;
+        int k, n, p;
         char spec[16];
-        snprintf(spec, sizeof spec, "rh %d %d", k, n);
+        if (!rh_shape(s, cap, spec, &k, &n, &p))
+            continue;
         for (int a = 0; a < 3; a++) {
             int root = (int)((uint64_t)(s * 7919 + (size_t)a * 31) % (uint64_t)p);
             outcome o;
@@ -383,11 +392,10 @@ START_TEST(test_cube_steps)
         ck_assert_int_eq((int)o.res.rounds, bcast_n1[k]);
     }
     for (size_t s = 0; s < sizeof rh_shapes / sizeof rh_shapes[0]; s++) {
-        int k = rh_shapes[s][0], n = rh_shapes[s][1], p = rh_procs(k, n);
-        if (p > (HR_TEST_TSAN ? 256 : 1024))
-            continue;
+        int k, n, p;
         char spec[16];
-        snprintf(spec, sizeof spec, "rh %d %d", k, n);
+        if (!rh_shape(s, HR_TEST_TSAN ? 256 : 1024, spec, &k, &n, &p))
+            continue;
         run_values("prefix.rh", spec, p, 1, 0, HR_SUM, "async", 0, &o);
         ck_assert_int_eq((int)o.res.rounds, prefix_rh_steps(k, n));
         /* n = 1 by hand: Phase I k; BB 01 and 11 get their lower neighbour's total through SB 0
@@ -589,11 +597,10 @@ START_TEST(test_cube_sorts)
     char why[256];
     int cap = HR_TEST_TSAN ? 256 : 1024;
     for (size_t s = 0; s < sizeof rh_shapes / sizeof rh_shapes[0]; s++) {
-        int k = rh_shapes[s][0], n = rh_shapes[s][1], p = rh_procs(k, n);
-        if (p > cap)
-            continue;
+        int k, n, p;
         char spec[16];
-        snprintf(spec, sizeof spec, "rh %d %d", k, n);
+        if (!rh_shape(s, cap, spec, &k, &n, &p))
+            continue;
         for (int d = 0; d < 4; d++) {
             uint64_t b = (uint64_t)(d == 0 ? 1 : 3 + 5 * d), seed = 1 + s + (size_t)d;
             hr_run_result res = run_sort("sort.rh_bitonic", spec, p, b, datasets[d], seed, 0, why);

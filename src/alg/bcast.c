@@ -76,9 +76,7 @@ void hr_alg_bcast_rh_tree(hr_proc *p, void *inst, const double *params)
 {
     (void)params;
     hr_values *v = inst;
-    hr_cube c = hr__cube_of(p, "bcast.rh_tree");
-    if (c.D == 0)
-        hr_fail(p, "bcast.rh_tree runs on a reduced hypercube (rh K N), not on a hypercube");
+    hr_cube c = hr__cube_rh(p, "bcast.rh_tree");
     int np = hr_nprocs(p);
     int *bbt = hr_malloc(p, ((size_t)1 << c.D) * sizeof *bbt);
     int *sbt = hr_malloc(p, ((size_t)1 << c.n) * sizeof *sbt);

@@ -250,9 +250,7 @@ void hr_alg_sort_rh_bitonic(hr_proc *p, void *inst, const double *params)
 {
     (void)params;
     rh_sorter R = { .S = { .p = p, .s = inst } };
-    R.c = hr__cube_of(p, "sort.rh_bitonic");
-    if (R.c.D == 0)
-        hr_fail(p, "sort.rh_bitonic runs on a reduced hypercube (rh K N), not on a hypercube");
+    R.c = hr__cube_rh(p, "sort.rh_bitonic");
     R.me = hr_pid(p);
     R.bb = hr__cube_bb(&R.c, R.me);
     R.sb = hr__cube_sb(&R.c, R.me);

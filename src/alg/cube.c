@@ -18,6 +18,14 @@ hr_cube hr__cube_of(hr_proc *p, const char *call)
     hr_fail(p, "%s runs on a hypercube or a reduced hypercube, not on %s", call, shape);
 }
 
+hr_cube hr__cube_rh(hr_proc *p, const char *call)
+{
+    hr_cube c = hr__cube_of(p, call);
+    if (c.D == 0)
+        hr_fail(p, "%s runs on a reduced hypercube (rh K N), not on a hypercube", call);
+    return c;
+}
+
 /* Append to path the nodes from x to the node of x's BB with SB address sb, SB bits flipped
  * lowest first. Returns the node reached. */
 static int walk_sb(const hr_cube *c, int x, int sb, int *path, int *len)

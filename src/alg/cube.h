@@ -28,6 +28,9 @@ typedef struct hr_cube {
  * Fails the run (hr_fail, naming call) on any other topology. */
 hr_cube hr__cube_of(hr_proc *p, const char *call);
 
+/* As hr__cube_of, on a reduced hypercube only. */
+hr_cube hr__cube_rh(hr_proc *p, const char *call);
+
 static inline int hr__cube_bb(const hr_cube *c, int x)  { return x >> c->k; }
 static inline int hr__cube_sb(const hr_cube *c, int x)
 {

@@ -121,9 +121,7 @@ void hr_alg_prefix_rh(hr_proc *p, void *inst, const double *params)
 {
     (void)params;
     hr_values *v = inst;
-    hr_cube c = hr__cube_of(p, "prefix.rh");
-    if (c.D == 0)
-        hr_fail(p, "prefix.rh runs on a reduced hypercube (rh K N), not on a hypercube");
+    hr_cube c = hr__cube_rh(p, "prefix.rh");
     int me = hr_pid(p), np = hr_nprocs(p), ones = (1 << c.k) - 1;
     size_t bytes = hr__vals_bytes(v);
     void *rslt = hr__vals_out(p, v), *msg = hr_malloc(p, bytes), *tmp = hr_malloc(p, bytes);

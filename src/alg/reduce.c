@@ -65,9 +65,7 @@ void hr_alg_reduce_rh_tree(hr_proc *p, void *inst, const double *params)
 {
     (void)params;
     hr_values *v = inst;
-    hr_cube c = hr__cube_of(p, "reduce.rh_tree");
-    if (c.D == 0)
-        hr_fail(p, "reduce.rh_tree runs on a reduced hypercube (rh K N), not on a hypercube");
+    hr_cube c = hr__cube_rh(p, "reduce.rh_tree");
     int me = hr_pid(p);
     size_t bytes = hr__vals_bytes(v);
     void *acc = hr_malloc(p, bytes), *tmp = hr_malloc(p, bytes);
