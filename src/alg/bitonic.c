@@ -7,8 +7,8 @@
  * two sorted blocks, the lower keeping the b smallest when the stage ascends. Stage i (0 ..
  * nu-1) runs dimensions i, i-1, ..., 0, ascending where bit i+1 of the address is 0. Keys are
  * ordered by (key, id): ids are unique, so that order is the stable one the verifier asks for.
- * The local sort is glibc's qsort (a merge sort, as sec. 5.1.1 says), charged b log2 b units;
- * a merge-split b units.
+ * The local sort is a merge sort, as sec. 5.1.1 says (bottom-up, runs of 16 by insertion first),
+ * charged b log2 b units; a merge-split b units.
  *
  * sort.rh_bitonic follows sec. 5 with VIRTUAL processors: block v (v in global order: BB
  * address, then address in the BB) moves between physical nodes, and a comparator between v
@@ -31,7 +31,7 @@
  * The thesis assumes k > n; with k = n an SB is one node and works the same way. */
 #include "alg/sort.h"
 
-#include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #include <hremu/workload.h>
@@ -40,14 +40,49 @@
 
 #define TAG_SORT 1
 
-static int key_less(const hr_key *a, const hr_key *b)
+static inline int key_less(const hr_key *a, const hr_key *b)
 {
     return a->key < b->key || (a->key == b->key && a->id < b->id);
 }
 
-static int key_cmp(const void *a, const void *b)
+/* Merge the sorted a[0 .. na) and c[0 .. nc) into out. */
+static void merge(const hr_key *a, size_t na, const hr_key *c, size_t nc, hr_key *out)
 {
-    return key_less(a, b) ? -1 : key_less(b, a) ? 1 : 0;
+    size_t i = 0, j = 0, k = 0;
+    while (i < na && j < nc)
+        out[k++] = key_less(&c[j], &a[i]) ? c[j++] : a[i++];
+    while (i < na)
+        out[k++] = a[i++];
+    while (j < nc)
+        out[k++] = c[j++];
+}
+
+/* Sort a[0 .. n) by (key, id), tmp n keys of room. */
+static void merge_sort(hr_key *a, size_t n, hr_key *tmp)
+{
+    enum { RUN = 16 };
+    for (size_t lo = 0; lo < n; lo += RUN) {           /* runs of RUN by insertion */
+        size_t hi = lo + RUN < n ? lo + RUN : n;
+        for (size_t i = lo + 1; i < hi; i++) {
+            hr_key x = a[i];
+            size_t j = i;
+            for (; j > lo && key_less(&x, &a[j - 1]); j--)
+                a[j] = a[j - 1];
+            a[j] = x;
+        }
+    }
+    hr_key *src = a, *dst = tmp;
+    for (size_t w = RUN; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            merge(src + lo, mid - lo, src + mid, hi - mid, dst + lo);
+        }
+        hr_key *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != a)
+        memcpy(a, src, n * sizeof *a);
 }
 
 /* out = the b smallest (low) or largest of the sorted blocks a and c, sorted. */
@@ -100,7 +135,7 @@ static hr_key *start(sorter *S, size_t nblocks, size_t slot)
     hr_key *mem = hr_malloc(p, (nblocks * S->b > 0 ? nblocks * S->b : 1) * sizeof *mem);
     hr_key *mine = mem + slot * S->b;
     memcpy(mine, S->s->in[me], S->b * sizeof *mine);
-    qsort(mine, S->b, sizeof *mine, key_cmp);
+    merge_sort(mine, S->b, S->tmp);
     double lg = 0;
     for (size_t x = S->b; x > 1; x >>= 1)
         lg++;
@@ -125,16 +160,22 @@ static void finish(sorter *S, const hr_key *mine)
     ((hr_sort *)S->s)->out_count[me] = S->b;
 }
 
-/* Stages from .. to-1 of the network on physical nodes (block v on node v). */
-static void cube_stages(sorter *S, hr_key *mine, hr_key *theirs, int from, int to)
+/* Stages from .. to-1 of the network on physical nodes (block v on node v), the block in
+ * *mine. The merge goes to the spare block and the two change places (no copy back), so *mine
+ * and S->tmp may be swapped on return. */
+static void cube_stages(sorter *S, hr_key **mine, hr_key *theirs, int from, int to)
 {
     int me = hr_pid(S->p);
-    size_t bytes = S->b * sizeof *mine;
+    size_t bytes = S->b * sizeof **mine;
     for (int i = from; i < to; i++)
         for (int j = i; j >= 0; j--) {
             int peer = me ^ (1 << j);
-            hr_sendrecv(S->p, peer, TAG_SORT, mine, bytes, peer, TAG_SORT, theirs, bytes, NULL);
-            split_block(S, mine, theirs, keeps_low(me, i, j));
+            hr_sendrecv(S->p, peer, TAG_SORT, *mine, bytes, peer, TAG_SORT, theirs, bytes, NULL);
+            merge_split(*mine, theirs, S->b, keeps_low(me, i, j), S->tmp);
+            hr_compute(S->p, (double)S->b);
+            hr_key *t = *mine;
+            *mine = S->tmp;
+            S->tmp = t;
         }
 }
 
@@ -147,7 +188,7 @@ void hr_alg_sort_bitonic(hr_proc *p, void *inst, const double *params)
         return;
     hr_key *mine = start(&S, 1, 0);
     hr_key *theirs = hr_malloc(p, (S.b ? S.b : 1) * sizeof *theirs);
-    cube_stages(&S, mine, theirs, 0, c.nu);
+    cube_stages(&S, &mine, theirs, 0, c.nu);
     finish(&S, mine);
 }
 
@@ -260,8 +301,12 @@ void hr_alg_sort_rh_bitonic(hr_proc *p, void *inst, const double *params)
         return;
     R.mem = start(&R.S, R.ns, (size_t)R.sb);
     R.other = hr_malloc(p, (R.ns * R.S.b > 0 ? R.ns * R.S.b : 1) * sizeof *R.other);
-    hr_key *mine = blk(&R, R.mem, R.sb);
-    cube_stages(&R.S, mine, R.other, 0, R.c.k);       /* Phase I */
+    hr_key *mine = blk(&R, R.mem, R.sb), *first = mine;
+    cube_stages(&R.S, &mine, R.other, 0, R.c.k);      /* Phase I */
+    if (mine != first) {                               /* the block back in its slot */
+        memcpy(first, mine, R.S.b * sizeof *first);
+        R.S.tmp = mine;
+    }
     gather(&R, 0);
     R.at = 0;
     for (int i = R.c.k; i < R.c.nu; i++)               /* Phase II */

@@ -81,37 +81,30 @@ static void sort_kids(int *kids, int n, const int *steps)
 
 /* Children of every node, in the order they are sent to, and the steps each subtree takes:
  * a node's children sorted by their subtree's steps, most first (ties by id), and its own steps
- * max over the i-th child (from 1) of i + the child's. Computed leaves first. */
+ * max over the i-th child (from 1) of i + the child's. Top-down order by a breadth-first walk
+ * from the roots, then leaves first: O(p). */
 static void plan_tree(hr_proc *p, const int *parent, int *first, int *kids, int *steps)
 {
     int np = hr_nprocs(p);
-    int *depth = hr_malloc(p, (size_t)np * sizeof *depth);
     int *order = hr_malloc(p, (size_t)np * sizeof *order);
     int *cnt = hr_calloc(p, (size_t)np + 1, sizeof *cnt);
-    for (int x = 0; x < np; x++) {
-        int d = 0;
-        for (int y = x; parent[y] >= 0; y = parent[y])
-            d++;
-        depth[x] = d;
+    for (int x = 0; x < np; x++)
         if (parent[x] >= 0)
             cnt[parent[x] + 1]++;
-    }
     for (int x = 0; x < np; x++)
         cnt[x + 1] += cnt[x];
     memcpy(first, cnt, ((size_t)np + 1) * sizeof *first);
     for (int x = 0; x < np; x++)
         if (parent[x] >= 0)
             kids[cnt[parent[x]]++] = x;
-    /* Deepest first: counting sort by depth, descending. */
-    int maxd = 0;
-    for (int x = 0; x < np; x++)
-        maxd = depth[x] > maxd ? depth[x] : maxd;
     int at = 0;
-    for (int d = maxd; d >= 0; d--)
-        for (int x = 0; x < np; x++)
-            if (depth[x] == d)
-                order[at++] = x;
-    for (int i = 0; i < np; i++) {
+    for (int x = 0; x < np; x++)
+        if (parent[x] < 0)
+            order[at++] = x;
+    for (int i = 0; i < at; i++)
+        for (int j = first[order[i]]; j < first[order[i] + 1]; j++)
+            order[at++] = kids[j];
+    for (int i = at; i-- > 0;) {
         int x = order[i], s = 0;
         sort_kids(kids + first[x], first[x + 1] - first[x], steps);
         for (int j = first[x]; j < first[x + 1]; j++)
@@ -119,7 +112,6 @@ static void plan_tree(hr_proc *p, const int *parent, int *first, int *kids, int 
                 s = j - first[x] + 1 + steps[kids[j]];
         steps[x] = s;
     }
-    hr_free(p, depth);
     hr_free(p, order);
     hr_free(p, cnt);
 }
