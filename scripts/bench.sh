@@ -1,5 +1,5 @@
 #!/bin/sh
-# scripts/bench.sh BUILD_DIR: the figures of `make bench`, five tables.
+# scripts/bench.sh BUILD_DIR: the figures of `make bench`, six tables.
 #
 # h-relations: `BUILD_DIR/hremu configs/bench/hrel.ini` (hrel.direct, hrel.two_phase, hrel.xor)
 #   beside BUILD_DIR/bench/ref_alltoall (the same elements routed by p plain pthreads, in one
@@ -22,6 +22,9 @@
 # seed 004: `BUILD_DIR/hremu configs/bench/seed004.ini` (broadcast and prefix at p = 1024 on
 #   RH(6,2) and the 10-cube): steps per second of wall time, and x_barrier = seconds per step over
 #   bench/barrier's seconds per round at the same p (from the rounds table).
+# bitonic sorts: `BUILD_DIR/hremu configs/bench/bitonic.ini` (sort.bitonic on the 6-cube,
+#   sort.rh_bitonic on RH(4,1), beside sort.radix on the same 2^22 keys): wall_s, keys/s and
+#   x_radix = keys/s over sort.radix's on complete.
 #
 # The references take p, n and seed from the configs, so every row of a table moves the same
 # elements. Each figure is a median: over BENCH_RUNS runs (default 11) for a reference, at most 5
@@ -316,6 +319,26 @@ if [ -x "$build/hremu" ] && "$build/hremu" "$s4_cfg" --format csv > "$tmp/s4.csv
 else
     cat "$tmp/err" >&2
     echo "(hremu failed on $s4_cfg)"
+    status=1
+fi
+echo
+bit_cfg=configs/bench/bitonic.ini
+echo "bitonic sorts: $(ini "$bit_cfg" run algorithms), p = $(ini "$bit_cfg" machine procs), n = $(ini "$bit_cfg" workload n), dataset R ($bit_cfg)"
+if [ -x "$build/hremu" ] && "$build/hremu" "$bit_cfg" --format csv > "$tmp/bit.csv" 2> "$tmp/err"; then
+    awk -F, '
+        NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
+                  printf "%-18s %-10s %10s %12s %10s %14s\n", "algorithm", "topology", "wall_s", "keys/s", "x_radix", "model_time_s"; next }
+        { gsub(/"/, ""); if ($c["verified"] != "true") bad = 1
+          a[NR] = $c["algorithm"]; t[NR] = $c["topology"]; w[NR] = $c["wall_s"]; m[NR] = $c["model_time_s"]; n = $c["n"]
+          if (a[NR] == "sort.radix" && t[NR] == "complete") base = w[NR]; last = NR }
+        END { for (i = 2; i <= last; i++)
+                  printf "%-18s %-10s %10.6f %12.4g %10.2f %14.6g\n", a[i], t[i], w[i], (w[i] > 0 ? n / w[i] : 0),
+                         (w[i] > 0 && base > 0 ? base / w[i] : 0), m[i]
+              exit bad }' "$tmp/bit.csv" || status=1
+    echo "x_radix: keys/s over sort.radix's on complete (the same keys): 1.00 as fast, 0.50 half as fast"
+else
+    cat "$tmp/err" >&2
+    echo "(hremu failed on $bit_cfg)"
     status=1
 fi
 echo "wall_s: medians over runs; the box is shared, so quote the ratios, not the absolute times"
