@@ -73,7 +73,7 @@ typedef enum hr_values_goal {
     HR_GOAL_NONE = 0,         /* not set: verification fails */
     HR_GOAL_BCAST,            /* every out[i] is in[root] */
     HR_GOAL_REDUCE,           /* out[root] is the op of every in[i], element by element */
-    HR_GOAL_PREFIX,           /* out[i] is the op of in[0] .. in[i] (inclusive), element by element */
+    HR_GOAL_PREFIX,           /* out[i] is the op of in[0] .. in[i] (inclusive), by element */
 } hr_values_goal;
 
 /* Values for broadcast, reduction and prefix (seed 004). Processor i starts with m values

@@ -29,7 +29,7 @@
  *    The last stage ends on BB dimension 0, so the blocks end in SB 0, as the thesis says.
  *  Phase III (5.1.3): the reverse of the gather (n steps) returns block v to node v.
  * The thesis assumes k > n; with k = n an SB is one node and works the same way. */
-#include "alg/sort.h"
+#include "alg/seed004.h"
 
 #include <stdint.h>
 #include <string.h>

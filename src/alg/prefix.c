@@ -97,7 +97,8 @@ int hr__rh_prefix_plan(int D, hr_rh_xfer *out, int cap, int *substeps)
     }
     /* Senders in increasing order within a substep: the loop above appends in holder order. */
     for (int a = 1; a < nx; a++)
-        for (int j = a; j > 0 && out[j - 1].sub == out[j].sub && out[j - 1].from > out[j].from; j--) {
+        for (int j = a; j > 0 && out[j - 1].sub == out[j].sub && out[j - 1].from > out[j].from;
+             j--) {
             hr_rh_xfer x = out[j];
             out[j] = out[j - 1];
             out[j - 1] = x;

@@ -1,5 +1,6 @@
 /* seed004.h: broadcast, reduction and prefix on the hypercube and on the reduced hypercube
- * RH(k,n) (seed 004 chapters 2-4), on the values workload. Sorting is in sort.h. */
+ * RH(k,n) (seed 004 chapters 2-4, bcast.c, reduce.c, prefix.c), on the values workload; bitonic
+ * sort on both (chapter 5, bitonic.c), on the sort workload with n a multiple of p. */
 #ifndef HREMU_ALG_SEED004_H
 #define HREMU_ALG_SEED004_H
 
@@ -11,6 +12,8 @@ void hr_alg_reduce_binomial(hr_proc *p, void *inst, const double *params);
 void hr_alg_reduce_rh_tree(hr_proc *p, void *inst, const double *params);
 void hr_alg_prefix_hypercube(hr_proc *p, void *inst, const double *params);
 void hr_alg_prefix_rh(hr_proc *p, void *inst, const double *params);
+void hr_alg_sort_bitonic(hr_proc *p, void *inst, const double *params);
+void hr_alg_sort_rh_bitonic(hr_proc *p, void *inst, const double *params);
 
 /* One transfer between BBs in Phase II of the RH prefix (sec. 4.2): in substep `sub` (from 1,
  * over the whole phase), BB from sends to BB to = from ^ 2^dim, directly (the loop's step) or

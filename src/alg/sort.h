@@ -6,8 +6,5 @@
 
 void hr_alg_sort_counting(hr_proc *p, void *inst, const double *params);
 void hr_alg_sort_radix(hr_proc *p, void *inst, const double *params);
-/* Bitonic sort (seed 004 ch. 5) on the hypercube and on RH(k,n); n a multiple of p. */
-void hr_alg_sort_bitonic(hr_proc *p, void *inst, const double *params);
-void hr_alg_sort_rh_bitonic(hr_proc *p, void *inst, const double *params);
 
 #endif

@@ -303,7 +303,8 @@ static int run(const options *o, const hr_config *c, const hr_sweep_plan *plan, 
     hr_report rep;
     char why[2048];
     /* The table leaves out what no row can fill: seed 003's measure and losses without rounds,
-     * stalls where nothing can stall, op and root without a values workload. CSV and JSON keep every column for scripts. */
+     * stalls where nothing can stall, op and root without a values workload. CSV and JSON keep
+     * every column for scripts. */
     const char *hide[6] = { NULL }, **h = hide;
     if (format == HR_FORMAT_TABLE) {
         if (!plan->rounds)

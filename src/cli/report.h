@@ -99,7 +99,8 @@ void hr__report_record(FILE *out, hr_format format, const char *const *names,
                        const char *const *values, const int *numeric, int n);
 /* A table of one's own, in the rows' formats (--regions, say): n columns called names, numeric
  * as for hr__report_record, widths[i] the table's width of column i (at least its name's). values
- * NULL writes the header line (table and CSV; JSON has none), else one line. At most HR_REPORT_MAX_COLS columns. */
+ * NULL writes the header line (table and CSV; JSON has none), else one line. At most
+ * HR_REPORT_MAX_COLS columns. */
 void hr__report_line(FILE *out, hr_format format, const char *const *names, const int *numeric,
                      const int *widths, const char *const *values, int n);
 /* Aggregating: write the kept rows, one per group of rows equal in all but the seed and the

@@ -59,8 +59,8 @@ int hr__values_make(const hr_workload_spec *s, int p, void **inst, char *why, si
     const char *dataset = s->dataset ? s->dataset : "int";
     int op = HR_SUM;
     if (strcmp(dataset, "int") != 0 && strcmp(dataset, "double") != 0)
-        return hr__work_fail(why, whylen, HR_EINVAL, "unknown dataset '%s' for values (int, double)",
-                             dataset);
+        return hr__work_fail(why, whylen, HR_EINVAL, "unknown dataset '%s' for values (int, "
+                             "double)", dataset);
     if (s->op != NULL && parse_op(s->op, &op) != 0)
         return hr__work_fail(why, whylen, HR_EINVAL, "unknown op '%s' (sum, max, min)", s->op);
     if (p < 1 || s->n == 0 || s->n % (uint64_t)p != 0)
@@ -265,7 +265,8 @@ int hr__values_verify(const void *inst, char *why, size_t whylen)
                     has_high = 1;
                 }
             }
-            if ((err = check(I, x, i, has_high ? combine(v, high, low) : low, why, whylen)) != HR_OK)
+            word want = has_high ? combine(v, high, low) : low;
+            if ((err = check(I, x, i, want, why, whylen)) != HR_OK)
                 return err;
         }
     }
