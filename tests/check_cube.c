@@ -406,9 +406,16 @@ START_TEST(test_cube_steps)
         run_values("reduce.rh_tree", spec, p, 1, p - 1, HR_SUM, "async", 0, &o);
         ck_assert_int_eq((int)o.res.rounds, reduce_rh_steps(k, n));
         /* No broadcast from one node takes fewer than log2 p steps (the informed double at
-         * most each step). */
+         * most each step). And sec. 2's structure bounds it from above, one message a node a
+         * step: the (k-n)-cube's double-rooted tree, depth k - n, two sends a level, 2(k-n);
+         * its node then may serve two subcube children before its copy, 2; a BB of the copy's
+         * tree of BBs (depth 2^n with the spacer) passes the value from its NOE down its
+         * n-cube tree to the NOX (depth at most n, 2n steps) and across (1); the last BBs
+         * spread it inside, 2n. So at most 2(k-n) + 2 + 2^n (2n + 1) + 2n: the thesis's
+         * O(k + n 2^n) with its constants for this step model. */
         run_values("bcast.rh_tree", spec, p, 1, p / 3, HR_SUM, "async", 0, &o);
         ck_assert_int_ge((int)o.res.rounds, k + (1 << n));
+        ck_assert_int_le((int)o.res.rounds, 2 * (k - n) + 2 + (1 << n) * (2 * n + 1) + 2 * n);
     }
 }
 END_TEST
