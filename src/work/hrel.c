@@ -7,13 +7,11 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <hremu/error.h>
@@ -22,6 +20,7 @@
 #include "util/rng.h"
 #include "util/sync.h"
 #include "work/common.h"
+#include "work/textfile.h"
 
 /* Where the destinations come from. */
 enum dest_mode {
@@ -356,148 +355,16 @@ static int file_elems_push(file_elems *fe, uint16_t src, uint16_t dst, uint32_t 
     return HR_OK;
 }
 
-/* A decimal number of len characters: 0, -1 if it is not one (sign, hex, other characters), -2
- * if it exceeds 2^64-1. */
-static int parse_dec(const char *t, size_t len, uint64_t *v)
-{
-    uint64_t x = 0;
-    int big = 0;
-    for (size_t i = 0; i < len; i++) {
-        if (t[i] < '0' || t[i] > '9')
-            return -1;
-        unsigned digit = (unsigned)(t[i] - '0');
-        if (x > (UINT64_MAX - digit) / 10)
-            big = 1;
-        else
-            x = x * 10 + digit;
-    }
-    *v = x;
-    return big ? -2 : 0;
-}
-
-/* A token as it may appear in a one-line message: at most 24 characters, anything unprintable
- * shown as '?', "..." when cut. */
-static void show_token(char *out, size_t cap, const char *t, size_t len)
-{
-    size_t k = 0, max = cap - 4;   /* room for "..." and the NUL */
-    for (; k < len && k < max; k++)
-        out[k] = isprint((unsigned char)t[k]) ? t[k] : '?';
-    if (k < len)
-        memcpy(out + k, "...", 4);
-    else
-        out[k] = '\0';
-}
-
-/* The longest line the reader takes, newline excluded. An element line needs some 20 bytes; the
- * rest is room for spacing, leading zeros and a comment. The bound keeps what one line costs
- * small whatever the file holds (a file of one endless line would otherwise be read whole into
- * memory). */
-#define MAX_LINE 4096
-
-/* What a file's type is called in a message. */
-static const char *file_type(mode_t mode)
-{
-    if (S_ISDIR(mode))
-        return "a directory";
-    if (S_ISFIFO(mode))
-        return "a FIFO (named pipe)";
-    if (S_ISCHR(mode))
-        return "a character device";
-    if (S_ISBLK(mode))
-        return "a block device";
-    if (S_ISSOCK(mode))
-        return "a socket";
-    return "not a regular file";
-}
-
-/* Open path for reading, if it is a regular file: a device can be endless (/dev/zero) and a FIFO
- * can wait for a writer forever. The type is checked twice: by stat, so that such a file is
- * refused without being opened at all, and by fstat on the descriptor, so that a path replaced
- * between the two is refused too. The open itself never blocks (O_NONBLOCK: opening a FIFO for
- * reading would wait for a writer); on a regular file O_NONBLOCK changes nothing. */
-static int open_regular(const char *path, int *fd, char *why, size_t whylen)
-{
-    struct stat st;
-    if (stat(path, &st) != 0)
-        return hr__work_fail(why, whylen, HR_EINVAL, "%s: cannot open: %s", path,
-                             strerror(errno));
-    if (!S_ISREG(st.st_mode))
-        return hr__work_fail(why, whylen, HR_EINVAL, "%s: is %s, not a regular file", path,
-                             file_type(st.st_mode));
-    *fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-    if (*fd < 0)
-        return hr__work_fail(why, whylen, HR_EINVAL, "%s: cannot open: %s", path,
-                             strerror(errno));
-    if (fstat(*fd, &st) != 0) {
-        int e = errno;
-        close(*fd);
-        return hr__work_fail(why, whylen, HR_EINVAL, "%s: cannot open: %s", path, strerror(e));
-    }
-    if (!S_ISREG(st.st_mode)) {
-        close(*fd);
-        return hr__work_fail(why, whylen, HR_EINVAL, "%s: is %s, not a regular file", path,
-                             file_type(st.st_mode));
-    }
-    return HR_OK;
-}
-
-/* Lines of a file descriptor, each at most MAX_LINE bytes, read in chunks. */
-typedef struct line_reader {
-    int    fd;
-    char  *buf;          /* [READ_CHUNK] */
-    size_t pos, len;     /* unread bytes: buf[pos .. len) */
-} line_reader;
-
-#define READ_CHUNK (64 * 1024)
-
-/* The next line into line[0 .. *len), without its newline (the last line may lack one): 1, or 0
- * at the end of the file, -1 for a line longer than MAX_LINE, -2 for a read error (errno). */
-static int next_line(line_reader *lr, char *line, size_t *len)
-{
-    size_t have = 0;
-    int any = 0;
-    for (;;) {
-        if (lr->pos == lr->len) {
-            ssize_t got;
-            do
-                got = read(lr->fd, lr->buf, READ_CHUNK);
-            while (got < 0 && errno == EINTR);
-            if (got < 0)
-                return -2;
-            if (got == 0) {
-                *len = have;
-                return any ? 1 : 0;
-            }
-            lr->pos = 0;
-            lr->len = (size_t)got;
-        }
-        any = 1;
-        const char *start = lr->buf + lr->pos;
-        size_t avail = lr->len - lr->pos;
-        const char *nl = memchr(start, '\n', avail);
-        size_t take = nl != NULL ? (size_t)(nl - start) : avail;
-        if (take > MAX_LINE - have)
-            return -1;
-        memcpy(line + have, start, take);
-        have += take;
-        lr->pos += take + (nl != NULL);
-        if (nl != NULL) {
-            *len = have;
-            return 1;
-        }
-    }
-}
-
 /* Read path's element lines into fe, checking every field; the reason is "PATH:LINE: ...". */
 static int read_file(const char *path, int p, file_elems *fe, char *why, size_t whylen)
 {
     static const char *const field[3] = { "SOURCE", "DEST", "VALUE" };
-    line_reader lr = { .fd = -1 };
-    int err = open_regular(path, &lr.fd, why, whylen);
+    hr_text_reader lr = { .fd = -1 };
+    int err = hr__text_open(path, &lr.fd, NULL, why, whylen);
     if (err != HR_OK)
         return err;
-    char buf[MAX_LINE], shown[28];
-    lr.buf = malloc(READ_CHUNK);
+    char buf[HR_TEXT_MAX_LINE], shown[28];
+    lr.buf = malloc(HR_TEXT_READ_CHUNK);
     if (lr.buf == NULL) {
         close(lr.fd);
         return hr__work_fail(why, whylen, HR_ENOMEM, "%s: out of memory for a read buffer", path);
@@ -505,12 +372,12 @@ static int read_file(const char *path, int p, file_elems *fe, char *why, size_t 
     size_t len;
     int got;
     uint64_t line = 0;
-    while (err == HR_OK && (got = next_line(&lr, buf, &len)) != 0) {
+    while (err == HR_OK && (got = hr__text_next_line(&lr, buf, &len)) != 0) {
         line++;
         if (got == -1) {
             err = hr__work_fail(why, whylen, HR_EINVAL,
                                 "%s:%" PRIu64 ": line longer than %d bytes", path, line,
-                                MAX_LINE);
+                                HR_TEXT_MAX_LINE);
             break;
         }
         if (got == -2) {
@@ -548,8 +415,8 @@ static int read_file(const char *path, int p, file_elems *fe, char *why, size_t 
         }
         uint64_t v[3];
         for (int k = 0; k < 3 && err == HR_OK; k++) {
-            int r = parse_dec(tok[k], tlen[k], &v[k]);
-            show_token(shown, sizeof shown, tok[k], tlen[k]);
+            int r = hr__text_parse_dec(tok[k], tlen[k], &v[k]);
+            hr__text_show_token(shown, sizeof shown, tok[k], tlen[k]);
             if (r == -1)
                 err = hr__work_fail(why, whylen, HR_EINVAL,
                                     "%s:%" PRIu64 ": %s \"%s\" is not a decimal number", path, line,
