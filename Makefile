@@ -11,7 +11,7 @@ else
 BUILD    := build-$(subst $(comma),-,$(SAN))
 endif
 
-PKGS     := liburcu check inih
+PKGS     := liburcu check inih fftw3
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wwrite-strings -Wundef -Wpointer-arith -Wvla
 OPT      ?= -O2 -g

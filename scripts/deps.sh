@@ -5,7 +5,7 @@
 # Extra package names may be passed (e.g. `scripts/deps.sh valgrind`).
 # Recommended packages are left out (with them, gnuplot-nox alone pulls in some 40 more).
 set -e
-need="pkg-config liburcu-dev check libinih-dev python3 gnuplot-nox $*"
+need="pkg-config liburcu-dev check libinih-dev libfftw3-dev python3 gnuplot-nox $*"
 missing=""
 for pkg in $need; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing="$missing $pkg"

@@ -205,7 +205,7 @@ static const bad_file bad_files[] = {
     { "bad_buffer_sync.ini", ":3: a receive buffer applies to discipline async only, not sync "
       "(set buffer = unlimited)", 0 },
     { "bad_compute.ini", ":2: compute = guessed: expected units or measured", 0 },
-    { "bad_kind.ini", ":2: kind = hrelations: unknown workload kind (kinds: hrelation", 1 },
+    { "bad_kind.ini", ":2: kind = hrelations: unknown workload kind (kinds: exchange, hrelation", 1 },
     { "bad_distribution.ini", ":2: distribution = zipf: unknown distribution for this kind "
       "(distributions: ", 1 },
     { "bad_dataset.ini", ":3: dataset = Q: unknown dataset for this kind (datasets: C, N, R, S)",
@@ -441,7 +441,9 @@ START_TEST(test_config_params)
     char text[512], set[256];
     snprintf(text, sizeof text, "[run]\nalgorithms = %s\n[machine]\ndiscipline = %s\n%s", alg->name,
              alg->disciplines ? strtok(strcpy(set, alg->disciplines), ", ") : "async",
-             alg->kind == HR_KIND_SORT ? "[workload]\nkind = sort\ndataset = R\n" : "");
+             alg->kind == HR_KIND_SORT ? "[workload]\nkind = sort\ndataset = R\n"
+             : alg->kind == HR_KIND_VALUES ? "[workload]\nkind = values\nn = p\ndataset = int\n"
+                                           : "");
     hr_config *c = NULL;
     hr_config_error e;
     ck_assert_int_eq(hr__config_parse("t.ini", text, strlen(text), &c, &e), HR_OK);

@@ -179,7 +179,10 @@ typedef struct job {
 static void body(hr_proc *p, void *arg)
 {
     job *j = arg;
-    j->alg->run(p, j->v, NULL);
+    double params[16] = { 0 };
+    for (int k = 0; j->alg->params && j->alg->params[k].name; k++)
+        params[k] = j->alg->params[k].def;
+    j->alg->run(p, j->v, params);
 }
 
 /* Values: integers with a sign and all 64 bits used, so a lost or doubled term shows. */
@@ -564,11 +567,12 @@ START_TEST(test_cube_workload_verifies)
                 const hr_algorithm *alg = hr_algorithm_at(a);
                 if (alg->kind != HR_KIND_VALUES || !hr_algorithm_takes(alg, shapes[sh]))
                     continue;
+                hr_wkey_value keys[2] = {
+                    { .word = ops[(seed + (uint64_t)a) % 3] },
+                    { .num = (double)((seed * 7 + (uint64_t)a) % (uint64_t)p) } };
                 hr_workload_spec spec = { .kind = "values", .n = (uint64_t)p * (seed + 1),
                                           .dataset = seed == 2 ? "int" : "double",
-                                          .op = ops[(seed + (uint64_t)a) % 3],
-                                          .root = (seed * 7 + (uint64_t)a) % (uint64_t)p,
-                                          .seed = seed };
+                                          .keys = keys, .seed = seed };
                 void *inst;
                 char why[256] = "";
                 ck_assert_int_eq(w->make(&spec, p, &inst, why, sizeof why), HR_OK);
@@ -579,7 +583,7 @@ START_TEST(test_cube_workload_verifies)
                 ck_assert_msg(res.status == HR_OK, "%s: %s", alg->name, res.report);
                 ck_assert_msg(hr_workload_verify(w, inst, res.bytes, why, sizeof why) == HR_OK,
                               "%s on %s, seed %llu, %s %s: %s", alg->name, shapes[sh],
-                              (unsigned long long)seed, spec.dataset, spec.op, why);
+                              (unsigned long long)seed, spec.dataset, keys[0].word, why);
                 w->destroy(inst);
             }
             hr_machine_destroy(m);

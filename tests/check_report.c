@@ -11,10 +11,10 @@
 static const char csv_header[] =
     "algorithm,procs,n,h,discipline,topology,cost,seed,model_time_s,rounds,messages,bytes,"
     "max_out_bytes,max_in_bytes,wall_s,verified,rounds_per_h,lost,stalls,status,distribution,"
-    "dataset,op,root,buffer,switching,tau,sigma,overhead,hop,compute_unit,compute,repeat,params\n";
+    "dataset,block_bytes,op,root,buffer,switching,tau,sigma,overhead,hop,compute_unit,compute,repeat,params\n";
 
 /* The sample's settings, as the columns after status print them. */
-#define SETTINGS "skewed,,,,unlimited,cut_through,8.8e-05,5e-08,0,0,1e-09,units,3,"
+#define SETTINGS "skewed,,,,,unlimited,cut_through,8.8e-05,5e-08,0,0,1e-09,units,3,"
 
 static hr_row sample(void)
 {
@@ -80,7 +80,7 @@ START_TEST(test_report_csv)
              "hrel.direct,16,1048576,262144,async,complete,cm5,1,0.1,2,347,7866224,524408,"
              "1966200,0.25,true,7.62939453125e-06,0,0,ok," SETTINGS "\n"
              "hrel.direct,16,1048576,262144,async,complete,cm5,1,0.3333333333333333,2,347,"
-             "7866224,524408,1966200,0.25,false,7.62939453125e-06,0,0,wrong,,R,,,65536,cut_through,"
+             "7866224,524408,1966200,0.25,false,7.62939453125e-06,0,0,wrong,,R,,,,65536,cut_through,"
              "8.8e-05,5.0000000000000004e-08,1e-06,0,1e-09,measured,1,K=1.5 r=8\n",
              csv_header);
     ck_assert_str_eq(out, want);
@@ -117,7 +117,7 @@ START_TEST(test_report_json)
         "\"seed\":18446744073709551615,\"model_time_s\":1e-300,\"rounds\":2,\"messages\":347,"
         "\"bytes\":7866224,\"max_out_bytes\":524408,\"max_in_bytes\":1966200,\"wall_s\":0.25,"
         "\"verified\":true,\"rounds_per_h\":7.62939453125e-06,\"lost\":0,\"stalls\":0,"
-        "\"status\":\"ok\",\"distribution\":\"skewed\",\"dataset\":\"\",\"op\":\"\",\"root\":null,\"buffer\":\"unlimited\",\"switching\":\"cut_through\","
+        "\"status\":\"ok\",\"distribution\":\"skewed\",\"dataset\":\"\",\"block_bytes\":null,\"op\":null,\"root\":null,\"buffer\":\"unlimited\",\"switching\":\"cut_through\","
         "\"tau\":8.8e-05,\"sigma\":5e-08,\"overhead\":0,\"hop\":0,\"compute_unit\":1e-09,"
         "\"compute\":\"units\",\"repeat\":3,\"params\":\"\"}\n");
     free(out);

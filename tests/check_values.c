@@ -22,7 +22,8 @@ static const hr_workload *values(void)
 static hr_values *make(const char *dataset, const char *op, uint64_t n, int p, uint64_t root,
                        uint64_t seed)
 {
-    hr_workload_spec s = { .kind = "values", .n = n, .dataset = dataset, .op = op, .root = root,
+    hr_wkey_value keys[2] = { { .word = op }, { .num = (double)root } };
+    hr_workload_spec s = { .kind = "values", .n = n, .dataset = dataset, .keys = keys,
                            .seed = seed };
     void *inst = NULL;
     char why[256];
@@ -73,8 +74,9 @@ START_TEST(test_values_refusals)
         { "R", "sum", 32, 0, "unknown dataset 'R' for values" },
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        hr_wkey_value keys[2] = { { .word = bad[i].op }, { .num = (double)bad[i].root } };
         hr_workload_spec s = { .kind = "values", .n = bad[i].n, .dataset = bad[i].dataset,
-                               .op = bad[i].op, .root = bad[i].root, .seed = 1 };
+                               .keys = keys, .seed = 1 };
         void *inst = (void *)1;
         char why[256] = "";
         ck_assert_int_eq(values()->make(&s, 16, &inst, why, sizeof why), HR_EINVAL);

@@ -111,9 +111,13 @@ START_TEST(test_workload_table)
     for (const hr_workload *w; (w = hr_workload_at(rows)) != NULL; rows++) {
         ck_assert_ptr_nonnull(w->name);
         ck_assert(w->summary != NULL && w->summary[0] != '\0');
-        /* Every kind names what its instances vary by: distributions or datasets. */
+        /* Every kind names what its instances vary by: distributions, datasets or keys of its
+         * own. Kinds are distinct, below a program's. */
         const char *names = w->distributions != NULL ? w->distributions : w->datasets;
-        ck_assert(names != NULL && names[0] != '\0');
+        ck_assert((names != NULL && names[0] != '\0') || (w->keys && w->keys[0].name));
+        ck_assert_int_lt(w->kind, HR_KIND_USER);
+        for (int j = 0; j < rows; j++)
+            ck_assert_int_ne(hr_workload_at(j)->kind, w->kind);
         ck_assert(w->make && w->reset && w->verify && w->min_bytes && w->h && w->mem_bytes &&
                   w->destroy);
         if (prev != NULL)

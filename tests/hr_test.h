@@ -29,9 +29,13 @@
     X(report)             \
     X(workload)           \
     X(sortwork)           \
+    X(mtx)                \
     X(values)             \
     X(alg)                \
     X(cube)               \
+    X(sched)              \
+    X(xchg)               \
+    X(bcast)              \
     X(determinism)
 
 #define HR_TEST_DECL(name) Suite *hr_##name##_suite(void);

@@ -71,7 +71,7 @@ typedef struct hr_sort {
  * it returns) so that the verifier knows what to check. */
 typedef enum hr_values_goal {
     HR_GOAL_NONE = 0,         /* not set: verification fails */
-    HR_GOAL_BCAST,            /* every out[i] is in[root] */
+    HR_GOAL_BCAST,            /* every out[i] is in[root], or in[the root of i's group] */
     HR_GOAL_REDUCE,           /* out[root] is the op of every in[i], element by element */
     HR_GOAL_PREFIX,           /* out[i] is the op of in[0] .. in[i] (inclusive), by element */
 } hr_values_goal;
@@ -97,7 +97,45 @@ typedef struct hr_values {
     void     **out;
     int        goal;          /* an hr_values_goal, set by the algorithm */
     int        split;         /* HR_GOAL_PREFIX of doubles: see above (0: log2 p) */
+    /* HR_GOAL_BCAST to groups (seed 001 sec. 3.6's selective broadcast), set by the algorithm:
+     * the processors as a mesh of `rows` rows of p/rows, row-major; HR_BCAST_ROWS broadcasts in
+     * every row at once from its member in root's column, HR_BCAST_COLUMNS in every column
+     * from its member in root's row. HR_BCAST_ALL (0): one broadcast from root to all. */
+    int        group;         /* an hr_bcast_group */
+    int        rows;
 } hr_values;
+
+typedef enum hr_bcast_group { HR_BCAST_ALL = 0, HR_BCAST_ROWS = 1, HR_BCAST_COLUMNS = 2 } hr_bcast_group;
+
+/* A key of a workload kind's own, declared in its table row as algorithms declare parameters:
+ * the config reads, checks and sweeps it, --list and the error messages show it, and every row
+ * reports it in a column of its name, with no code for it outside the kind's file. */
+typedef enum hr_wkey_type {
+    HR_WKEY_INT = 1,          /* a whole number, or an integer expression in n and p ("n/p") */
+    HR_WKEY_REAL,             /* a decimal number */
+    HR_WKEY_WORD,             /* one of choices; an entry "NAME:PATH" takes any text after "NAME:" */
+} hr_wkey_type;
+
+typedef struct hr_wkey_spec {
+    const char  *name;        /* NULL ends a list; [a-z0-9_] */
+    const char  *summary;     /* one line for --list and docs/config.md */
+    hr_wkey_type type;
+    const char  *def;         /* the default, as config text; NULL: the key must be set */
+    double       min, max;    /* HR_WKEY_INT and HR_WKEY_REAL: the range, inclusive */
+    int          below_p;     /* HR_WKEY_INT: nonzero if it names a processor (below p) too */
+    const char  *choices;     /* HR_WKEY_WORD: a comma list, "density, table6, file:PATH" */
+    const char  *column;      /* the report's column for it; NULL: the key's name. A name the
+                               * report has already (bytes) needs another column */
+} hr_wkey_spec;
+
+/* A declared key's value: num for HR_WKEY_INT (a whole number, exact up to 2^53) and
+ * HR_WKEY_REAL, word for HR_WKEY_WORD (as the config wrote it, "file:m.mtx"). */
+typedef struct hr_wkey_value {
+    double      num;
+    const char *word;
+} hr_wkey_value;
+
+#define HR_WKEY_MAX 16        /* declared keys one kind may have */
 
 /* What the [workload] section says; strings are owned by the caller. */
 typedef struct hr_workload_spec {
@@ -107,8 +145,7 @@ typedef struct hr_workload_spec {
     const char *distribution;  /* "uniform", "transpose", "skewed" ...; hrelation only */
     const char *dataset;       /* sort: "R", "S", "C", "N" (seed 000 section 5.1); values: "int",
                                 * "double"; else NULL */
-    const char *op;            /* values: "sum", "max", "min"; else NULL */
-    uint64_t    root;          /* values: the root of a broadcast or reduction */
+    const hr_wkey_value *keys; /* the kind's declared keys (hr_workload.keys), in their order */
     uint64_t    seed;
 } hr_workload_spec;
 
@@ -119,6 +156,8 @@ typedef struct hr_workload {
     const char *distributions; /* comma list of distribution names, for --list and errors; NULL
                                 * for a kind that takes no distribution */
     const char *datasets;      /* likewise the dataset names; NULL for a kind that takes none */
+    const hr_wkey_spec *keys;  /* the kind's own keys, a list ended by a row with name NULL; or
+                                * NULL. A name another kind declares has the same type there. */
     /* Make an instance for p processors; HR_EINVAL with a reason in why (static text or buf). */
     int      (*make)(const hr_workload_spec *s, int p, void **inst, char *why, size_t whylen);
     void     (*reset)(void *inst);          /* forget outputs before another run */
@@ -146,10 +185,25 @@ typedef struct hr_workload {
 
 /* Add a program's own workload kind, after the built-in ones, for the hremu command and every
  * lookup: kind HR_KIND_USER or above, not used by another workload, the algorithms that take it
- * naming the same kind. Its instances come from [workload] kind = NAME, n and the machine's seed
- * (spec->distribution and spec->dataset are NULL). w is borrowed and must outlive every use.
+ * naming the same kind. Its instances come from [workload] kind = NAME, n, the machine's seed and
+ * the keys it declares (spec->distribution and spec->dataset are NULL). A declared key must be
+ * well formed (a known type, a default inside its range or among its choices, a name no fixed
+ * [workload] key has, the type any other kind gives that name). w is borrowed and must outlive
+ * every use.
  * HR_OK, or HR_EINVAL with a reason in why (if not NULL). Before anything runs, one thread. */
 int hr_workload_register(const hr_workload *w, const char **why);
+/* The i-th key name that some registered kind declares (i from 0), each name once, in the order
+ * of the registry and of each kind's list; NULL past the end. The first declaration of a name
+ * is returned (others have the same type). */
+const hr_wkey_spec *hr_workload_key_at(int i);
+/* Likewise the i-th column of declared keys (hr_wkey_spec.column, or the name), each column
+ * once; the reports give each its own column. */
+const hr_wkey_spec *hr_workload_column_at(int i);
+/* A declared key's column name. */
+static inline const char *hr_wkey_column(const hr_wkey_spec *k)
+{
+    return k->column != NULL ? k->column : k->name;
+}
 const hr_workload *hr_workload_find(const char *name);
 const hr_workload *hr_workload_at(int i);   /* i from 0; NULL past the end */
 

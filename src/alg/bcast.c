@@ -1,5 +1,7 @@
-/* bcast.c: broadcast on the hypercube (binomial tree) and on the reduced hypercube (seed 004
- * chapter 2: the double-rooted binary tree of BBs), from any root, of m values.
+/* bcast.c: the broadcasts of m values from any root: on the hypercube (binomial tree) and on
+ * the reduced hypercube (seed 004 chapter 2: the double-rooted binary tree of BBs), and seed
+ * 001's linear and recursive broadcasts (sec. 3.6), to all or to the rows or columns of a mesh,
+ * beside the machine's own hr_bcast.
  *
  * Both build the whole tree at every processor (parent of every node: as the thesis's Phase I
  * has every node run the set-up for itself, and cheap: p <= 1024 entries) and send down it with
@@ -13,6 +15,8 @@
 
 #include "alg/cube.h"
 #include "alg/drtree.h"
+#include "alg/sched.h"
+#include "alg/seed001.h"
 
 #define TAG_BCAST 1
 
@@ -91,4 +95,119 @@ void hr_alg_bcast_rh_tree(hr_proc *p, void *inst, const double *params)
     for (int x = 0; x < np; x++)
         parent[x] = rh_parent(&c, bbt, sbt, lowt, v->root, x);
     bcast_tree(p, v, parent);
+}
+
+/* ---- seed 001 sec. 3.6: LIB, REB and the system's broadcast -------------------------------- */
+
+#define TAG_SEED001 2
+
+/* The group a processor broadcasts in (params: group 0 all, 1 rows, 2 columns; rows of the
+ * mesh, 0 the squarest: the largest divisor of p not above its square root), as processor ids
+ * in rank order into pids; returns the group's size, the root's rank in *root and the caller's
+ * in *me. The mesh is row-major, so a row is consecutive ids and a column ids cols apart. */
+static int bcast_group(hr_proc *p, hr_values *v, const double *params, int *pids, int *root,
+                       int *me)
+{
+    int np = hr_nprocs(p), x = hr_pid(p), group = (int)params[0], rows = (int)params[1];
+    if (rows == 0)
+        for (int r = 1; r * r <= np; r++)
+            if (np % r == 0)
+                rows = r;
+    if (np % rows != 0) {
+        hr_fail(p, "rows = %d does not divide p = %d", rows, np);
+        return 0;
+    }
+    int cols = np / rows, n = 0;
+    for (int y = 0; y < np; y++) {
+        int in = group == HR_BCAST_ROWS ? y / cols == x / cols
+               : group == HR_BCAST_COLUMNS ? y % cols == x % cols : 1;
+        if (!in)
+            continue;
+        int src = group == HR_BCAST_ROWS ? x / cols * cols + v->root % cols
+                : group == HR_BCAST_COLUMNS ? v->root / cols * cols + x % cols : v->root;
+        if (y == src)
+            *root = n;
+        if (y == x)
+            *me = n;
+        pids[n++] = y;
+    }
+    if (x == 0) {
+        v->goal = HR_GOAL_BCAST;
+        v->group = group;
+        v->rows = rows;
+    }
+    return n;
+}
+
+/* The common part: the group, the output with the root's values at the root. */
+static int bcast_start(hr_proc *p, hr_values *v, const double *params, int **pids, void **out,
+                       int *root, int *me)
+{
+    *pids = hr_malloc(p, (size_t)hr_nprocs(p) * sizeof **pids);
+    int n = bcast_group(p, v, params, *pids, root, me);
+    *out = hr__vals_out(p, v);
+    if (n > 0 && *me == *root)
+        memcpy(*out, v->in[hr_pid(p)], hr__vals_bytes(v));
+    return n;
+}
+
+/* LIB: N - 1 steps; the root sends the message to the others one by one, in rank order after
+ * its own. */
+void hr_alg_bcast_linear(hr_proc *p, void *inst, const double *params)
+{
+    hr_values *v = inst;
+    int *pids, root = 0, me = 0;
+    void *out;
+    int n = bcast_start(p, v, params, &pids, &out, &root, &me);
+    if (n == 0)
+        return;
+    if (me != root) {
+        hr_recv(p, pids[root], TAG_SEED001, out, hr__vals_bytes(v), NULL);
+        return;
+    }
+    for (int k = 1; k < n; k++)
+        hr_send(p, pids[(root + k) % n], TAG_SEED001, out, hr__vals_bytes(v));
+}
+
+/* REB, Figure 9: lg N steps; in step j the ranks that are multiples of distance = N / 2^j and
+ * have the message (an even multiple) send it distance ranks on. Ranks are relative to the
+ * root's (the paper's "without loss of generality, processor 0"). For N not a power of two the
+ * loop runs over the next power of two and a target past N is skipped: still ceil(lg N) steps,
+ * every rank reached once. */
+void hr_alg_bcast_recursive(hr_proc *p, void *inst, const double *params)
+{
+    hr_values *v = inst;
+    int *pids, root = 0, me = 0;
+    void *out;
+    int n = bcast_start(p, v, params, &pids, &out, &root, &me);
+    if (n == 0)
+        return;
+    int r = (me - root + n) % n, span = hr__sched_span(n);
+    for (int distance = span / 2; distance >= 1; distance /= 2) {
+        if (r % distance != 0)
+            continue;
+        if ((r / distance) % 2 == 0) {
+            if (r + distance < n)
+                hr_send(p, pids[(r + distance + root) % n], TAG_SEED001, out, hr__vals_bytes(v));
+        } else {
+            hr_recv(p, pids[(r - distance + root) % n], TAG_SEED001, out, hr__vals_bytes(v),
+                    NULL);
+        }
+    }
+}
+
+/* The machine's own broadcast (hr_bcast, hr_group_bcast on the group), for Figures 10-11's
+ * "system broadcast". */
+void hr_alg_bcast_system(hr_proc *p, void *inst, const double *params)
+{
+    hr_values *v = inst;
+    int *pids, root = 0, me = 0;
+    void *out;
+    int n = bcast_start(p, v, params, &pids, &out, &root, &me);
+    if (n == 0)
+        return;
+    if ((int)params[0] == HR_BCAST_ALL)
+        hr_bcast(p, v->root, out, hr__vals_bytes(v));
+    else
+        hr_group_bcast(p, hr_group_make(p, pids, n), root, out, hr__vals_bytes(v));
 }

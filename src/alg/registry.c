@@ -7,12 +7,23 @@
 
 #include "alg/hrel.h"
 #include "alg/rounds.h"
+#include "alg/seed001.h"
 #include "alg/seed004.h"
 #include "alg/sort.h"
+#include "work/exchange.h"
 
 static const hr_param_spec radix_params[] = {
     { .name = "r", .summary = "bits per pass: R = 2^r counters (the paper's R = 1024 is r = 10)",
       .def = 11, .min = 1, .max = 16, .integer = 1 },
+    { .name = NULL },
+};
+
+static const hr_param_spec group_params[] = {
+    { .name = "group", .summary = "0: one broadcast to all; 1: in every row of the mesh at once; "
+      "2: in every column (seed 001 sec. 3.6's selective broadcast)", .def = 0, .min = 0,
+      .max = 2, .integer = 1 },
+    { .name = "rows", .summary = "rows of the mesh, dividing p (0: the squarest)", .def = 0,
+      .min = 0, .max = 65536, .integer = 1 },
     { .name = NULL },
 };
 
@@ -55,6 +66,18 @@ static const hr_algorithm algorithms[] = {
       .topologies = "hypercube",
       .neighbour_only = 1,
       .run = hr_alg_bcast_binomial },
+    { .name = "bcast.linear",
+      .summary = "LIB: the root sends to the others one by one, N-1 steps (seed 001 sec. 3.6)",
+      .kind = HR_KIND_VALUES,
+      .disciplines = P2P,
+      .run = hr_alg_bcast_linear,
+      .params = group_params },
+    { .name = "bcast.recursive",
+      .summary = "REB: lg N steps of recursive halving from any root (seed 001 sec. 3.6, Figure 9)",
+      .kind = HR_KIND_VALUES,
+      .disciplines = P2P,
+      .run = hr_alg_bcast_recursive,
+      .params = group_params },
     { .name = "bcast.rh_tree",
       .summary = "double-rooted binary tree of BBs by FT3/BT3, nodes of entry and exit (seed 004 ch. 2)",
       .kind = HR_KIND_VALUES,
@@ -62,6 +85,12 @@ static const hr_algorithm algorithms[] = {
       .topologies = "rh",
       .neighbour_only = 1,
       .run = hr_alg_bcast_rh_tree },
+    { .name = "bcast.system",
+      .summary = "the machine's own hr_bcast (a binomial tree), Figures 10-11's system broadcast",
+      .kind = HR_KIND_VALUES,
+      .disciplines = P2P,
+      .run = hr_alg_bcast_system,
+      .params = group_params },
     { .name = "hrel.aw_uniform",
       .summary = "arbitrary write, one undelivered message a round, chosen uniformly (seed 003 sec. 7)",
       .kind = HR_KIND_HRELATION,
@@ -162,6 +191,26 @@ static const hr_algorithm algorithms[] = {
       .topologies = "rh",
       .neighbour_only = 1,
       .run = hr_alg_sort_rh_bitonic },
+    { .name = "xchg.bex",
+      .summary = "pairwise exchange on virtual numbers me+1 mod N, local and remote pairs mixed (seed 001 sec. 3.4)",
+      .kind = HR_KIND_EXCHANGE,
+      .disciplines = P2P,
+      .run = hr_alg_xchg_bex },
+    { .name = "xchg.lex",
+      .summary = "linear exchange: in step i every processor sends to i (seed 001 sec. 3.1)",
+      .kind = HR_KIND_EXCHANGE,
+      .disciplines = P2P,
+      .run = hr_alg_xchg_lex },
+    { .name = "xchg.pex",
+      .summary = "pairwise exchange with me XOR j in step j (seed 001 sec. 3.2, Figure 2)",
+      .kind = HR_KIND_EXCHANGE,
+      .disciplines = P2P,
+      .run = hr_alg_xchg_pex },
+    { .name = "xchg.rex",
+      .summary = "recursive exchange: lg N steps of N/2 blocks, store and forward (seed 001 sec. 3.3)",
+      .kind = HR_KIND_EXCHANGE,
+      .disciplines = P2P,
+      .run = hr_alg_xchg_rex },
     { .name = NULL },
 };
 

@@ -198,6 +198,17 @@ static void list_all(void)
         else
             printf("  %-18s %s (distributions: %s)\n", w->name, w->summary,
                    w->distributions ? w->distributions : "none");
+        for (const hr_wkey_spec *k = w->keys; k != NULL && k->name != NULL; k++) {
+            printf("  %-18s   %s = %s (", "", k->name, k->def ? k->def : "required");
+            if (k->column != NULL)
+                printf("column %s; ", k->column);
+            if (k->type == HR_WKEY_WORD)
+                printf("%s", k->choices);
+            else
+                printf("%s %g .. %g%s", k->type == HR_WKEY_INT ? "whole" : "number", k->min,
+                       k->max, k->below_p ? ", below p" : "");
+            printf("): %s\n", k->summary);
+        }
     }
     list_registry("disciplines", hr_discipline_name);
     printf("topologies:\n");
@@ -298,14 +309,24 @@ static int prepare(const options *o, hr_config **out, hr_sweep_plan *plan)
     return EXIT_OK;
 }
 
+/* Does some row's workload kind declare a key of this column? */
+static int column_used(const hr_sweep_plan *plan, const char *column)
+{
+    for (int i = 0; i < plan->nkinds; i++)
+        for (const hr_wkey_spec *k = plan->kinds[i]->keys; k != NULL && k->name != NULL; k++)
+            if (strcmp(hr_wkey_column(k), column) == 0)
+                return 1;
+    return 0;
+}
+
 static int run(const options *o, const hr_config *c, const hr_sweep_plan *plan, hr_format format)
 {
     hr_report rep;
     char why[2048];
     /* The table leaves out what no row can fill: seed 003's measure and losses without rounds,
-     * stalls where nothing can stall, op and root without a values workload. CSV and JSON keep
-     * every column for scripts. */
-    const char *hide[6] = { NULL }, **h = hide;
+     * stalls where nothing can stall, a workload key that no row's kind declares. CSV and JSON
+     * keep every column for scripts. */
+    const char *hide[8 + HR_WKEY_MAX * HR_SWEEP_MAX_KINDS] = { NULL }, **h = hide;
     if (format == HR_FORMAT_TABLE) {
         if (!plan->rounds)
             *h++ = "rounds_per_h";
@@ -313,10 +334,11 @@ static int run(const options *o, const hr_config *c, const hr_sweep_plan *plan, 
             *h++ = "lost";
         if (!plan->stalls)
             *h++ = "stalls";
-        if (!plan->values) {
-            *h++ = "op";
-            *h++ = "root";
-        }
+        const hr_wkey_spec *k;
+        for (int i = 0; (k = hr_workload_column_at(i)) != NULL && h < hide + sizeof hide /
+                                                                         sizeof hide[0] - 1; i++)
+            if (!column_used(plan, hr_wkey_column(k)))
+                *h++ = hr_wkey_column(k);
     }
     if (hr__report_pick(&rep, o->columns, o->aggregate != NULL, hide, why, sizeof why) != HR_OK) {
         fprintf(stderr, "hremu: %s\n", why);

@@ -5,7 +5,8 @@
  *   [machine]  procs (16), topology (complete), discipline (async), buffer (unlimited), cost (cm5),
  *              tau, sigma, overhead, hop, compute_unit (from the preset), compute (units), seed (1)
  *   [workload] kind (hrelation), n (2^20), h (0: the distribution's own), distribution (uniform);
- *              h and distribution for kind hrelation only, dataset (required) for kind sort only
+ *              h and distribution for kind hrelation only, dataset (required) for kinds sort and
+ *              values only; then the keys each kind declares (hr_workload.keys), for that kind
  *   [run]      algorithms (no default: required), repeat (1), verify (true)
  *   [ALGORITHM] one key per entry of that algorithm's hr_param_spec list (its .def by default)
  * Every value may be a comma list: the sweep is the cross product of all lists. Rows run in the
@@ -50,7 +51,8 @@ typedef struct hr_point {
     char                topology[128]; /* the topology with fattree_bw's bandwidths, if set */
     int                 cost_changed;  /* nonzero when a key overrode the preset */
     const hr_workload  *workload;
-    hr_workload_spec    work;          /* seed is the machine's */
+    hr_workload_spec    work;          /* seed is the machine's; keys point at wkeys */
+    hr_wkey_value       wkeys[HR_WKEY_MAX];  /* the kind's declared keys, in its order */
     unsigned            repeat;
     int                 verify;
     const hr_algorithm *alg;

@@ -43,9 +43,12 @@ typedef struct hr_config_key {
     hr_config_setter set;       /* NULL: not a sweep axis of its level ([run] algorithms) */
     hr_kind          kind;      /* 0: any workload kind; else a kind it applies to ... */
     hr_kind          kind2;     /* ... and another (0: none) */
+    int              declared;  /* a key some workload kind declares (hr_workload.keys): it
+                                 * applies to the kinds that declare it, with their default */
 } hr_config_key;
 
-/* The key table of a fixed section ("machine", "workload", "run"), or NULL. */
+/* The key table of a fixed section ("machine", "workload", "run"), or NULL. [workload]'s ends
+ * with every key the registered kinds declare, each name once, in registry order. */
 const hr_config_key   *hr__config_keys(const char *section);
 /* The entry for section.key, or NULL if unset. */
 const hr_config_entry *hr__config_find(const hr_config *c, const char *section, const char *key);

@@ -11,7 +11,7 @@
 
 #include "cli/expr.h"
 
-#define MAX_KEYS 16       /* keys in one fixed section's table */
+#define MAX_KEYS 64       /* keys in one fixed section's table, declared ones included */
 #define DAY      86400.0  /* the longest latency the machine accepts, s */
 
 /* ---- small readers ------------------------------------------------------------------------ */
@@ -272,66 +272,99 @@ static int distribution_matches(const char *entry, size_t n, const char *s)
     return strlen(s) == n && strncmp(entry, s, n) == 0;
 }
 
-static int set_distribution(hr_point *pt, const char *s, char *why, size_t len)
+/* One entry of a comma list matches s: "sum" exactly, or "file:PATH" by its prefix "file:"
+ * followed by a non-empty text. */
+static int in_list(const char *list, const char *s)
 {
-    const char *list = pt->workload && pt->workload->distributions ? pt->workload->distributions
-                                                                     : "";
-    for (const char *at = list; *at != '\0';) {
+    for (const char *at = list ? list : ""; *at != '\0';) {
         at += strspn(at, " ,");
         size_t n = strcspn(at, ",");
         while (n > 0 && isspace((unsigned char)at[n - 1]))
             n--;
-        if (n > 0 && distribution_matches(at, n, s)) {
-            pt->work.distribution = s;
-            return HR_OK;
-        }
+        if (n > 0 && distribution_matches(at, n, s))
+            return 1;
         at += strcspn(at, ",");
     }
-    snprintf(why, len, "unknown distribution for this kind (distributions: %s)", list);
+    return 0;
+}
+
+static int set_distribution(hr_point *pt, const char *s, char *why, size_t len)
+{
+    const char *list = pt->workload ? pt->workload->distributions : NULL;
+    if (in_list(list, s)) {
+        pt->work.distribution = s;
+        return HR_OK;
+    }
+    snprintf(why, len, "unknown distribution for this kind (distributions: %s)", list ? list : "");
     return HR_ENOENT;
 }
 
 /* A dataset is one of the kind's dataset names, exactly. */
 static int set_dataset(hr_point *pt, const char *s, char *why, size_t len)
 {
-    const char *list = pt->workload && pt->workload->datasets ? pt->workload->datasets : "";
-    for (const char *at = list; *at != '\0';) {
-        at += strspn(at, " ,");
-        size_t n = strcspn(at, ",");
-        while (n > 0 && isspace((unsigned char)at[n - 1]))
-            n--;
-        if (n > 0 && strlen(s) == n && strncmp(at, s, n) == 0) {
-            pt->work.dataset = s;
-            return HR_OK;
-        }
-        at += strcspn(at, ",");
-    }
-    snprintf(why, len, "unknown dataset for this kind (datasets: %s)", list);
-    return HR_ENOENT;
-}
-
-/* The reduction operator of kind values. */
-static int set_op(hr_point *pt, const char *s, char *why, size_t len)
-{
-    if (strcmp(s, "sum") == 0 || strcmp(s, "max") == 0 || strcmp(s, "min") == 0) {
-        pt->work.op = s;
+    const char *list = pt->workload ? pt->workload->datasets : NULL;
+    if (in_list(list, s)) {
+        pt->work.dataset = s;
         return HR_OK;
     }
-    snprintf(why, len, "unknown op (ops: sum, max, min)");
+    snprintf(why, len, "unknown dataset for this kind (datasets: %s)", list ? list : "");
     return HR_ENOENT;
 }
 
-/* The root of a broadcast or reduction: an expression in p, below p. */
-static int set_root(hr_point *pt, const char *s, char *why, size_t len)
+/* ---- keys a workload kind declares -------------------------------------------------------- */
+
+/* The spec of the key called name in w's declarations, its index in *at; NULL if w has none. */
+static const hr_wkey_spec *declared(const hr_workload *w, const char *name, int *at)
 {
-    hr_expr_vars v = { .p = (uint64_t)pt->machine.procs, .has_p = 1 };
-    int err = hr__expr_eval(s, &v, &pt->work.root, why, len);
-    if (err == HR_OK && pt->work.root >= (uint64_t)pt->machine.procs) {
-        snprintf(why, len, "root %llu is not a processor (p = %d)",
-                 (unsigned long long)pt->work.root, pt->machine.procs);
-        return HR_EINVAL;
+    for (int i = 0; w != NULL && w->keys != NULL && w->keys[i].name != NULL; i++)
+        if (strcmp(w->keys[i].name, name) == 0) {
+            if (at != NULL)
+                *at = i;
+            return &w->keys[i];
+        }
+    return NULL;
+}
+
+/* Read item as the value of a declared key of pt's kind, into pt->wkeys. */
+static int set_declared(hr_point *pt, const char *name, const char *item, char *why, size_t len)
+{
+    int at = 0;
+    const hr_wkey_spec *k = declared(pt->workload, name, &at);
+    hr_wkey_value *v = &pt->wkeys[at];
+    if (k->type == HR_WKEY_WORD) {
+        if (!in_list(k->choices, item)) {
+            snprintf(why, len, "expected one of: %s", k->choices);
+            return HR_EINVAL;
+        }
+        v->word = item;
+        return HR_OK;
     }
-    return err;
+    double d;
+    if (k->type == HR_WKEY_REAL) {
+        if (read_double(item, &d) < 0) {
+            snprintf(why, len, "expected a number");
+            return HR_EINVAL;
+        }
+    } else {
+        hr_expr_vars vars = { .n = pt->work.n, .p = (uint64_t)pt->machine.procs, .has_n = 1,
+                              .has_p = 1 };
+        uint64_t u;
+        int err = hr__expr_eval(item, &vars, &u, why, len);
+        if (err < 0)
+            return err;
+        d = (double)u;
+        if (k->below_p && u >= (uint64_t)pt->machine.procs) {
+            snprintf(why, len, "%s %llu is not a processor (p = %d)", name,
+                     (unsigned long long)u, pt->machine.procs);
+            return HR_EINVAL;
+        }
+    }
+    if (!(d >= k->min && d <= k->max)) {
+        snprintf(why, len, "must be %g .. %g", k->min, k->max);
+        return HR_ERANGE;
+    }
+    v->num = d;
+    return HR_OK;
 }
 
 /* ---- [run] -------------------------------------------------------------------------------- */
@@ -387,12 +420,25 @@ static const hr_config_key workload_keys[] = {
       .kind = HR_KIND_HRELATION },
     { .name = "dataset",      .def = NULL,        .set = set_dataset,
       .kind = HR_KIND_SORT, .kind2 = HR_KIND_VALUES },  /* required: hr__config_workload checks */
-    { .name = "op",           .def = "sum",       .set = set_op,
-      .kind = HR_KIND_VALUES },
-    { .name = "root",         .def = "0",         .set = set_root,
-      .kind = HR_KIND_VALUES },
     { .name = NULL }
 };
+
+/* The fixed [workload] keys, then each name some registered kind declares, once. Rebuilt on
+ * every call: a program registers its kinds before it reads a config, and a config belongs to
+ * one thread (config.h). */
+static hr_config_key workload_all[MAX_KEYS + 1];
+
+static const hr_config_key *workload_table(void)
+{
+    size_t n = 0;
+    for (; workload_keys[n].name != NULL; n++)
+        workload_all[n] = workload_keys[n];
+    const hr_wkey_spec *k;
+    for (int i = 0; (k = hr_workload_key_at(i)) != NULL && n < MAX_KEYS; i++)
+        workload_all[n++] = (hr_config_key){ .name = k->name, .declared = 1 };
+    workload_all[n] = (hr_config_key){ .name = NULL };
+    return workload_all;
+}
 
 static const hr_config_key run_keys[] = {
     { .name = "algorithms",   .def = NULL,        .set = NULL },
@@ -406,7 +452,7 @@ const hr_config_key *hr__config_keys(const char *section)
     if (strcmp(section, "machine") == 0)
         return machine_keys;
     if (strcmp(section, "workload") == 0)
-        return workload_keys;
+        return workload_table();
     if (strcmp(section, "run") == 0)
         return run_keys;
     return NULL;
@@ -433,7 +479,7 @@ static size_t level_count(const hr_config *c, const char *section)
 {
     size_t n = 1;
     for (const hr_config_key *k = hr__config_keys(section); k->name; k++)
-        if (k->set != NULL)
+        if (k->set != NULL || k->declared)
             n = sat_mul(n, item_count(c, section, k->name));
     return n;
 }
@@ -494,6 +540,50 @@ static const char *kind_name(hr_kind kind)
     return "(unregistered)";
 }
 
+/* "kinds exchange and pattern" or "kind values": the kinds that declare name. */
+static void declaring_kinds(const char *name, char *buf, size_t len)
+{
+    const hr_workload *w;
+    int count = 0;
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; (w = hr_workload_at(i)) != NULL; i++)
+        count += declared(w, name, NULL) != NULL;
+    used = (size_t)snprintf(buf, len, "kind%s ", count > 1 ? "s" : "");
+    for (int i = 0, seen = 0; (w = hr_workload_at(i)) != NULL && used < len; i++)
+        if (declared(w, name, NULL) != NULL) {
+            seen++;
+            used += (size_t)snprintf(buf + used, len - used, "%s%s",
+                                     seen == 1 ? "" : seen == count ? " and " : ", ", w->name);
+        }
+}
+
+/* A declared key for pt's kind: its value from item, or the kind's default; an error if the
+ * kind does not declare it but the config sets it. */
+static int resolve_declared(const hr_config *c, const hr_config_entry *en, const char *name,
+                            const char *item, hr_point *pt, hr_config_error *e)
+{
+    const hr_wkey_spec *k = declared(pt->workload, name, NULL);
+    if (k == NULL) {
+        if (en == NULL)
+            return HR_OK;
+        char kinds[256];
+        declaring_kinds(name, kinds, sizeof kinds);
+        return hr__config_fail(e, HR_EINVAL, en->where, "%s applies to workload %s only, not "
+                               "%s (unset it)", name, kinds, pt->workload->name);
+    }
+    if (en == NULL)
+        item = k->def;
+    if (item == NULL) {
+        const hr_config_entry *kind = hr__config_find(c, "workload", "kind");
+        return hr__config_fail(e, HR_EINVAL, kind ? kind->where : c->name, "kind = %s needs %s "
+                               "(%s)", pt->workload->name, name, k->summary);
+    }
+    char why[256];
+    int err = set_declared(pt, name, item, why, sizeof why);
+    return err < 0 ? bad_value(c, en, "workload", name, item, err, why, e) : HR_OK;
+}
+
 /* Split point i of a level into one item index per key, the last key varying fastest, then run
  * the setters in table order. */
 static int resolve_level(const hr_config *c, const char *section, size_t i, hr_point *pt,
@@ -504,13 +594,19 @@ static int resolve_level(const hr_config *c, const char *section, size_t i, hr_p
     while (keys[nkeys].name != NULL)
         nkeys++;
     for (size_t k = nkeys; k-- > 0;) {
-        size_t n = keys[k].set ? item_count(c, section, keys[k].name) : 1;
+        size_t n = keys[k].set || keys[k].declared ? item_count(c, section, keys[k].name) : 1;
         pick[k] = i % n;
         i /= n;
     }
     for (size_t k = 0; k < nkeys; k++) {
         const hr_config_entry *en = hr__config_find(c, section, keys[k].name);
         const char *item = en ? en->items[pick[k]] : keys[k].def;
+        if (keys[k].declared) {
+            int err = resolve_declared(c, en, keys[k].name, item, pt, e);
+            if (err < 0)
+                return err;
+            continue;
+        }
         if (keys[k].kind != 0 && pt->workload != NULL && pt->workload->kind != keys[k].kind &&
             pt->workload->kind != keys[k].kind2) {
             if (en != NULL)
@@ -585,6 +681,8 @@ int hr__config_machine(const hr_config *c, size_t i, hr_point *pt, hr_config_err
 int hr__config_workload(const hr_config *c, size_t i, hr_point *pt, hr_config_error *e)
 {
     memset(&pt->work, 0, sizeof pt->work);
+    memset(pt->wkeys, 0, sizeof pt->wkeys);
+    pt->work.keys = pt->wkeys;
     pt->workload = NULL;
     pt->work.seed = pt->machine.seed;
     int err = resolve_level(c, "workload", i, pt, e);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include <hremu/error.h>
+#include <hremu/workload.h>
 
 typedef enum col_type { COL_STR, COL_NUM, COL_BOOL } col_type;
 
@@ -14,46 +15,81 @@ typedef struct column {
     const char *name;
     col_type    type;
     int         width;     /* in the table; numbers align right, text left */
+    int         opt;       /* empty when the row's kind has no such key: null in JSON */
 } column;
 
-static const column columns[] = {
-    { "algorithm",     COL_STR,  18 },
-    { "procs",         COL_NUM,   5 },
-    { "n",             COL_NUM,  10 },
-    { "h",             COL_NUM,   9 },
-    { "discipline",    COL_STR,  10 },
-    { "topology",      COL_STR,   8 },
-    { "cost",          COL_STR,   5 },
-    { "seed",          COL_NUM,   4 },
-    { "model_time_s",  COL_NUM,  12 },
-    { "rounds",        COL_NUM,   6 },
-    { "messages",      COL_NUM,   9 },
-    { "bytes",         COL_NUM,  11 },
-    { "max_out_bytes", COL_NUM,  13 },
-    { "max_in_bytes",  COL_NUM,  12 },
-    { "wall_s",        COL_NUM,  10 },
-    { "verified",      COL_BOOL,  8 },
-    { "rounds_per_h",  COL_NUM,  12 },
-    { "lost",          COL_NUM,   6 },
-    { "stalls",        COL_NUM,   6 },
-    { "status",        COL_STR,  16 },
-    { "distribution",  COL_STR,  12 },
-    { "dataset",       COL_STR,   7 },
-    { "op",            COL_STR,   3 },
-    { "root",          COL_NUM,   4 },
-    { "buffer",        COL_STR,   9 },
-    { "switching",     COL_STR,  11 },
-    { "tau",           COL_NUM,   8 },
-    { "sigma",         COL_NUM,   8 },
-    { "overhead",      COL_NUM,   8 },
-    { "hop",           COL_NUM,   3 },
-    { "compute_unit",  COL_NUM,  12 },
-    { "compute",       COL_STR,   8 },
-    { "repeat",        COL_NUM,   6 },
-    { "params",        COL_STR,   0 },
+/* The columns are head, then one a column of keys that workload kinds declare
+ * (hr_workload_column_at, in registry order), then tail. */
+static const column head_cols[] = {
+    { "algorithm",     COL_STR,  18, 0 },
+    { "procs",         COL_NUM,   5, 0 },
+    { "n",             COL_NUM,  10, 0 },
+    { "h",             COL_NUM,   9, 0 },
+    { "discipline",    COL_STR,  10, 0 },
+    { "topology",      COL_STR,   8, 0 },
+    { "cost",          COL_STR,   5, 0 },
+    { "seed",          COL_NUM,   4, 0 },
+    { "model_time_s",  COL_NUM,  12, 0 },
+    { "rounds",        COL_NUM,   6, 0 },
+    { "messages",      COL_NUM,   9, 0 },
+    { "bytes",         COL_NUM,  11, 0 },
+    { "max_out_bytes", COL_NUM,  13, 0 },
+    { "max_in_bytes",  COL_NUM,  12, 0 },
+    { "wall_s",        COL_NUM,  10, 0 },
+    { "verified",      COL_BOOL,  8, 0 },
+    { "rounds_per_h",  COL_NUM,  12, 0 },
+    { "lost",          COL_NUM,   6, 0 },
+    { "stalls",        COL_NUM,   6, 0 },
+    { "status",        COL_STR,  16, 0 },
+    { "distribution",  COL_STR,  12, 0 },
+    { "dataset",       COL_STR,   7, 0 },
 };
-#define NCOL ((int)(sizeof columns / sizeof columns[0]))
-_Static_assert(sizeof columns / sizeof columns[0] == 34, "fill() sets every column by index");
+#define NHEAD ((int)(sizeof head_cols / sizeof head_cols[0]))
+_Static_assert(sizeof head_cols / sizeof head_cols[0] == 22, "fill() sets the head's columns by index");
+
+static const column tail_cols[] = {
+    { "buffer",        COL_STR,   9, 0 },
+    { "switching",     COL_STR,  11, 0 },
+    { "tau",           COL_NUM,   8, 0 },
+    { "sigma",         COL_NUM,   8, 0 },
+    { "overhead",      COL_NUM,   8, 0 },
+    { "hop",           COL_NUM,   3, 0 },
+    { "compute_unit",  COL_NUM,  12, 0 },
+    { "compute",       COL_STR,   8, 0 },
+    { "repeat",        COL_NUM,   6, 0 },
+    { "params",        COL_STR,   0, 0 },
+};
+#define NTAIL ((int)(sizeof tail_cols / sizeof tail_cols[0]))
+_Static_assert(sizeof tail_cols / sizeof tail_cols[0] == 10, "fill() sets the tail's columns by index");
+
+/* Declared keys that get a column: an aggregated row (agg_columns) must fit in
+ * HR_REPORT_MAX_COLS with them. */
+#define MAX_DECLARED 24
+
+/* A declared key's column: numbers right, words left, as wide as a short value. */
+static int declared_count(void)
+{
+    int w = 0;
+    while (w < MAX_DECLARED && hr_workload_column_at(w) != NULL)
+        w++;
+    return w;
+}
+
+/* Every column of a row, in order; returns how many. */
+static int all_columns(column *out)
+{
+    int n = 0, w = declared_count();
+    for (int i = 0; i < NHEAD; i++)
+        out[n++] = head_cols[i];
+    for (int i = 0; i < w; i++) {
+        const hr_wkey_spec *k = hr_workload_column_at(i);
+        out[n++] = (column){ hr_wkey_column(k), k->type == HR_WKEY_WORD ? COL_STR : COL_NUM,
+                             k->type == HR_WKEY_WORD ? 8 : 5, 1 };
+    }
+    for (int i = 0; i < NTAIL; i++)
+        out[n++] = tail_cols[i];
+    return n;
+}
 
 /* A row's fields as text: strings point into the row, numbers into buf. */
 typedef struct field {
@@ -113,7 +149,27 @@ static const char *text(const char *s)
     return s ? s : "";
 }
 
-static void fill(field f[NCOL], const hr_row *r, hr_format fmt)
+/* The row's value of declared key k: its kind's, as the config gave it; empty if its kind has
+ * no such key. */
+static const char *declared_value(field *f, const hr_row *r, const hr_wkey_spec *k)
+{
+    const hr_workload *w = r->workload;
+    for (int i = 0; w != NULL && r->wkeys != NULL && w->keys && w->keys[i].name; i++) {
+        if (strcmp(hr_wkey_column(&w->keys[i]), hr_wkey_column(k)) != 0)
+            continue;
+        if (w->keys[i].type == HR_WKEY_WORD)
+            return text(r->wkeys[i].word);
+        if (w->keys[i].type == HR_WKEY_INT)   /* whole, and exact below 2^53 */
+            snprintf(f->buf, sizeof f->buf, "%.0f", r->wkeys[i].num);
+        else
+            hr__report_double(f->buf, sizeof f->buf, r->wkeys[i].num);
+        return f->buf;
+    }
+    return "";
+}
+
+/* Every column's text; returns how many (as all_columns). */
+static int fill(field *f, const hr_row *r, hr_format fmt)
 {
     f[0].s = text(r->algorithm);
     f[1].s = num(&f[1], (uint64_t)(r->procs > 0 ? r->procs : 0));
@@ -137,18 +193,21 @@ static void fill(field f[NCOL], const hr_row *r, hr_format fmt)
     f[19].s = text(r->status);
     f[20].s = text(r->distribution);
     f[21].s = text(r->dataset);
-    f[22].s = text(r->op);
-    f[23].s = r->has_root ? num(&f[23], r->root) : "";
-    f[24].s = r->buffer ? num(&f[24], r->buffer) : "unlimited";
-    f[25].s = r->store_forward ? "store_forward" : "cut_through";
-    f[26].s = exact(&f[26], r->tau, fmt);
-    f[27].s = exact(&f[27], r->sigma, fmt);
-    f[28].s = exact(&f[28], r->overhead, fmt);
-    f[29].s = exact(&f[29], r->hop, fmt);
-    f[30].s = exact(&f[30], r->compute_unit, fmt);
-    f[31].s = r->measured ? "measured" : "units";
-    f[32].s = num(&f[32], r->repeat);
-    f[33].s = text(r->params);
+    int w = declared_count();
+    for (int i = 0; i < w; i++)
+        f[NHEAD + i].s = declared_value(&f[NHEAD + i], r, hr_workload_column_at(i));
+    field *t = f + NHEAD + w;
+    t[0].s = r->buffer ? num(&t[0], r->buffer) : "unlimited";
+    t[1].s = r->store_forward ? "store_forward" : "cut_through";
+    t[2].s = exact(&t[2], r->tau, fmt);
+    t[3].s = exact(&t[3], r->sigma, fmt);
+    t[4].s = exact(&t[4], r->overhead, fmt);
+    t[5].s = exact(&t[5], r->hop, fmt);
+    t[6].s = exact(&t[6], r->compute_unit, fmt);
+    t[7].s = r->measured ? "measured" : "units";
+    t[8].s = num(&t[8], r->repeat);
+    t[9].s = text(r->params);
+    return NHEAD + w + NTAIL;
 }
 
 /* ---- CSV (RFC 4180 quoting) ----------------------------------------------------------------- */
@@ -211,10 +270,12 @@ static void json_row(FILE *out, const column *cols, int n, const char *const *v)
             fputc(',', out);
         json_string(out, cols[i].name);
         fputc(':', out);
-        if (cols[i].type == COL_STR)
+        if (cols[i].opt && v[i][0] == '\0')
+            fputs("null", out);      /* a key of another workload kind */
+        else if (cols[i].type == COL_STR)
             json_string(out, v[i]);
         else
-            fputs(v[i][0] != '\0' ? v[i] : "null", out);   /* root of another kind */
+            fputs(v[i][0] != '\0' ? v[i] : "null", out);
     }
     fputs("}\n", out);
 }
@@ -253,9 +314,9 @@ static row_writer writer(hr_format format)
 /* The numeric columns --aggregate seed summarises, by their index in columns[]. */
 static const int stat_cols[] = { 3, 8, 9, 10, 11, 12, 13, 16, 17, 18 };
 #define NSTAT ((int)(sizeof stat_cols / sizeof stat_cols[0]))
-/* The columns that tell a group of aggregated rows apart (all settings but the seed). */
-static const int key_cols[] = { 0, 1, 2, 4, 5, 6, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
-                                 32, 33 };
+/* The columns that tell a group of aggregated rows apart (all settings but the seed): these,
+ * and every column from the distribution (20) on. */
+static const int key_cols[] = { 0, 1, 2, 4, 5, 6 };
 #define NKEY ((int)(sizeof key_cols / sizeof key_cols[0]))
 static const char *const stat_suffix[4] = { "mean", "sd", "min", "max" };
 
@@ -264,25 +325,26 @@ static const char *const stat_suffix[4] = { "mean", "sd", "min", "max" };
  * verified (all of them), status (theirs, or mixed), then the other settings. */
 static int agg_columns(column *out)
 {
-    _Static_assert(7 + 1 + 4 * (sizeof stat_cols / sizeof stat_cols[0]) +
-                   sizeof columns / sizeof columns[0] - 14 <= HR_REPORT_MAX_COLS,
+    _Static_assert(7 + 1 + 4 * (sizeof stat_cols / sizeof stat_cols[0]) + 22 + MAX_DECLARED +
+                   10 - 14 <= HR_REPORT_MAX_COLS,
                    "an aggregated row's columns fit in HR_REPORT_MAX_COLS");
     static char names[NSTAT * 4][32];
-    int n = 0;
+    column cols[HR_REPORT_MAX_COLS];
+    int ncol = all_columns(cols), n = 0;
     for (int i = 0; i < 8; i++)
         if (i != 3)
-            out[n++] = columns[i];
+            out[n++] = cols[i];
     out[n - 1].type = COL_STR;      /* seed: the list of seeds */
-    out[n++] = (column){ "count", COL_NUM, 5 };
+    out[n++] = (column){ "count", COL_NUM, 5, 0 };
     for (int k = 0; k < NSTAT; k++)
         for (int q = 0; q < 4; q++) {
             char *name = names[4 * k + q];
-            snprintf(name, sizeof names[0], "%s_%s", columns[stat_cols[k]].name, stat_suffix[q]);
-            out[n++] = (column){ name, COL_NUM, (int)strlen(name) };
+            snprintf(name, sizeof names[0], "%s_%s", cols[stat_cols[k]].name, stat_suffix[q]);
+            out[n++] = (column){ name, COL_NUM, (int)strlen(name), 0 };
         }
-    for (int i = 14; i < NCOL; i++)
+    for (int i = 14; i < ncol; i++)
         if (i < 16 || i > 18)
-            out[n++] = columns[i];
+            out[n++] = cols[i];
     return n;
 }
 
@@ -301,11 +363,7 @@ int hr__report_pick(hr_report *r, const char *list, int aggregate, const char *c
                     char *why, size_t whylen)
 {
     column all[HR_REPORT_MAX_COLS];
-    int n = NCOL;
-    if (aggregate)
-        n = agg_columns(all);
-    else
-        memcpy(all, columns, sizeof columns);
+    int n = aggregate ? agg_columns(all) : all_columns(all);
     r->aggregate = aggregate;
     r->agg = NULL;
     r->nsel = 0;
@@ -374,7 +432,8 @@ static void header(const hr_report *r, const column *cols, int n)
 struct hr_aggregate {
     size_t n, cap;
     struct kept {
-        char    *text[NCOL];     /* the row's fields as CSV writes them */
+        char    *text[HR_REPORT_MAX_COLS];  /* the row's fields as CSV writes them */
+        int      ntext;
         double   stat[NSTAT];
         double   wall;
         uint64_t seed;
@@ -395,7 +454,8 @@ void hr__report_start(hr_report *r, FILE *out, hr_format format)
         header(r, all, agg_columns(all));
         return;
     }
-    header(r, columns, NCOL);
+    column all[HR_REPORT_MAX_COLS];
+    header(r, all, all_columns(all));
 }
 
 void hr__report_begin(hr_report *r, FILE *out, hr_format format)
@@ -436,9 +496,9 @@ static void keep(hr_report *r, const hr_row *row)
         a->cap = cap;
     }
     struct kept *k = &a->rows[a->n++];
-    field f[NCOL];
-    fill(f, row, HR_FORMAT_CSV);
-    for (int i = 0; i < NCOL; i++)
+    field f[HR_REPORT_MAX_COLS];
+    k->ntext = fill(f, row, HR_FORMAT_CSV);
+    for (int i = 0; i < k->ntext; i++)
         if ((k->text[i] = strdup(f[i].s)) == NULL)
             r->failed = 1;
     for (int q = 0; q < NSTAT; q++)
@@ -455,12 +515,14 @@ void hr__report_row(hr_report *r, const hr_row *row)
         keep(r, row);
         return;
     }
-    field f[NCOL];
-    const char *v[NCOL];
-    fill(f, row, r->format);
-    for (int i = 0; i < NCOL; i++)
+    field f[HR_REPORT_MAX_COLS];
+    const char *v[HR_REPORT_MAX_COLS];
+    column cols[HR_REPORT_MAX_COLS];
+    int n = fill(f, row, r->format);
+    all_columns(cols);
+    for (int i = 0; i < n; i++)
         v[i] = f[i].s;
-    write_chosen(r, columns, v);
+    write_chosen(r, cols, v);
     /* Rows of a long sweep should show as they come, even into a pipe. */
     fflush(r->out);
 }
@@ -469,6 +531,9 @@ static int same_key(const struct kept *a, const struct kept *b)
 {
     for (int i = 0; i < NKEY; i++)
         if (strcmp(a->text[key_cols[i]], b->text[key_cols[i]]) != 0)
+            return 0;
+    for (int i = 20; i < a->ntext; i++)
+        if (strcmp(a->text[i], b->text[i]) != 0)
             return 0;
     return 1;
 }
@@ -517,7 +582,7 @@ static void write_group(hr_report *r, struct kept *const *g, int m)
     c++;
     v[c++] = verified ? "true" : "false";
     v[c++] = mixed ? "mixed" : g[0]->text[19];
-    for (int i = 20; i < NCOL; i++)
+    for (int i = 20; i < g[0]->ntext; i++)
         v[c++] = g[0]->text[i];
     write_chosen(r, all, v);
 }
@@ -545,7 +610,7 @@ static void write_aggregate(hr_report *r)
     free(group);
     free(done);
     for (size_t i = 0; i < a->n; i++)
-        for (int k = 0; k < NCOL; k++)
+        for (int k = 0; k < a->rows[i].ntext; k++)
             free(a->rows[i].text[k]);
     free(a->rows);
     free(a);
@@ -559,7 +624,7 @@ void hr__report_record(FILE *out, hr_format format, const char *const *names,
     if (n > 64)
         n = 64;
     for (int i = 0; i < n; i++)
-        cols[i] = (column){ names[i], numeric[i] ? COL_NUM : COL_STR, (int)strlen(values[i]) };
+        cols[i] = (column){ names[i], numeric[i] ? COL_NUM : COL_STR, (int)strlen(values[i]), 0 };
     if (format != HR_FORMAT_JSON)
         writer(format)(out, cols, n, names);
     writer(format)(out, cols, n, values);
@@ -572,7 +637,7 @@ void hr__report_line(FILE *out, hr_format format, const char *const *names, cons
     if (n > 64)
         n = 64;
     for (int i = 0; i < n; i++)
-        cols[i] = (column){ names[i], numeric[i] ? COL_NUM : COL_STR, widths[i] };
+        cols[i] = (column){ names[i], numeric[i] ? COL_NUM : COL_STR, widths[i], 0 };
     if (values != NULL)
         writer(format)(out, cols, n, values);
     else if (format != HR_FORMAT_JSON)

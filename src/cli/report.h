@@ -3,10 +3,12 @@
  * Columns, in this order (DESIGN.md section 4; the first sixteen are the contract):
  *   algorithm procs n h discipline topology cost seed model_time_s rounds messages bytes
  *   max_out_bytes max_in_bytes wall_s verified | rounds_per_h lost stalls status distribution
- *   dataset op root buffer switching tau sigma overhead hop compute_unit compute repeat params
+ *   dataset KEY... buffer switching tau sigma overhead hop compute_unit compute repeat params
  * After status, every setting that may vary between rows and is not in the first sixteen, so
  * that every row says what produced it: the workload's distribution (hrelation) or dataset
- * (sort, values; the other is empty), the values workload's op and root (else empty), the
+ * (sort, values; the other is empty), one column for each key a workload kind declares
+ * (hr_workload_key_at: op and root of kind values, ...; empty for the other kinds, null in
+ * JSON), the
  * receive buffer in bytes or "unlimited", the switching of the
  * links (cut_through or store_forward), the cost model's
  * parameters in seconds (the cost column names only the preset), compute (units or measured),
@@ -29,6 +31,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <hremu/workload.h>
+
 typedef enum hr_format {
     HR_FORMAT_TABLE,
     HR_FORMAT_CSV,
@@ -50,9 +54,8 @@ typedef struct hr_row {
     uint64_t    stalls;
     const char *status;
     const char *distribution, *dataset;   /* NULL: the kind takes none */
-    const char *op;                       /* values: sum, max or min; else NULL */
-    uint64_t    root;                     /* values, if has_root */
-    int         has_root;
+    const hr_workload   *workload;        /* the row's kind, for its declared keys ... */
+    const hr_wkey_value *wkeys;           /* ... and their values, in its order */
     uint64_t    buffer;                   /* bytes; 0: unlimited */
     int         store_forward;            /* switching: 0 cut_through, 1 store_forward */
     double      tau, sigma, overhead, hop, compute_unit;

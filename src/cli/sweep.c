@@ -184,8 +184,7 @@ static void report_row(sweep *s, const outcome *o, double wall)
         .status = o->status,
         .distribution = pt->workload->distributions ? pt->work.distribution : NULL,
         .dataset = pt->workload->datasets ? pt->work.dataset : NULL,
-        .op = pt->workload->kind == HR_KIND_VALUES ? pt->work.op : NULL,
-        .root = pt->work.root, .has_root = pt->workload->kind == HR_KIND_VALUES,
+        .workload = pt->workload, .wkeys = pt->wkeys,
         .buffer = pt->machine.buffer, .store_forward = pt->machine.switching,
         .tau = pt->machine.cost.tau,
         .sigma = pt->machine.cost.sigma, .overhead = pt->machine.cost.overhead,
@@ -257,7 +256,11 @@ static void plan_row(sweep *s)
     plan->rounds |= lossy || queues;
     plan->lossy |= lossy;
     plan->stalls |= queues || strcmp(d, "sync") == 0 || s->pt.machine.buffer != 0;
-    plan->values |= s->pt.workload->kind == HR_KIND_VALUES;
+    int k = 0;
+    while (k < plan->nkinds && plan->kinds[k] != s->pt.workload)
+        k++;
+    if (k == plan->nkinds && k < HR_SWEEP_MAX_KINDS)
+        plan->kinds[plan->nkinds++] = s->pt.workload;
 }
 
 static int algorithm_level(sweep *s)

@@ -32,13 +32,16 @@ typedef struct hr_sweep_stats {
     char   coll_async_row[160];  /* the first of them */
 } hr_sweep_stats;
 
+#define HR_SWEEP_MAX_KINDS 16
+
 /* What a checked sweep will run, for the command's progress and its defaults. */
 typedef struct hr_sweep_plan {
     size_t rows;      /* rows it will run (skipped ones not counted) */
     int    rounds;    /* some row runs a round discipline (fifo, priority, arbitrary, ocpc) */
     int    lossy;     /* some row's discipline can lose messages (arbitrary, ocpc) */
     int    stalls;    /* some row can stall a send (sync, a bounded buffer, fifo, priority) */
-    int    values;    /* some row's workload is kind values (it has an op and a root) */
+    const hr_workload *kinds[HR_SWEEP_MAX_KINDS];  /* the workload kinds of the rows */
+    int    nkinds;
 } hr_sweep_plan;
 
 /* Check every machine (hr_machine_check: no threads are made) and make every workload instance

@@ -8,12 +8,25 @@
 #include <hremu/error.h>
 
 #include "work/common.h"
+#include "work/exchange.h"
 #include "work/hrel.h"
 #include "work/sort.h"
 #include "work/values.h"
 
 /* Rows sorted by name, ended by a row with name NULL; tests/check_workload.c checks the order. */
 static const hr_workload workloads[] = {
+    { .name = "exchange",
+      .summary = "a complete exchange, a block of `bytes` from every processor to every other "
+                 "(seed 001 sec. 3)",
+      .kind = HR_KIND_EXCHANGE,
+      .keys = hr__exchange_keys,
+      .make = hr__exchange_make,      /* p^2 blocks from the seed */
+      .reset = hr__exchange_reset,    /* forget outputs before the next run */
+      .verify = hr__exchange_verify,  /* every byte of every block where it belongs */
+      .min_bytes = hr__exchange_min_bytes, /* p (p - 1) blocks */
+      .h = hr__exchange_h,            /* (p - 1) bytes: what each processor receives */
+      .mem_bytes = hr__exchange_mem_bytes, /* inputs and outputs */
+      .destroy = hr__exchange_destroy },
     { .name = "hrelation",
       .summary = "route every element to its destination (seed 000 section 3)",
       .kind = HR_KIND_HRELATION,
@@ -41,6 +54,7 @@ static const hr_workload workloads[] = {
       .summary = "m values a processor to broadcast, reduce or prefix (seed 004 chapters 2-4)",
       .kind = HR_KIND_VALUES,
       .datasets = "double, int",
+      .keys = hr__values_keys,
       .make = hr__values_make,        /* m = n/p values a processor from the seed, block layout */
       .reset = hr__values_reset,      /* forget outputs and the algorithm's goal */
       .verify = hr__values_verify,    /* against sequential references in the algorithms' order */
@@ -77,6 +91,84 @@ const hr_workload *hr_workload_find(const char *name)
     return NULL;
 }
 
+/* The i-th declared key whose name(k) no earlier declaration shares. */
+static const hr_wkey_spec *distinct_at(int i, const char *(*name)(const hr_wkey_spec *))
+{
+    const hr_workload *w;
+    int seen = 0;
+    for (int a = 0; (w = hr_workload_at(a)) != NULL; a++)
+        for (const hr_wkey_spec *k = w->keys; k != NULL && k->name != NULL; k++) {
+            int first = 1;
+            for (int b = 0; b <= a && first; b++)
+                for (const hr_wkey_spec *j = hr_workload_at(b)->keys; j && j->name && j != k; j++)
+                    if (strcmp(name(j), name(k)) == 0)
+                        first = 0;
+            if (first && seen++ == i)
+                return k;
+        }
+    return NULL;
+}
+
+static const char *key_name(const hr_wkey_spec *k)
+{
+    return k->name;
+}
+
+const hr_wkey_spec *hr_workload_key_at(int i)
+{
+    return distinct_at(i, key_name);
+}
+
+const hr_wkey_spec *hr_workload_column_at(int i)
+{
+    return distinct_at(i, hr_wkey_column);
+}
+
+/* Why key list keys cannot be a kind's declared keys, or NULL. */
+static const char *bad_keys(const hr_wkey_spec *keys)
+{
+    static const char *const fixed[] = { "kind", "n", "h", "distribution", "dataset", "seed" };
+    /* The report's own columns (cli/report.c), which a key's column may not repeat. */
+    static const char *const columns[] = {
+        "algorithm", "procs", "n", "h", "discipline", "topology", "cost", "seed",
+        "model_time_s", "rounds", "messages", "bytes", "max_out_bytes", "max_in_bytes", "wall_s",
+        "verified", "rounds_per_h", "lost", "stalls", "status", "distribution", "dataset",
+        "buffer", "switching", "tau", "sigma", "overhead", "hop", "compute_unit", "compute",
+        "repeat", "params", "plan_s", "plan_steps", "count" };
+    int n = 0;
+    for (const hr_wkey_spec *k = keys; k != NULL && k->name != NULL; k++, n++) {
+        if (n == HR_WKEY_MAX)
+            return "a workload declares at most HR_WKEY_MAX keys";
+        if (k->name[0] == '\0' || strspn(k->name, "abcdefghijklmnopqrstuvwxyz0123456789_") !=
+                                     strlen(k->name))
+            return "a declared key's name is made of a-z, 0-9 and _";
+        for (size_t f = 0; f < sizeof fixed / sizeof fixed[0]; f++)
+            if (strcmp(k->name, fixed[f]) == 0)
+                return "a declared key may not take the name of a fixed [workload] key";
+        if (k->summary == NULL)
+            return "a declared key needs a summary";
+        if (k->type != HR_WKEY_INT && k->type != HR_WKEY_REAL && k->type != HR_WKEY_WORD)
+            return "a declared key's type is HR_WKEY_INT, HR_WKEY_REAL or HR_WKEY_WORD";
+        if (k->type == HR_WKEY_WORD && (k->choices == NULL || k->choices[0] == '\0'))
+            return "a word key needs its choices";
+        if (k->type != HR_WKEY_WORD && !(k->min <= k->max))
+            return "a number key needs min <= max";
+        for (const hr_wkey_spec *j = keys; j != k; j++)
+            if (strcmp(j->name, k->name) == 0 || strcmp(hr_wkey_column(j), hr_wkey_column(k)) == 0)
+                return "a workload declares a key or a column twice";
+        for (size_t f = 0; f < sizeof columns / sizeof columns[0]; f++)
+            if (strcmp(hr_wkey_column(k), columns[f]) == 0)
+                return "a declared key's column takes the name of a report column (set .column)";
+        const hr_workload *o;
+        for (int i = 0; (o = hr_workload_at(i)) != NULL; i++)
+            for (const hr_wkey_spec *j = o->keys; j != NULL && j->name != NULL; j++)
+                if ((strcmp(j->name, k->name) == 0 ||
+                     strcmp(hr_wkey_column(j), hr_wkey_column(k)) == 0) && j->type != k->type)
+                    return "a declared key has another type in another workload";
+    }
+    return NULL;
+}
+
 int hr_workload_register(const hr_workload *w, const char **why)
 {
     const char *bad = NULL;
@@ -94,6 +186,8 @@ int hr_workload_register(const hr_workload *w, const char **why)
         bad = "a workload of that name exists already";
     else if (nadded == (int)(sizeof added / sizeof added[0]))
         bad = "too many workloads registered";
+    else
+        bad = bad_keys(w->keys);
     for (int i = 0; bad == NULL && i < NBUILTIN + nadded; i++)
         if (hr_workload_at(i)->kind == w->kind)
             bad = "a workload of that kind exists already";

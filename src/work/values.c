@@ -53,22 +53,32 @@ static int parse_op(const char *s, int *op)
     return -1;
 }
 
+const hr_wkey_spec hr__values_keys[] = {
+    { .name = "op", .summary = "what reductions and prefixes combine with", .type = HR_WKEY_WORD,
+      .def = "sum", .choices = "sum, max, min" },
+    { .name = "root", .summary = "the root of broadcasts and reductions, an expression in p",
+      .type = HR_WKEY_INT, .def = "0", .min = 0, .max = 1e9, .below_p = 1 },
+    { .name = NULL },
+};
+
 int hr__values_make(const hr_workload_spec *s, int p, void **inst, char *why, size_t whylen)
 {
     *inst = NULL;
     const char *dataset = s->dataset ? s->dataset : "int";
+    const char *opname = s->keys ? s->keys[0].word : NULL;
+    uint64_t root = s->keys ? (uint64_t)s->keys[1].num : 0;
     int op = HR_SUM;
     if (strcmp(dataset, "int") != 0 && strcmp(dataset, "double") != 0)
         return hr__work_fail(why, whylen, HR_EINVAL, "unknown dataset '%s' for values (int, "
                              "double)", dataset);
-    if (s->op != NULL && parse_op(s->op, &op) != 0)
-        return hr__work_fail(why, whylen, HR_EINVAL, "unknown op '%s' (sum, max, min)", s->op);
+    if (opname != NULL && parse_op(opname, &op) != 0)
+        return hr__work_fail(why, whylen, HR_EINVAL, "unknown op '%s' (sum, max, min)", opname);
     if (p < 1 || s->n == 0 || s->n % (uint64_t)p != 0)
         return hr__work_fail(why, whylen, HR_EINVAL, "n = %" PRIu64 " is not a positive multiple "
                              "of p = %d (each processor holds n/p values)", s->n, p);
-    if (s->root >= (uint64_t)p)
+    if (root >= (uint64_t)p)
         return hr__work_fail(why, whylen, HR_EINVAL, "root %" PRIu64 " is not a processor "
-                             "(p = %d)", s->root, p);
+                             "(p = %d)", root, p);
     size_t m = (size_t)(s->n / (uint64_t)p);
     values_inst *I = calloc(1, sizeof *I);
     if (I != NULL) {
@@ -85,7 +95,7 @@ int hr__values_make(const hr_workload_spec *s, int p, void **inst, char *why, si
     I->pub.m = m;
     I->pub.type = strcmp(dataset, "double") == 0 ? HR_DOUBLE : HR_INT64;
     I->pub.op = op;
-    I->pub.root = (int)s->root;
+    I->pub.root = (int)root;
     for (int x = 0; x < p; x++) {
         hr_rng r;
         hr__rng_seed(&r, s->seed, STREAM + (uint64_t)x);
@@ -108,6 +118,8 @@ void hr__values_reset(void *inst)
     memset(I->pub.out, 0, (size_t)I->pub.p * sizeof *I->pub.out);
     I->pub.goal = HR_GOAL_NONE;
     I->pub.split = 0;
+    I->pub.group = HR_BCAST_ALL;
+    I->pub.rows = 0;
 }
 
 uint64_t hr__values_h(const void *inst)
@@ -121,10 +133,26 @@ uint64_t hr__values_mem_bytes(const hr_workload_spec *s, int p)
     return 16 * s->n + 32 * (uint64_t)(p > 0 ? p : 1);
 }
 
+/* Whose values processor x ends with in a broadcast (hr_values.group). */
+static int bcast_source(const hr_values *v, int x)
+{
+    int cols = v->rows > 0 ? v->p / v->rows : v->p;
+    if (v->group == HR_BCAST_ROWS)
+        return x / cols * cols + v->root % cols;
+    if (v->group == HR_BCAST_COLUMNS)
+        return v->root / cols * cols + x % cols;
+    return v->root;
+}
+
 uint64_t hr__values_min_bytes(const void *inst, uint64_t *moved)
 {
     const hr_values *v = inst;
-    uint64_t n = (uint64_t)(v->p - 1) * v->m;
+    /* Every processor but one sends its values or what it made of them; a broadcast to groups
+     * leaves one processor a group out. */
+    int groups = 1;
+    if (v->goal == HR_GOAL_BCAST && v->group != HR_BCAST_ALL && v->rows > 0)
+        groups = v->group == HR_BCAST_ROWS ? v->rows : v->p / v->rows;
+    uint64_t n = (uint64_t)(v->p - groups) * v->m;
     if (moved != NULL)
         *moved = n;
     return 8 * n;
@@ -195,7 +223,7 @@ static int wrong(const values_inst *I, int x, size_t i, const void *out, word wa
         show(&I->pub, ((const word *)out)[i], got, sizeof got);
     show(&I->pub, want, exp, sizeof exp);
     return hr__work_fail(why, whylen, HR_EVERIFY, "%s P%d: value %zu of P%d is %s, not %s",
-                         what[I->pub.goal], I->pub.goal == HR_GOAL_BCAST ? I->pub.root : x, i, x,
+                         what[I->pub.goal], I->pub.goal == HR_GOAL_BCAST ? bcast_source(&I->pub, x) : x, i, x,
                          got, exp);
 }
 
@@ -214,9 +242,12 @@ int hr__values_verify(const void *inst, char *why, size_t whylen)
     const hr_values *v = &I->pub;
     int p = v->p, d = log2i(p), pow2 = is_pow2(p), err;
     if (v->goal == HR_GOAL_BCAST) {
+        if (v->group != HR_BCAST_ALL && (v->rows < 1 || p % v->rows != 0))
+            return hr__work_fail(why, whylen, HR_EVERIFY, "a broadcast to groups of a mesh of %d "
+                                 "rows, which does not divide p = %d", v->rows, p);
         for (int x = 0; x < p; x++)
             for (size_t i = 0; i < v->m; i++)
-                if ((err = check(I, x, i, in_at(I, v->root, i), why, whylen)) != HR_OK)
+                if ((err = check(I, x, i, in_at(I, bcast_source(v, x), i), why, whylen)) != HR_OK)
                     return err;
         return HR_OK;
     }

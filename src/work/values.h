@@ -15,6 +15,10 @@
 #include <stdint.h>
 #include <hremu/workload.h>
 
+/* The kind's own keys: op (sum, max, min) and root (below p); make reads spec->keys in this
+ * order, and takes spec->keys == NULL as op sum, root 0. */
+extern const hr_wkey_spec hr__values_keys[];
+
 /* The hr_workload row's slots (contracts in workload.h). make returns HR_OK, HR_EINVAL (reason in
  * why: n not a positive multiple of p, a root that is not a processor, an unknown op or dataset)
  * or HR_ENOMEM. verify checks what hr_values.goal says; HR_EVERIFY names the first wrong

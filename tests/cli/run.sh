@@ -83,6 +83,14 @@ grep -A1 '^  hrel.pq_random ' "$TMP/out" | grep -q 'disciplines: priority$' && o
 for name in hrel.direct hrelation async complete cm5 "distributions: "; do
     expect_grep "$name" "$TMP/out" "--list"
 done
+# Every key a workload kind declares ("  NAME = DEFAULT (" under its kind) is in docs/config.md's
+# table of declared keys, with its default.
+keys=$(sed -n '/^workloads:/,/^disciplines:/p' "$TMP/out" | sed -n 's/^  *\([a-z_0-9]*\) = \([^ ]*\) (.*/\1 \2/p')
+[ -n "$keys" ] && ok || bad "--list shows no declared workload keys"
+echo "$keys" | while read -r key def; do
+    grep -q "| \`$key\` | $def |" docs/config.md || echo "docs/config.md lacks the key $key (default $def)"
+done >"$TMP/missing"
+expect_empty "$TMP/missing" "declared keys in docs/config.md"
 
 # ---- running ---------------------------------------------------------------------------
 run --format csv
@@ -179,6 +187,22 @@ expect_rc 0 "seed004 values"
 [ "$(col rounds | tr '\n' ' ')" = "5 6 11 5 6 11 4 4 4 4 4 4 " ] && ok || bad "seed004 steps: $(col rounds | tr '\n' ' ')"
 [ "$(col op | sort -u),$(col root | sort -u),$(col dataset | sort -u)" = "max,15,double" ] && ok ||
     bad "seed004 op, root, dataset columns: $(col op | sort -u),$(col root | sort -u),$(col dataset | sort -u)"
+# Seed 001's complete exchanges: a kind's declared key (bytes) sweeps, has its column, and is
+# refused with another kind or out of its range.
+run --format csv configs/seed001/fig5.ini --set machine.procs=8 --set workload.bytes=0,100
+expect_rc 0 "seed001 fig5"
+[ "$(col verified | sort -u)" = true ] && ok || bad "seed001 fig5: every row verifies"
+[ "$(col block_bytes | sort -u | tr '\n' ' ')" = "0 100 " ] && ok || bad "seed001 block_bytes: $(col block_bytes | sort -u | tr '\n' ' ')"
+[ "$(col messages | sort -u | tr '\n' ' ')" = "24 56 " ] && ok || bad "seed001 messages: $(col messages | sort -u | tr '\n' ' ')"
+run configs/seed001/fig5.ini --set workload.bytes=-1
+expect_rc 2 "exchange bytes = -1"
+expect_grep "hremu: --set workload.bytes: bytes = -1: " "$TMP/err" "exchange bytes = -1"
+run configs/seed004/values.ini --set workload.bytes=8
+expect_rc 2 "bytes with kind values"
+expect_err "hremu: --set workload.bytes: bytes applies to workload kind exchange only, not values (unset it)" "bytes with kind values"
+run configs/seed001/fig5.ini --set machine.procs=6 --set run.algorithms=xchg.rex
+expect_rc 1 "xchg.rex on p = 6"
+expect_grep "xchg.rex needs p a power of two" "$TMP/err" "xchg.rex on p = 6"
 run configs/seed004/values.ini --set workload.root=p
 expect_rc 2 "seed004 root = p"
 expect_err "hremu: --set workload.root: root = p: root 256 is not a processor (p = 256)" "seed004 root = p"
