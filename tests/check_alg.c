@@ -606,13 +606,13 @@ START_TEST(test_alg_register_own_rows)
     w.datasets = NULL;
     /* Declared keys: each refusal with its reason. */
     static const struct { hr_wkey_spec key; const char *why; } badkeys[] = {
-        { { .name = "Size", .summary = "x", .type = HR_WKEY_INT }, "a-z, 0-9 and _" },
+        { { .name = "Wide", .summary = "x", .type = HR_WKEY_INT }, "a-z, 0-9 and _" },
         { { .name = "n", .summary = "x", .type = HR_WKEY_INT }, "fixed [workload] key" },
         { { .name = "bytes", .summary = "x", .type = HR_WKEY_INT, .max = 1 }, "set .column" },
         { { .name = "op", .summary = "x", .type = HR_WKEY_INT, .max = 1 }, "another type" },
-        { { .name = "size", .summary = "x", .type = HR_WKEY_WORD }, "needs its choices" },
-        { { .name = "size", .summary = "x", .type = HR_WKEY_REAL, .min = 2, .max = 1 }, "min <= max" },
-        { { .name = "size", .type = HR_WKEY_INT }, "needs a summary" },
+        { { .name = "width", .summary = "x", .type = HR_WKEY_WORD }, "needs its choices" },
+        { { .name = "width", .summary = "x", .type = HR_WKEY_REAL, .min = 2, .max = 1 }, "min <= max" },
+        { { .name = "width", .type = HR_WKEY_INT }, "needs a summary" },
     };
     for (size_t k = 0; k < sizeof badkeys / sizeof badkeys[0]; k++) {
         hr_wkey_spec keys[2] = { badkeys[k].key, { .name = NULL } };
@@ -621,7 +621,7 @@ START_TEST(test_alg_register_own_rows)
         ck_assert_msg(strstr(why, badkeys[k].why) != NULL, "%s: %s", badkeys[k].key.name, why);
     }
     static const hr_wkey_spec good[] = {
-        { .name = "size", .summary = "a size", .type = HR_WKEY_INT, .def = "4", .max = 8 },
+        { .name = "width", .summary = "a width", .type = HR_WKEY_INT, .def = "4", .max = 8 },
         { .name = "op", .summary = "the same type as values' op", .type = HR_WKEY_WORD,
           .def = "xor", .choices = "xor" },
         { .name = NULL },
@@ -632,7 +632,7 @@ START_TEST(test_alg_register_own_rows)
         columns++;
     ck_assert_int_eq(hr_workload_register(&w, &why), HR_OK);
     ck_assert_ptr_eq(hr_workload_find("nothing"), &w);
-    /* size is new, op is not: one more column, at the end. */
+    /* width is new, op is not: one more column, at the end. */
     ck_assert_ptr_eq(hr_workload_column_at(columns), &good[0]);
     ck_assert_ptr_null(hr_workload_column_at(columns + 1));
     ck_assert_int_eq(hr_workload_register(&w, &why), HR_EINVAL);      /* its name is taken */

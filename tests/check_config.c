@@ -2,6 +2,8 @@
  * overrides, the sweep's shape and order, and the preflight of machines and workloads. */
 #include "hr_test.h"
 
+#include "work/fft.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,7 +207,7 @@ static const bad_file bad_files[] = {
     { "bad_buffer_sync.ini", ":3: a receive buffer applies to discipline async only, not sync "
       "(set buffer = unlimited)", 0 },
     { "bad_compute.ini", ":2: compute = guessed: expected units or measured", 0 },
-    { "bad_kind.ini", ":2: kind = hrelations: unknown workload kind (kinds: exchange, hrelation", 1 },
+    { "bad_kind.ini", ":2: kind = hrelations: unknown workload kind (kinds: exchange, fft2d, hrelation", 1 },
     { "bad_distribution.ini", ":2: distribution = zipf: unknown distribution for this kind "
       "(distributions: ", 1 },
     { "bad_dataset.ini", ":3: dataset = Q: unknown dataset for this kind (datasets: C, N, R, S)",
@@ -443,7 +445,8 @@ START_TEST(test_config_params)
              alg->disciplines ? strtok(strcpy(set, alg->disciplines), ", ") : "async",
              alg->kind == HR_KIND_SORT ? "[workload]\nkind = sort\ndataset = R\n"
              : alg->kind == HR_KIND_VALUES ? "[workload]\nkind = values\nn = p\ndataset = int\n"
-                                           : "");
+             : alg->kind == HR_KIND_FFT2D ? "[workload]\nkind = fft2d\nsize = 16\n"
+                                          : "");
     hr_config *c = NULL;
     hr_config_error e;
     ck_assert_int_eq(hr__config_parse("t.ini", text, strlen(text), &c, &e), HR_OK);

@@ -8,13 +8,33 @@
 
 #include "cli/report.h"
 
-static const char csv_header[] =
-    "algorithm,procs,n,h,discipline,topology,cost,seed,model_time_s,rounds,messages,bytes,"
-    "max_out_bytes,max_in_bytes,wall_s,verified,rounds_per_h,lost,stalls,status,distribution,"
-    "dataset,block_bytes,op,root,buffer,switching,tau,sigma,overhead,hop,compute_unit,compute,repeat,params\n";
+/* The columns of the keys workload kinds declare sit between dataset and buffer, one a column
+ * (hr_workload_column_at): these expectations take them from the registry, so that a new kind
+ * does not change what this file checks; test_report_declared checks them by hand. */
+static char csv_header[2048], settings[512], json_declared[1024];
 
-/* The sample's settings, as the columns after status print them. */
-#define SETTINGS "skewed,,,,,unlimited,cut_through,8.8e-05,5e-08,0,0,1e-09,units,3,"
+static void expectations(void)
+{
+    char names[1024] = "", commas[256] = "";
+    json_declared[0] = '\0';
+    const hr_wkey_spec *k;
+    for (int i = 0; (k = hr_workload_column_at(i)) != NULL; i++) {
+        strcat(names, hr_wkey_column(k));
+        strcat(names, ",");
+        strcat(commas, ",");
+        strcat(json_declared, "\"");
+        strcat(json_declared, hr_wkey_column(k));
+        strcat(json_declared, "\":null,");
+    }
+    snprintf(csv_header, sizeof csv_header,
+             "algorithm,procs,n,h,discipline,topology,cost,seed,model_time_s,rounds,messages,bytes,"
+             "max_out_bytes,max_in_bytes,wall_s,verified,rounds_per_h,lost,stalls,status,"
+             "distribution,dataset,%sbuffer,switching,tau,sigma,overhead,hop,compute_unit,"
+             "compute,repeat,params,plan_s,plan_steps\n", names);
+    /* The sample's settings, as the columns after status print them, up to params. */
+    snprintf(settings, sizeof settings, "skewed,,%sunlimited,cut_through,8.8e-05,5e-08,0,0,1e-09,"
+             "units,3,", commas);
+}
 
 static hr_row sample(void)
 {
@@ -74,15 +94,21 @@ START_TEST(test_report_csv)
     rows[1].overhead = 1e-6;
     rows[1].measured = 1;
     rows[1].repeat = 1;
+    rows[1].planned = 1;
+    rows[1].plan_s = 0.5;
+    rows[1].plan_steps = 6;
     char *out = render(HR_FORMAT_CSV, rows, 2);
-    char want[1024];
+    char want[4096], commas[256] = "";
+    for (int i = 0; hr_workload_column_at(i) != NULL; i++)
+        strcat(commas, ",");
+    expectations();
     snprintf(want, sizeof want, "%s"
              "hrel.direct,16,1048576,262144,async,complete,cm5,1,0.1,2,347,7866224,524408,"
-             "1966200,0.25,true,7.62939453125e-06,0,0,ok," SETTINGS "\n"
+             "1966200,0.25,true,7.62939453125e-06,0,0,ok,%s,,\n"
              "hrel.direct,16,1048576,262144,async,complete,cm5,1,0.3333333333333333,2,347,"
-             "7866224,524408,1966200,0.25,false,7.62939453125e-06,0,0,wrong,,R,,,,65536,cut_through,"
-             "8.8e-05,5.0000000000000004e-08,1e-06,0,1e-09,measured,1,K=1.5 r=8\n",
-             csv_header);
+             "7866224,524408,1966200,0.25,false,7.62939453125e-06,0,0,wrong,,R,%s65536,cut_through,"
+             "8.8e-05,5.0000000000000004e-08,1e-06,0,1e-09,measured,1,K=1.5 r=8,0.5,6\n",
+             csv_header, settings, commas);
     ck_assert_str_eq(out, want);
     free(out);
 }
@@ -96,11 +122,13 @@ START_TEST(test_report_csv_quoting)
     r.cost = "a,b";
     r.algorithm = "say \"hi\"";
     r.params = "x\ny";
-    char *out = render(HR_FORMAT_CSV, &r, 1);
+    char *out = render(HR_FORMAT_CSV, &r, 1), want[2048];
+    expectations();
     const char *row = out + strlen(csv_header);
-    ck_assert_str_eq(row, "\"say \"\"hi\"\"\",16,1048576,262144,async,mesh 4x4,\"a,b\",1,0.1,2,"
-                          "347,7866224,524408,1966200,0.25,true,7.62939453125e-06,0,0,ok,"
-                          SETTINGS "\"x\ny\"\n");
+    snprintf(want, sizeof want, "\"say \"\"hi\"\"\",16,1048576,262144,async,mesh 4x4,\"a,b\",1,0.1,2,"
+             "347,7866224,524408,1966200,0.25,true,7.62939453125e-06,0,0,ok,%s\"x\ny\",,\n",
+             settings);
+    ck_assert_str_eq(row, want);
     free(out);
 }
 END_TEST
@@ -110,16 +138,20 @@ START_TEST(test_report_json)
     hr_row r = sample();
     r.seed = 18446744073709551615ull;
     r.model_time_s = 1e-300;
-    char *out = render(HR_FORMAT_JSON, &r, 1);
-    ck_assert_str_eq(out,
+    char *out = render(HR_FORMAT_JSON, &r, 1), want[4096];
+    expectations();
+    snprintf(want, sizeof want,
         "{\"algorithm\":\"hrel.direct\",\"procs\":16,\"n\":1048576,\"h\":262144,"
         "\"discipline\":\"async\",\"topology\":\"complete\",\"cost\":\"cm5\","
         "\"seed\":18446744073709551615,\"model_time_s\":1e-300,\"rounds\":2,\"messages\":347,"
         "\"bytes\":7866224,\"max_out_bytes\":524408,\"max_in_bytes\":1966200,\"wall_s\":0.25,"
         "\"verified\":true,\"rounds_per_h\":7.62939453125e-06,\"lost\":0,\"stalls\":0,"
-        "\"status\":\"ok\",\"distribution\":\"skewed\",\"dataset\":\"\",\"block_bytes\":null,\"op\":null,\"root\":null,\"buffer\":\"unlimited\",\"switching\":\"cut_through\","
+        "\"status\":\"ok\",\"distribution\":\"skewed\",\"dataset\":\"\",%s"
+        "\"buffer\":\"unlimited\",\"switching\":\"cut_through\","
         "\"tau\":8.8e-05,\"sigma\":5e-08,\"overhead\":0,\"hop\":0,\"compute_unit\":1e-09,"
-        "\"compute\":\"units\",\"repeat\":3,\"params\":\"\"}\n");
+        "\"compute\":\"units\",\"repeat\":3,\"params\":\"\",\"plan_s\":null,\"plan_steps\":null}\n",
+        json_declared);
+    ck_assert_str_eq(out, want);
     free(out);
 }
 END_TEST
@@ -170,7 +202,7 @@ START_TEST(test_report_table)
     for (char *p = out; *p; p++)
         if (*p == '\n')
             ck_assert_msg(p == out || p[-1] != ' ', "trailing blank before offset %td", p - out);
-    ck_assert_ptr_nonnull(strstr(out, "repeat  params\n"));   /* the header */
+    ck_assert_ptr_nonnull(strstr(out, "repeat  params      plan_s  plan_steps\n"));   /* the header */
     ck_assert(strlen(nl + 1) > 0 && out[strlen(out) - 1] == '\n');
     free(out);
 }
@@ -180,10 +212,33 @@ END_TEST
 START_TEST(test_report_empty)
 {
     char *out = render(HR_FORMAT_CSV, NULL, 0);
+    expectations();
     ck_assert_str_eq(out, csv_header);
     free(out);
     out = render(HR_FORMAT_JSON, NULL, 0);
     ck_assert_str_eq(out, "");
+    free(out);
+}
+END_TEST
+
+/* Declared keys by hand: the built-in kinds' columns in registry order (exchange's bytes as
+ * block_bytes, fft2d's size, pattern's three, values' two), each row filling its kind's. */
+START_TEST(test_report_declared)
+{
+    static const char *const want[] = { "block_bytes", "size", "pattern", "density", "msg_bytes",
+                                        "op", "root" };
+    for (int i = 0; i < 7; i++)
+        ck_assert_str_eq(hr_wkey_column(hr_workload_column_at(i)), want[i]);
+    hr_row r = sample();
+    r.workload = hr_workload_find("pattern");
+    hr_wkey_value keys[3] = { { .word = "table6" }, { .num = 12.5 }, { .num = 4096 } };
+    r.wkeys = keys;
+    char *out = render(HR_FORMAT_CSV, &r, 1);
+    ck_assert_msg(strstr(out, ",ok,skewed,,,,table6,12.5,4096,,,unlimited,") != NULL, "%s", out);
+    free(out);
+    out = render(HR_FORMAT_JSON, &r, 1);
+    ck_assert_msg(strstr(out, "\"block_bytes\":null,\"size\":null,\"pattern\":\"table6\",\"density\":12.5,"
+                              "\"msg_bytes\":4096,\"op\":null,") != NULL, "%s", out);
     free(out);
 }
 END_TEST
@@ -193,6 +248,7 @@ Suite *hr_report_suite(void)
     Suite *s = suite_create("report");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_report_format_names);
+    tcase_add_test(tc, test_report_declared);
     tcase_add_test(tc, test_report_csv);
     tcase_add_test(tc, test_report_csv_quoting);
     tcase_add_test(tc, test_report_json);

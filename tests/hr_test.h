@@ -36,6 +36,8 @@
     X(sched)              \
     X(xchg)               \
     X(bcast)              \
+    X(irreg)              \
+    X(fft)                \
     X(determinism)
 
 #define HR_TEST_DECL(name) Suite *hr_##name##_suite(void);

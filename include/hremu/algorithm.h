@@ -2,6 +2,8 @@
 #ifndef HREMU_ALGORITHM_H
 #define HREMU_ALGORITHM_H
 
+#include <stdio.h>
+
 #include <hremu/hremu.h>
 #include <hremu/workload.h>
 
@@ -30,6 +32,11 @@ typedef struct hr_algorithm {
      * frees that. Planning is not part of wall_s. HR_OK, or an error with a reason in why. */
     int       (*plan)(void *inst, char *why, size_t whylen);
     void      (*unplan)(void *inst);
+    /* Algorithms whose plan is a schedule (seed 001's and 002's schedulers), else NULL: its
+     * steps (the plan_steps column), and the schedule in the paper's notation on out, one line
+     * a step (hremu --schedule). Between plan and unplan; HR_OK or an error code. */
+    uint64_t  (*plan_steps)(const void *inst);
+    int       (*plan_print)(const void *inst, FILE *out);
 } hr_algorithm;
 
 /* How many algorithms, and how many workloads, a program may register. */

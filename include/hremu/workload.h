@@ -158,6 +158,8 @@ typedef struct hr_workload {
     const char *datasets;      /* likewise the dataset names; NULL for a kind that takes none */
     const hr_wkey_spec *keys;  /* the kind's own keys, a list ended by a row with name NULL; or
                                 * NULL. A name another kind declares has the same type there. */
+    int         no_n;          /* nonzero: the kind's keys size it and [workload] n is not used
+                                * (setting it is an error; the n column is empty) */
     /* Make an instance for p processors; HR_EINVAL with a reason in why (static text or buf). */
     int      (*make)(const hr_workload_spec *s, int p, void **inst, char *why, size_t whylen);
     void     (*reset)(void *inst);          /* forget outputs before another run */

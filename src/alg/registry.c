@@ -5,16 +5,27 @@
 
 #include <hremu/error.h>
 
+#include "alg/app.h"
 #include "alg/hrel.h"
 #include "alg/rounds.h"
 #include "alg/seed001.h"
 #include "alg/seed004.h"
 #include "alg/sort.h"
 #include "work/exchange.h"
+#include "work/fft.h"
+#include "work/pattern.h"
 
 static const hr_param_spec radix_params[] = {
     { .name = "r", .summary = "bits per pass: R = 2^r counters (the paper's R = 1024 is r = 10)",
       .def = 11, .min = 1, .max = 16, .integer = 1 },
+    { .name = NULL },
+};
+
+static const hr_param_spec fft2d_params[] = {
+    { .name = "xchg", .summary = "the complete exchange: 0 hr_transpose, 1 LEX, 2 PEX, 3 REX (p a "
+      "power of two), 4 BEX (seed 001 sec. 3)", .def = 2, .min = 0, .max = 4, .integer = 1 },
+    { .name = "mflops", .summary = "the node's rate for the model's charge of 5 N log2 N flops an "
+      "FFT (128: the CM-5 node's peak, seed 001 sec. 2)", .def = 128, .min = 1e-3, .max = 1e6 },
     { .name = NULL },
 };
 
@@ -59,6 +70,12 @@ static const hr_param_spec xor_params[] = {
 #define P2P    "async,sync"
 
 static const hr_algorithm algorithms[] = {
+    { .name = "app.fft2d",
+      .summary = "2D FFT by rows: 1-D FFTs, a complete exchange of blocks, 1-D FFTs (seed 001 sec. 3.5)",
+      .kind = HR_KIND_FFT2D,
+      .disciplines = P2P,
+      .run = hr_alg_app_fft2d,
+      .params = fft2d_params },
     { .name = "bcast.binomial",
       .summary = "binomial tree from any root, the highest dimension first (seed 004's hypercube)",
       .kind = HR_KIND_VALUES,
@@ -140,6 +157,19 @@ static const hr_algorithm algorithms[] = {
       .disciplines = "async",
       .run = hr_alg_hrel_xor,
       .params = xor_params },
+#define IRREG(NAME, SUMMARY, PLAN)                                                         \
+    { .name = NAME, .summary = SUMMARY, .kind = HR_KIND_PATTERN, .disciplines = P2P,          \
+      .run = hr_alg_irreg_run, .plan = PLAN, .unplan = hr_alg_irreg_unplan,                     \
+      .plan_steps = hr_alg_irreg_plan_steps, .plan_print = hr_alg_irreg_plan_print }
+    IRREG("irreg.bs", "balanced scheduling: BEX's pairs, idle where the pattern has no message "
+          "(seed 001 sec. 4.3)", hr_alg_irreg_bs_plan),
+    IRREG("irreg.gs", "greedy scheduling: each takes the next processor it must send to that is "
+          "free (seed 001 sec. 4.4, Figure 12)", hr_alg_irreg_gs_plan),
+    IRREG("irreg.ls", "linear scheduling: in step i every processor with a message for i sends "
+          "it (seed 001 sec. 4.1)", hr_alg_irreg_ls_plan),
+    IRREG("irreg.ps", "pairwise scheduling: PEX's pairs, idle where the pattern has no message "
+          "(seed 001 sec. 4.2)", hr_alg_irreg_ps_plan),
+#undef IRREG
     { .name = "prefix.hypercube",
       .summary = "rslt and msg swapped across each dimension in turn (seed 004 sec. 4.1)",
       .kind = HR_KIND_VALUES,

@@ -7,6 +7,8 @@
 #include <hremu/hremu.h>
 
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
 /* The complete exchanges as calls, for any algorithm that needs one (app.fft2d): send holds p
  * blocks of `block` bytes, block j for processor j; recv gets block i from processor i (its own
@@ -27,5 +29,16 @@ void hr_alg_xchg_bex(hr_proc *p, void *inst, const double *params);
 void hr_alg_bcast_linear(hr_proc *p, void *inst, const double *params);
 void hr_alg_bcast_recursive(hr_proc *p, void *inst, const double *params);
 void hr_alg_bcast_system(hr_proc *p, void *inst, const double *params);
+
+/* The irregular schedulers of sec. 4 on the pattern workload (irreg.c): plan computes the
+ * schedule (LS, PS, BS or GS, sched.c) into the instance, run follows it; one run for all four. */
+int      hr_alg_irreg_ls_plan(void *inst, char *why, size_t whylen);
+int      hr_alg_irreg_ps_plan(void *inst, char *why, size_t whylen);
+int      hr_alg_irreg_bs_plan(void *inst, char *why, size_t whylen);
+int      hr_alg_irreg_gs_plan(void *inst, char *why, size_t whylen);
+void     hr_alg_irreg_unplan(void *inst);
+uint64_t hr_alg_irreg_plan_steps(const void *inst);
+int      hr_alg_irreg_plan_print(const void *inst, FILE *out);
+void     hr_alg_irreg_run(hr_proc *p, void *inst, const double *params);
 
 #endif /* HREMU_ALG_SEED001_H */

@@ -28,7 +28,8 @@ enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2 };
 
 static const char usage_text[] =
     "usage: hremu [CONFIG.ini] [--set SECTION.KEY=VALUE]... [--format table|csv|json]\n"
-    "             [--out FILE] [--trace FILE|-] [--regions FILE] [--columns LIST]\n"
+    "             [--out FILE] [--trace FILE|-] [--schedule FILE|-] [--regions FILE]\n"
+    "             [--columns LIST]\n"
     "             [--aggregate seed] [--quiet]\n"
     "       hremu --topology SPEC [--procs P] [--format table|csv|json]\n"
     "       hremu --list | --help | --version\n";
@@ -46,6 +47,9 @@ static const char help_text[] =
     "  --trace FILE             round disciplines: write every message's fate in every round\n"
     "                           of each row's first run to FILE (round,source,dest,event);\n"
     "                           - is standard output (the rows then need --out)\n"
+    "  --schedule FILE          schedulers (irreg.*): write each row's schedule to FILE, a\n"
+    "                           line a step in seed 001's notation (0 <-> 1 an exchange,\n"
+    "                           0 -> 5 one way); - is standard output (the rows need --out)\n"
     "  --regions FILE           write the timed regions and supersteps of each row's first\n"
     "                           run to FILE, in the rows' format (docs/config.md)\n"
     "  --columns LIST           the columns to write, in this order, e.g.\n"
@@ -79,6 +83,7 @@ typedef struct options {
     const char  *format;
     const char  *out;
     const char  *trace;
+    const char  *schedule;
     const char  *regions;
     const char  *columns;
     const char  *aggregate;
@@ -144,6 +149,8 @@ static int parse_args(int argc, char **argv, options *o)
             o->out = v;
         } else if (option_value(argc, argv, &i, "--trace", &v, &err)) {
             o->trace = v;
+        } else if (option_value(argc, argv, &i, "--schedule", &v, &err)) {
+            o->schedule = v;
         } else if (option_value(argc, argv, &i, "--regions", &v, &err)) {
             o->regions = v;
         } else if (option_value(argc, argv, &i, "--columns", &v, &err)) {
@@ -309,6 +316,38 @@ static int prepare(const options *o, hr_config **out, hr_sweep_plan *plan)
     return EXIT_OK;
 }
 
+/* Open a side output of option opt (--trace, --schedule) at path: NULL leaves *f NULL, "-" is
+ * standard output, which then needs --out for the rows. EXIT_OK, or EXIT_USAGE said. */
+static int side_output(const char *opt, const char *path, const char *out, FILE **f)
+{
+    *f = NULL;
+    if (path == NULL)
+        return EXIT_OK;
+    if (strcmp(path, "-") == 0) {
+        if (out == NULL) {
+            fprintf(stderr, "hremu: %s - writes to standard output: give the rows a file with "
+                    "--out\n", opt);
+            return EXIT_USAGE;
+        }
+        *f = stdout;
+        return EXIT_OK;
+    }
+    if ((*f = fopen(path, "w")) == NULL) {
+        fprintf(stderr, "hremu: %s: cannot open: %s\n", path, strerror(errno));
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
+/* Flush or close a side output; nonzero on a write error. */
+static int close_side(FILE *f)
+{
+    if (f == NULL)
+        return 0;
+    int bad = ferror(f);
+    return (f == stdout ? fflush(f) : fclose(f)) != 0 || bad;
+}
+
 /* Does some row's workload kind declare a key of this column? */
 static int column_used(const hr_sweep_plan *plan, const char *column)
 {
@@ -344,26 +383,26 @@ static int run(const options *o, const hr_config *c, const hr_sweep_plan *plan, 
         fprintf(stderr, "hremu: %s\n", why);
         return EXIT_USAGE;
     }
-    int trace_out = o->trace != NULL && strcmp(o->trace, "-") == 0;
-    if (trace_out && o->out == NULL)
-        return usage_error("--trace - writes the trace to standard output: give the rows a file "
-                           "with --out%s", "");
     if (o->trace != NULL && !plan->rounds)
         fprintf(stderr, "hremu: note: --trace: no row runs a round discipline (fifo, priority, "
                 "arbitrary, ocpc), so the trace has no rounds\n");
-    FILE *out = stdout;
-    if (o->out != NULL && (out = fopen(o->out, "w")) == NULL) {
+    if (o->schedule != NULL && !plan->schedules)
+        fprintf(stderr, "hremu: note: --schedule: no row runs a scheduler (irreg.*), so there is "
+                "no schedule to write\n");
+    FILE *out = stdout, *trace = NULL, *schedule = NULL;
+    int code = side_output("--trace", o->trace, o->out, &trace);
+    if (code == EXIT_OK)
+        code = side_output("--schedule", o->schedule, o->out, &schedule);
+    if (code == EXIT_OK && trace == stdout && schedule == stdout)
+        code = usage_error("--trace - and --schedule - cannot both write to standard output%s", "");
+    if (code == EXIT_OK && o->out != NULL && (out = fopen(o->out, "w")) == NULL) {
         fprintf(stderr, "hremu: %s: cannot open: %s\n", o->out, strerror(errno));
-        return EXIT_USAGE;
+        code = EXIT_USAGE;
     }
-    FILE *trace = trace_out ? stdout : NULL;
-    if (o->trace != NULL && !trace_out) {
-        if ((trace = fopen(o->trace, "w")) == NULL) {
-            fprintf(stderr, "hremu: %s: cannot open: %s\n", o->trace, strerror(errno));
-            if (out != stdout)
-                fclose(out);
-            return EXIT_USAGE;
-        }
+    if (code != EXIT_OK) {
+        close_side(trace);
+        close_side(schedule);
+        return code;
     }
     if (trace != NULL)
         fputs("round,source,dest,event\n", trace);
@@ -371,8 +410,8 @@ static int run(const options *o, const hr_config *c, const hr_sweep_plan *plan, 
     if (o->regions != NULL) {
         if ((regions = fopen(o->regions, "w")) == NULL) {
             fprintf(stderr, "hremu: %s: cannot open: %s\n", o->regions, strerror(errno));
-            if (trace != NULL)
-                fclose(trace);
+            close_side(trace);
+            close_side(schedule);
             if (out != stdout)
                 fclose(out);
             return EXIT_USAGE;
@@ -383,18 +422,24 @@ static int run(const options *o, const hr_config *c, const hr_sweep_plan *plan, 
     hr_config_error e;
     /* Rows that stream to the terminal are their own progress; a progress line there would
      * break them. */
-    int rows_show = out == stdout && trace != stdout && isatty(STDOUT_FILENO) && !o->aggregate;
+    int rows_show = out == stdout && trace != stdout && schedule != stdout &&
+                    isatty(STDOUT_FILENO) && !o->aggregate;
     progress g = { .on = !o->quiet && isatty(STDERR_FILENO) && !rows_show, .total = plan->rows,
                    .start = now_s() };
     hr__report_start(&rep, out, format);
-    int err = hr__sweep_run(c, &rep, note_row, &g, trace, regions, &st, &e);
+    hr_sweep_sides sides = { .trace = trace, .regions = regions, .schedule = schedule };
+    int err = hr__sweep_run(c, &rep, note_row, &g, &sides, &st, &e);
     progress_end(&g);
     int werr = hr__report_end(&rep);
     int rerr = regions != NULL && (ferror(regions) | fclose(regions)) != 0;
     if (out != stdout && fclose(out) != 0)
         werr = HR_ESYS;
-    if (trace != NULL && (trace == stdout ? fflush(trace) : fclose(trace)) != 0) {
+    if (close_side(trace) != 0) {
         fprintf(stderr, "hremu: %s: write error\n", o->trace);
+        return EXIT_USAGE;
+    }
+    if (close_side(schedule) != 0) {
+        fprintf(stderr, "hremu: %s: write error\n", o->schedule);
         return EXIT_USAGE;
     }
     if (rerr) {

@@ -601,6 +601,13 @@ static int resolve_level(const hr_config *c, const char *section, size_t i, hr_p
     for (size_t k = 0; k < nkeys; k++) {
         const hr_config_entry *en = hr__config_find(c, section, keys[k].name);
         const char *item = en ? en->items[pick[k]] : keys[k].def;
+        if (strcmp(keys[k].name, "n") == 0 && pt->workload != NULL && pt->workload->no_n) {
+            if (en != NULL)
+                return hr__config_fail(e, HR_EINVAL, en->where, "n does not apply to workload "
+                                       "kind %s, which its own keys size (unset it)",
+                                       pt->workload->name);
+            continue;
+        }
         if (keys[k].declared) {
             int err = resolve_declared(c, en, keys[k].name, item, pt, e);
             if (err < 0)

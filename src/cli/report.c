@@ -58,9 +58,14 @@ static const column tail_cols[] = {
     { "compute",       COL_STR,   8, 0 },
     { "repeat",        COL_NUM,   6, 0 },
     { "params",        COL_STR,   0, 0 },
+    { "plan_s",        COL_NUM,  10, 1 },
+    { "plan_steps",    COL_NUM,  10, 1 },
 };
 #define NTAIL ((int)(sizeof tail_cols / sizeof tail_cols[0]))
-_Static_assert(sizeof tail_cols / sizeof tail_cols[0] == 10, "fill() sets the tail's columns by index");
+_Static_assert(sizeof tail_cols / sizeof tail_cols[0] == 12, "fill() sets the tail's columns by index");
+/* The last NLATE columns are a planning algorithm's figures, not settings: --aggregate does not
+ * group by them (it shows the first row's). */
+#define NLATE 2
 
 /* Declared keys that get a column: an aggregated row (agg_columns) must fit in
  * HR_REPORT_MAX_COLS with them. */
@@ -173,7 +178,7 @@ static int fill(field *f, const hr_row *r, hr_format fmt)
 {
     f[0].s = text(r->algorithm);
     f[1].s = num(&f[1], (uint64_t)(r->procs > 0 ? r->procs : 0));
-    f[2].s = num(&f[2], r->n);
+    f[2].s = r->no_n ? "" : num(&f[2], r->n);
     f[3].s = num(&f[3], r->h);
     f[4].s = text(r->discipline);
     f[5].s = text(r->topology);
@@ -207,6 +212,8 @@ static int fill(field *f, const hr_row *r, hr_format fmt)
     t[7].s = r->measured ? "measured" : "units";
     t[8].s = num(&t[8], r->repeat);
     t[9].s = text(r->params);
+    t[10].s = r->planned ? real(&t[10], r->plan_s, fmt) : "";
+    t[11].s = r->planned ? num(&t[11], r->plan_steps) : "";
     return NHEAD + w + NTAIL;
 }
 
@@ -326,7 +333,7 @@ static const char *const stat_suffix[4] = { "mean", "sd", "min", "max" };
 static int agg_columns(column *out)
 {
     _Static_assert(7 + 1 + 4 * (sizeof stat_cols / sizeof stat_cols[0]) + 22 + MAX_DECLARED +
-                   10 - 14 <= HR_REPORT_MAX_COLS,
+                   12 - 14 <= HR_REPORT_MAX_COLS,
                    "an aggregated row's columns fit in HR_REPORT_MAX_COLS");
     static char names[NSTAT * 4][32];
     column cols[HR_REPORT_MAX_COLS];
@@ -532,7 +539,7 @@ static int same_key(const struct kept *a, const struct kept *b)
     for (int i = 0; i < NKEY; i++)
         if (strcmp(a->text[key_cols[i]], b->text[key_cols[i]]) != 0)
             return 0;
-    for (int i = 20; i < a->ntext; i++)
+    for (int i = 20; i < a->ntext - NLATE; i++)
         if (strcmp(a->text[i], b->text[i]) != 0)
             return 0;
     return 1;

@@ -4,6 +4,7 @@
  *   algorithm procs n h discipline topology cost seed model_time_s rounds messages bytes
  *   max_out_bytes max_in_bytes wall_s verified | rounds_per_h lost stalls status distribution
  *   dataset KEY... buffer switching tau sigma overhead hop compute_unit compute repeat params
+ *   plan_s plan_steps
  * After status, every setting that may vary between rows and is not in the first sixteen, so
  * that every row says what produced it: the workload's distribution (hrelation) or dataset
  * (sort, values; the other is empty), one column for each key a workload kind declares
@@ -12,7 +13,9 @@
  * receive buffer in bytes or "unlimited", the switching of the
  * links (cut_through or store_forward), the cost model's
  * parameters in seconds (the cost column names only the preset), compute (units or measured),
- * the repeats behind wall_s, and the algorithm's parameters.
+ * the repeats behind wall_s, and the algorithm's parameters. plan_s and plan_steps: the wall
+ * time of a scheduler's plan, computed before the run (not in wall_s or model time), and its
+ * steps; empty for algorithms without (null in JSON).
  * rounds_per_h is rounds / h (seed 003's measure); lost counts round messages lost in collisions
  * (arbitrary, ocpc); stalls counts sends that waited for buffer room or a rendezvous, and the
  * rounds messages waited in fifo and priority queues.
@@ -44,6 +47,7 @@ typedef struct hr_row {
     const char *algorithm;
     int         procs;
     uint64_t    n, h;
+    int         no_n;                     /* the kind does not use n: its column is empty */
     const char *discipline, *topology, *cost;
     uint64_t    seed;
     double      model_time_s;
@@ -62,6 +66,9 @@ typedef struct hr_row {
     int         measured;
     uint64_t    repeat;
     const char *params;
+    int         planned;                  /* the algorithm planned a schedule: ... */
+    double      plan_s;                   /* ... its wall time, s ... */
+    uint64_t    plan_steps;               /* ... and its steps */
 } hr_row;
 
 #define HR_REPORT_MAX_COLS 96

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <hremu/machine.h>
 
@@ -26,6 +27,7 @@ typedef struct sweep {
     void            *inst;
     int              dirty;
     FILE            *trace;    /* --trace, or NULL */
+    FILE            *schedule; /* --schedule, or NULL */
     FILE            *regions;  /* --regions, or NULL */
 } sweep;
 
@@ -103,7 +105,18 @@ typedef struct outcome {
     char          msg[4608];   /* why the row failed */
     size_t        runs;        /* runs that finished, with a wall time in walls */
     double       *models;      /* compute = measured: each run's model_time_s */
+    int           planned;     /* a schedule was planned (hr_algorithm.plan_steps) ... */
+    double        plan_s;      /* ... in this many seconds of wall time ... */
+    uint64_t      plan_steps;  /* ... and has this many steps */
 } outcome;
+
+/* Wall-clock seconds, for the time a plan takes. */
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 static const char *status_name(int status)
 {
@@ -172,6 +185,7 @@ static void report_row(sweep *s, const outcome *o, double wall)
     param_text(pt, params, sizeof params);
     hr_row row = {
         .algorithm = pt->alg->name, .procs = pt->machine.procs, .n = pt->work.n,
+        .no_n = pt->workload->no_n,
         .h = pt->workload->h(s->inst), .discipline = pt->machine.discipline,
         .topology = pt->machine.topology, .cost = pt->cost, .seed = pt->machine.seed,
         .model_time_s = s->pt.machine.cost.measured && o->runs > 0 ? median(o->models, o->runs)
@@ -190,6 +204,7 @@ static void report_row(sweep *s, const outcome *o, double wall)
         .sigma = pt->machine.cost.sigma, .overhead = pt->machine.cost.overhead,
         .hop = pt->machine.cost.hop, .compute_unit = pt->machine.cost.compute_unit,
         .measured = pt->machine.cost.measured, .repeat = pt->repeat, .params = params,
+        .planned = o->planned, .plan_s = o->plan_s, .plan_steps = o->plan_steps,
     };
     hr__report_row(s->rep, &row);
     s->st->rows++;
@@ -203,6 +218,24 @@ static void report_row(sweep *s, const outcome *o, double wall)
         s->note(s->arg, pt->alg->name, failed ? o->msg : NULL);
 }
 
+/* The row's schedule on --schedule's file, under a line that says whose it is. */
+static void write_schedule(sweep *s, uint64_t steps)
+{
+    const hr_point *pt = &s->pt;
+    fprintf(s->schedule, "# %s procs=%d", pt->alg->name, pt->machine.procs);
+    for (int i = 0; pt->workload->keys && pt->workload->keys[i].name; i++) {
+        const hr_wkey_spec *k = &pt->workload->keys[i];
+        if (k->type == HR_WKEY_WORD)
+            fprintf(s->schedule, " %s=%s", k->name, pt->wkeys[i].word);
+        else
+            fprintf(s->schedule, " %s=%.17g", k->name, pt->wkeys[i].num);
+    }
+    fprintf(s->schedule, " seed=%llu: %llu steps\n", (unsigned long long)pt->machine.seed,
+            (unsigned long long)steps);
+    if (pt->alg->plan_print != NULL)
+        pt->alg->plan_print(s->inst, s->schedule);
+}
+
 static int run_row(sweep *s)
 {
     double *walls = malloc(sizeof *walls * s->pt.repeat);
@@ -214,6 +247,7 @@ static int run_row(sweep *s)
         o->models = models;
     char why[512] = "";
     int planned = err == HR_OK && s->pt.alg->plan != NULL;
+    double t0 = now_s();
     if (planned && s->pt.alg->plan(s->inst, why, sizeof why) != HR_OK) {
         /* The plan is the off-line model's knowledge: without it there is no run. */
         o->status = "failed";
@@ -221,6 +255,13 @@ static int run_row(sweep *s)
         report_row(s, o, 0);
         planned = 0;
     } else if (err == HR_OK) {
+        if (planned && s->pt.alg->plan_steps != NULL) {
+            o->planned = 1;
+            o->plan_s = now_s() - t0;
+            o->plan_steps = s->pt.alg->plan_steps(s->inst);
+            if (s->schedule != NULL)
+                write_schedule(s, o->plan_steps);
+        }
         o->status = s->pt.verify ? "ok" : "unchecked";
         for (size_t k = 0; k < s->pt.repeat; k++) {
             int stop = run_once(s, k, res, o);
@@ -256,6 +297,7 @@ static void plan_row(sweep *s)
     plan->rounds |= lossy || queues;
     plan->lossy |= lossy;
     plan->stalls |= queues || strcmp(d, "sync") == 0 || s->pt.machine.buffer != 0;
+    plan->schedules |= s->pt.alg->plan_print != NULL;
     int k = 0;
     while (k < plan->nkinds && plan->kinds[k] != s->pt.workload)
         k++;
@@ -308,6 +350,30 @@ static int check_memory(sweep *s)
                            b, source);
 }
 
+/* "workload KIND, n = N, ..., procs = P": the settings a kind takes, for a message. */
+static void describe_workload(const hr_point *pt, char *buf, size_t len)
+{
+    const hr_workload *w = pt->workload;
+    const hr_workload_spec *ws = &pt->work;
+    size_t at = (size_t)snprintf(buf, len, "workload %s", w->name);
+#define ADD(...) (at < len ? at += (size_t)snprintf(buf + at, len - at, __VA_ARGS__) : 0)
+    if (!w->no_n)
+        ADD(", n = %llu", (unsigned long long)ws->n);
+    if (w->distributions != NULL)
+        ADD(", h = %llu, distribution %s", (unsigned long long)ws->h,
+            ws->distribution ? ws->distribution : "(unset)");
+    if (w->datasets != NULL)
+        ADD(", dataset %s", ws->dataset ? ws->dataset : "(unset)");
+    for (int i = 0; w->keys != NULL && w->keys[i].name != NULL; i++) {
+        if (w->keys[i].type == HR_WKEY_WORD)
+            ADD(", %s = %s", w->keys[i].name, pt->wkeys[i].word);
+        else
+            ADD(", %s = %.17g", w->keys[i].name, pt->wkeys[i].num);
+    }
+    ADD(", procs = %d", pt->machine.procs);
+#undef ADD
+}
+
 static int workload_level(sweep *s)
 {
     const hr_config *c = s->c;
@@ -320,18 +386,11 @@ static int workload_level(sweep *s)
         char why[512] = "", where[320];
         err = s->pt.workload->make(&s->pt.work, s->pt.machine.procs, &s->inst, why, sizeof why);
         if (err < 0) {
+            char what[512];
             hr__config_locate(c, "workload", where, sizeof where);
-            const hr_workload_spec *ws = &s->pt.work;
-            if (ws->dataset != NULL)
-                return hr__config_fail(s->e, err, where, "workload %s, n = %llu, dataset %s, "
-                                       "procs = %d: %s", ws->kind, (unsigned long long)ws->n,
-                                       ws->dataset, s->pt.machine.procs,
-                                       why[0] ? why : hr_strerror(err));
-            return hr__config_fail(s->e, err, where, "workload %s, n = %llu, h = %llu, "
-                                   "distribution %s, procs = %d: %s", ws->kind,
-                                   (unsigned long long)ws->n, (unsigned long long)ws->h,
-                                   ws->distribution ? ws->distribution : "(unset)",
-                                   s->pt.machine.procs, why[0] ? why : hr_strerror(err));
+            describe_workload(&s->pt, what, sizeof what);
+            return hr__config_fail(s->e, err, where, "%s: %s", what,
+                                   why[0] ? why : hr_strerror(err));
         }
         s->dirty = 0;
         err = algorithm_level(s);
@@ -377,11 +436,14 @@ int hr__sweep_check(const hr_config *c, hr_sweep_plan *plan, hr_config_error *e)
     return machine_level(&s);
 }
 
-int hr__sweep_run(const hr_config *c, hr_report *rep, hr_sweep_note note, void *arg, FILE *trace,
-                  FILE *regions, hr_sweep_stats *st, hr_config_error *e)
+int hr__sweep_run(const hr_config *c, hr_report *rep, hr_sweep_note note, void *arg,
+                  const hr_sweep_sides *sides, hr_sweep_stats *st, hr_config_error *e)
 {
     *st = (hr_sweep_stats){ 0 };
-    sweep s = { .c = c, .rep = rep, .note = note, .arg = arg, .st = st, .e = e, .trace = trace,
-                .regions = regions };
+    hr_sweep_sides none = { 0 };
+    if (sides == NULL)
+        sides = &none;
+    sweep s = { .c = c, .rep = rep, .note = note, .arg = arg, .st = st, .e = e,
+                .trace = sides->trace, .regions = sides->regions, .schedule = sides->schedule };
     return machine_level(&s);
 }

@@ -40,6 +40,7 @@ typedef struct hr_sweep_plan {
     int    rounds;    /* some row runs a round discipline (fifo, priority, arbitrary, ocpc) */
     int    lossy;     /* some row's discipline can lose messages (arbitrary, ocpc) */
     int    stalls;    /* some row can stall a send (sync, a bounded buffer, fifo, priority) */
+    int    schedules; /* some row's algorithm plans a schedule (hr_algorithm.plan_print) */
     const hr_workload *kinds[HR_SWEEP_MAX_KINDS];  /* the workload kinds of the rows */
     int    nkinds;
 } hr_sweep_plan;
@@ -53,14 +54,21 @@ typedef struct hr_sweep_plan {
  * NULL) says what the rows are. */
 int hr__sweep_check(const hr_config *c, hr_sweep_plan *plan, hr_config_error *e);
 
+/* What a sweep writes besides its rows; each NULL when not asked for. */
+typedef struct hr_sweep_sides {
+    FILE *trace;     /* the first run of every row writes its rounds (hr_machine_trace) after a
+                      * line "# ALGORITHM procs=P discipline=D seed=S" */
+    FILE *regions;   /* the first run of every row that ends ok writes its timed regions and
+                      * supersteps (hr__regions_write, in rep's format) */
+    FILE *schedule;  /* every row that plans a schedule writes it (hr_algorithm.plan_print)
+                      * after a line "# ALGORITHM procs=P [KEY=VALUE ...] seed=S: N steps" */
+} hr_sweep_sides;
+
 /* Run the sweep of a checked config, writing rows to rep and telling note (may be NULL) about
- * failed rows. If trace is not NULL, the first run of every row writes its rounds there
- * (hr_machine_trace) after a line "# ALGORITHM procs=P discipline=D seed=S". If regions is not
- * NULL, the first run of every row that ends with status ok writes its timed regions and
- * supersteps there (hr__regions_write, in rep's format). Returns HR_OK when every row was run
- * (failed rows included: see st), or an error code with e filled when a machine or instance
+ * failed rows, and the side outputs sides asks for (NULL: none). Returns HR_OK when every row was
+ * run (failed rows included: see st), or an error code with e filled when a machine or instance
  * could not be built. */
-int hr__sweep_run(const hr_config *c, hr_report *rep, hr_sweep_note note, void *arg, FILE *trace,
-                  FILE *regions, hr_sweep_stats *st, hr_config_error *e);
+int hr__sweep_run(const hr_config *c, hr_report *rep, hr_sweep_note note, void *arg,
+                  const hr_sweep_sides *sides, hr_sweep_stats *st, hr_config_error *e);
 
 #endif /* HREMU_CLI_SWEEP_H */

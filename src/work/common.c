@@ -26,3 +26,13 @@ uint64_t *hr__work_bitmap(uint64_t n, char *why, size_t whylen)
                       "no memory for the verifier's bitmap of %" PRIu64 " bits", n);
     return bits;
 }
+
+void hr__work_fill(uint64_t seed, uint64_t tag, size_t bytes, uint8_t *out)
+{
+    uint64_t base = hr__work_mix(seed ^ tag);
+    for (size_t k = 0; k < bytes; k += 8) {
+        uint64_t w = hr__work_mix(base + k);
+        for (size_t b = 0; b < 8 && k + b < bytes; b++)
+            out[k + b] = (uint8_t)(w >> (8 * b));
+    }
+}

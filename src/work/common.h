@@ -22,6 +22,10 @@ static inline uint64_t hr__work_mix(uint64_t x)
     return x ^ (x >> 31);
 }
 
+/* bytes of data for a message drawn from (seed, tag): bytes 8w .. 8w+7 are the mixed word of
+ * (seed, tag, w), low byte first. A verifier makes them again to check what arrived. */
+void hr__work_fill(uint64_t seed, uint64_t tag, size_t bytes, uint8_t *out);
+
 /* A zeroed bitmap of n bits, to free(); NULL when memory runs out, with the reason in why. */
 uint64_t *hr__work_bitmap(uint64_t n, char *why, size_t whylen);
 

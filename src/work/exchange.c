@@ -22,15 +22,10 @@ typedef struct exchange_inst {
     uint8_t    *data;         /* the inputs, p^2 blocks */
 } exchange_inst;
 
-/* Block i -> j: bytes 8w .. 8w+7 are the mixed word of (seed, i, j, w), low byte first. */
+/* Block i -> j, from the seed. */
 static void fill_block(uint64_t seed, int p, int i, int j, size_t bytes, uint8_t *out)
 {
-    uint64_t base = hr__work_mix(seed ^ ((uint64_t)i * (uint64_t)p + (uint64_t)j));
-    for (size_t k = 0; k < bytes; k += 8) {
-        uint64_t w = hr__work_mix(base + k);
-        for (size_t b = 0; b < 8 && k + b < bytes; b++)
-            out[k + b] = (uint8_t)(w >> (8 * b));
-    }
+    hr__work_fill(seed, (uint64_t)i * (uint64_t)p + (uint64_t)j, bytes, out);
 }
 
 void hr__exchange_destroy(void *inst)

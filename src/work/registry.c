@@ -9,6 +9,8 @@
 
 #include "work/common.h"
 #include "work/exchange.h"
+#include "work/fft.h"
+#include "work/pattern.h"
 #include "work/hrel.h"
 #include "work/sort.h"
 #include "work/values.h"
@@ -20,6 +22,7 @@ static const hr_workload workloads[] = {
                  "(seed 001 sec. 3)",
       .kind = HR_KIND_EXCHANGE,
       .keys = hr__exchange_keys,
+      .no_n = 1,
       .make = hr__exchange_make,      /* p^2 blocks from the seed */
       .reset = hr__exchange_reset,    /* forget outputs before the next run */
       .verify = hr__exchange_verify,  /* every byte of every block where it belongs */
@@ -27,6 +30,18 @@ static const hr_workload workloads[] = {
       .h = hr__exchange_h,            /* (p - 1) bytes: what each processor receives */
       .mem_bytes = hr__exchange_mem_bytes, /* inputs and outputs */
       .destroy = hr__exchange_destroy },
+    { .name = "fft2d",
+      .summary = "an N x N complex array by rows, and its 2D DFT (seed 001 sec. 3.5)",
+      .kind = HR_KIND_FFT2D,
+      .keys = hr__fft2d_keys,
+      .no_n = 1,
+      .make = hr__fft2d_make,         /* N^2 elements from the seed, N/p rows a processor */
+      .reset = hr__fft2d_reset,       /* forget outputs before the next run */
+      .verify = hr__fft2d_verify,     /* against FFTW's sequential 2D DFT, tolerance in fft.h */
+      .min_bytes = hr__fft2d_min_bytes, /* 16 p (p - 1) (N/p)^2: the off-diagonal blocks */
+      .h = hr__fft2d_h,               /* (p - 1) (N/p)^2 elements each processor receives */
+      .mem_bytes = hr__fft2d_mem_bytes, /* inputs, outputs, the verifier's copy: 48 N^2 */
+      .destroy = hr__fft2d_destroy },
     { .name = "hrelation",
       .summary = "route every element to its destination (seed 000 section 3)",
       .kind = HR_KIND_HRELATION,
@@ -39,6 +54,19 @@ static const hr_workload workloads[] = {
       .h = hr__hrel_h,                /* max elements any processor receives */
       .mem_bytes = hr__hrel_mem_bytes, /* instance, output and bitmap, by distribution */
       .destroy = hr__hrel_destroy },
+    { .name = "pattern",
+      .summary = "irregular all-to-many communication from a COM matrix: density, table6 or a "
+                 "Matrix Market file (seed 001 sec. 4)",
+      .kind = HR_KIND_PATTERN,
+      .keys = hr__pattern_keys,
+      .no_n = 1,
+      .make = hr__pattern_make,       /* the COM matrix, then every message from the seed */
+      .reset = hr__pattern_reset,     /* forget outputs before the next run */
+      .verify = hr__pattern_verify,   /* every byte of every message where it belongs */
+      .min_bytes = hr__pattern_min_bytes, /* every message */
+      .h = hr__pattern_h,             /* the most bytes a processor receives */
+      .mem_bytes = hr__pattern_mem_bytes, /* the messages twice, the p^2 tables */
+      .destroy = hr__pattern_destroy },
     { .name = "sort",
       .summary = "sort 32-bit integer keys, stably, in processor order (seed 000 section 5)",
       .kind = HR_KIND_SORT,

@@ -199,10 +199,42 @@ expect_rc 2 "exchange bytes = -1"
 expect_grep "hremu: --set workload.bytes: bytes = -1: " "$TMP/err" "exchange bytes = -1"
 run configs/seed004/values.ini --set workload.bytes=8
 expect_rc 2 "bytes with kind values"
-expect_err "hremu: --set workload.bytes: bytes applies to workload kind exchange only, not values (unset it)" "bytes with kind values"
+expect_err "hremu: --set workload.bytes: bytes applies to workload kinds exchange and pattern only, not values (unset it)" "bytes with kind values"
 run configs/seed001/fig5.ini --set machine.procs=6 --set run.algorithms=xchg.rex
 expect_rc 1 "xchg.rex on p = 6"
 expect_grep "xchg.rex needs p a power of two" "$TMP/err" "xchg.rex on p = 6"
+# Seed 001's schedulers on pattern P: plan_steps, and --schedule's text for GS, Table 10 but
+# for its step 5's misprint ("2 <-> 4": row 2 of P sends nothing to 4, so it is 4 -> 2).
+run --format csv --out "$TMP/rows.csv" configs/seed001/table10.ini --schedule "$TMP/sched.txt"
+expect_rc 0 "seed001 table10"
+[ "$(col plan_steps "$TMP/rows.csv" | tr '\n' ' ')" = "8 6 7 6 " ] && ok ||
+    bad "seed001 table10 plan_steps: $(col plan_steps "$TMP/rows.csv" | tr '\n' ' ')"
+sed -n '/^# irreg.gs/,$p' "$TMP/sched.txt" >"$TMP/gs.txt"
+cat >"$TMP/table10.txt" <<'TABLE'
+# irreg.gs procs=8 pattern=table6 density=25 bytes=256 seed=1: 6 steps
+step 1: 0 <-> 1, 2 <-> 3, 4 <-> 5, 6 <-> 7
+step 2: 0 <-> 3, 1 <-> 2, 4 <-> 7, 5 <-> 6
+step 3: 0 -> 5, 1 <-> 4, 3 <-> 6
+step 4: 0 <-> 6, 1 <-> 5, 3 <-> 4
+step 5: 1 -> 6, 3 -> 5, 4 -> 2, 7 -> 0
+step 6: 1 <-> 7, 6 -> 2
+TABLE
+cmp -s "$TMP/gs.txt" "$TMP/table10.txt" && ok || bad "--schedule irreg.gs: $(cat "$TMP/gs.txt")"
+run configs/seed001/table10.ini --schedule -
+expect_rc 2 "--schedule - without --out"
+expect_err "hremu: --schedule - writes to standard output: give the rows a file with --out" "--schedule - without --out"
+run configs/seed001/table10.ini --set machine.procs=16
+expect_rc 2 "table6 on 16"
+expect_err "hremu: configs/seed001/table10.ini:16: workload pattern, pattern = table6, density = 25, bytes = 256, procs = 16: pattern table6 is seed 001's pattern P of 8 processors, not 16" "table6 on 16"
+run configs/seed001/table10.ini --set workload.pattern=file:tests/data/mtx/mangled_format.mtx
+expect_rc 2 "mangled matrix"
+expect_grep "tests/data/mtx/mangled_format.mtx:1: " "$TMP/err" "mangled matrix"
+[ "$(wc -l <"$TMP/err")" -eq 1 ] && ok || bad "mangled matrix: more than one line"
+run configs/seed001/table10.ini --set workload.bytes=-5
+expect_rc 2 "negative message size"
+run configs/seed001/table10.ini --set workload.n=64
+expect_rc 2 "n with kind pattern"
+expect_err "hremu: --set workload.n: n does not apply to workload kind pattern, which its own keys size (unset it)" "n with kind pattern"
 run configs/seed004/values.ini --set workload.root=p
 expect_rc 2 "seed004 root = p"
 expect_err "hremu: --set workload.root: root = p: root 256 is not a processor (p = 256)" "seed004 root = p"

@@ -1,0 +1,244 @@
+/* pattern.c: the "pattern" workload (pattern.h). */
+#include "work/pattern.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <hremu/error.h>
+
+#include "util/rng.h"
+#include "work/common.h"
+#include "work/mtx.h"
+
+const hr_wkey_spec hr__pattern_keys[] = {
+    { .name = "pattern", .summary = "the COM matrix: density (a percentage of complete exchange), "
+      "table6 (seed 001's pattern P, p = 8) or file:PATH (a Matrix Market matrix's y = Ax)",
+      .type = HR_WKEY_WORD, .def = "density", .choices = "density, table6, file:PATH" },
+    { .name = "density", .summary = "pattern density: the percentage of the p (p - 1) pairs that "
+      "have a message", .type = HR_WKEY_REAL, .def = "25", .min = 0, .max = 100 },
+    { .name = "bytes", .summary = "patterns density and table6: bytes of each message",
+      .type = HR_WKEY_INT, .def = "256", .min = 1, .max = 1 << 24, .column = "msg_bytes" },
+    { .name = NULL },
+};
+
+/* Seed 001 Table 6, the pattern P: row i sends to the columns with a 1. */
+static const char table6[8][9] = {
+    "01010110", "10101111", "01010000", "10101110",
+    "01110101", "01001010", "10110101", "11001010",
+};
+
+#define STREAM UINT64_C(0x7061747465726e00)   /* "pattern": the density generator's stream */
+
+typedef struct pattern_inst {
+    hr_pattern pub;            /* first: the pointer make returns */
+    uint64_t   seed;
+    uint64_t  *com;            /* [p*p] */
+    size_t    *soff, *roff;    /* [p*p] */
+    size_t    *in_bytes;       /* [p] */
+    uint8_t   *data;           /* every message, by sender */
+    uint64_t   total;          /* bytes of every message */
+} pattern_inst;
+
+void hr__pattern_destroy(void *inst)
+{
+    pattern_inst *I = inst;
+    if (I == NULL)
+        return;
+    free(I->com);
+    free(I->soff);
+    free(I->roff);
+    free(I->in_bytes);
+    free(I->data);
+    free(I->pub.in);
+    free(I->pub.out);
+    free(I->pub.done);
+    free(I);
+}
+
+/* density: exactly round(d p (p-1) / 100) pairs, a partial Fisher-Yates shuffle of the pairs. */
+static int make_density(uint64_t *com, int p, double density, uint64_t bytes, uint64_t seed)
+{
+    uint64_t pairs = (uint64_t)p * (uint64_t)(p - 1);
+    uint64_t want = (uint64_t)llround(density / 100.0 * (double)pairs);
+    uint32_t *order = malloc((pairs ? pairs : 1) * sizeof *order);
+    if (order == NULL)
+        return HR_ENOMEM;
+    for (uint64_t k = 0, at = 0; k < (uint64_t)p * (uint64_t)p; k++)
+        if (k / (uint64_t)p != k % (uint64_t)p)
+            order[at++] = (uint32_t)k;
+    hr_rng r;
+    hr__rng_seed(&r, seed, STREAM);
+    for (uint64_t k = 0; k < want; k++) {
+        uint64_t pick = k + hr__rng_below(&r, pairs - k);
+        uint32_t t = order[k];
+        order[k] = order[pick];
+        order[pick] = t;
+        com[order[k]] = bytes;
+    }
+    free(order);
+    return HR_OK;
+}
+
+static int make_com(const hr_workload_spec *s, int p, uint64_t *com, char *why, size_t whylen)
+{
+    const char *gen = s->keys ? s->keys[0].word : "density";
+    double density = s->keys ? s->keys[1].num : 25;
+    uint64_t bytes = s->keys ? (uint64_t)s->keys[2].num : 256;
+    if (strcmp(gen, "table6") == 0) {
+        if (p != 8)
+            return hr__work_fail(why, whylen, HR_EINVAL, "pattern table6 is seed 001's pattern P "
+                                 "of 8 processors, not %d", p);
+        for (int i = 0; i < 8; i++)
+            for (int j = 0; j < 8; j++)
+                com[i * 8 + j] = table6[i][j] == '1' ? bytes : 0;
+        return HR_OK;
+    }
+    if (strncmp(gen, "file:", 5) == 0) {
+        hr_mtx m;
+        int err = hr__mtx_read(gen + 5, &m, why, whylen);
+        if (err == HR_OK) {
+            err = hr__mtx_spmv_pattern(&m, p, com, why, whylen);
+            hr__mtx_free(&m);
+        }
+        return err;
+    }
+    if (make_density(com, p, density, bytes, s->seed) != HR_OK)
+        return hr__work_fail(why, whylen, HR_ENOMEM, "out of memory for the pattern");
+    return HR_OK;
+}
+
+int hr__pattern_make(const hr_workload_spec *s, int p, void **inst, char *why, size_t whylen)
+{
+    *inst = NULL;
+    size_t pp = (size_t)p * (size_t)p;
+    pattern_inst *I = calloc(1, sizeof *I);
+    if (I != NULL) {
+        I->com = calloc(pp, sizeof *I->com);
+        I->soff = calloc(pp, sizeof *I->soff);
+        I->roff = calloc(pp, sizeof *I->roff);
+        I->in_bytes = calloc((size_t)p, sizeof *I->in_bytes);
+        I->pub.in = calloc((size_t)p, sizeof *I->pub.in);
+        I->pub.out = calloc((size_t)p, sizeof *I->pub.out);
+        I->pub.done = calloc((size_t)p, 1);
+    }
+    if (I == NULL || !I->com || !I->soff || !I->roff || !I->in_bytes || !I->pub.in ||
+        !I->pub.out || !I->pub.done) {
+        hr__pattern_destroy(I);
+        return hr__work_fail(why, whylen, HR_ENOMEM, "out of memory for a pattern of p = %d", p);
+    }
+    int err = make_com(s, p, I->com, why, whylen);
+    if (err != HR_OK) {
+        hr__pattern_destroy(I);
+        return err;
+    }
+    /* Offsets: by destination in a sender's input, by source in a receiver's output. */
+    uint64_t total = 0;
+    for (int i = 0; i < p; i++)
+        for (int j = 0; j < p; j++) {
+            uint64_t b = i == j ? 0 : I->com[(size_t)i * p + j];
+            I->com[(size_t)i * p + j] = b;
+            I->soff[(size_t)i * p + j] = (size_t)total;
+            total += b;
+        }
+    for (int j = 0; j < p; j++)
+        for (int i = 0; i < p; i++) {
+            I->roff[(size_t)i * p + j] = I->in_bytes[j];
+            I->in_bytes[j] += (size_t)I->com[(size_t)i * p + j];
+        }
+    I->data = malloc(total ? (size_t)total : 1);
+    if (I->data == NULL) {
+        hr__pattern_destroy(I);
+        return hr__work_fail(why, whylen, HR_ENOMEM, "out of memory for %" PRIu64 " bytes of "
+                             "messages", total);
+    }
+    I->total = total;
+    I->seed = s->seed;
+    for (int i = 0; i < p; i++) {
+        I->pub.in[i] = I->data + I->soff[(size_t)i * p];
+        for (int j = 0; j < p; j++)
+            hr__work_fill(s->seed, (uint64_t)i * (uint64_t)p + (uint64_t)j,
+                          (size_t)I->com[(size_t)i * p + j], I->data + I->soff[(size_t)i * p + j]);
+    }
+    /* in[i] + soff[i*p + j] must address message i -> j: make soff relative to in[i]. */
+    for (int i = 0; i < p; i++) {
+        size_t base = I->soff[(size_t)i * p];
+        for (int j = 0; j < p; j++)
+            I->soff[(size_t)i * p + j] -= base;
+    }
+    I->pub.p = p;
+    I->pub.com = I->com;
+    I->pub.soff = I->soff;
+    I->pub.roff = I->roff;
+    I->pub.in_bytes = I->in_bytes;
+    *inst = I;
+    return HR_OK;
+}
+
+void hr__pattern_reset(void *inst)
+{
+    pattern_inst *I = inst;
+    memset(I->pub.out, 0, (size_t)I->pub.p * sizeof *I->pub.out);
+    memset(I->pub.done, 0, (size_t)I->pub.p);
+}
+
+int hr__pattern_verify(const void *inst, char *why, size_t whylen)
+{
+    const pattern_inst *I = inst;
+    const hr_pattern *x = &I->pub;
+    int p = x->p, err = HR_OK;
+    uint64_t most = 0;
+    for (size_t k = 0; k < (size_t)p * (size_t)p; k++)
+        most = I->com[k] > most ? I->com[k] : most;
+    uint8_t *want = malloc(most ? (size_t)most : 1);
+    if (want == NULL)
+        return hr__work_fail(why, whylen, HR_ENOMEM, "out of memory to verify");
+    for (int j = 0; j < p && err == HR_OK; j++) {
+        if (!x->done[j] || (I->in_bytes[j] > 0 && x->out[j] == NULL)) {
+            err = hr__work_fail(why, whylen, HR_EVERIFY, "processor %d set no output", j);
+            break;
+        }
+        for (int i = 0; i < p && err == HR_OK; i++) {
+            size_t b = (size_t)I->com[(size_t)i * p + j];
+            const uint8_t *got = x->out[j] + I->roff[(size_t)i * p + j];
+            hr__work_fill(I->seed, (uint64_t)i * (uint64_t)p + (uint64_t)j, b, want);
+            if (b == 0 || memcmp(got, want, b) == 0)
+                continue;
+            size_t k = 0;
+            while (got[k] == want[k])
+                k++;
+            err = hr__work_fail(why, whylen, HR_EVERIFY, "processor %d: the message from processor "
+                                "%d is wrong at byte %zu of %zu: %u, want %u", j, i, k, b, got[k],
+                                want[k]);
+        }
+    }
+    free(want);
+    return err;
+}
+
+uint64_t hr__pattern_min_bytes(const void *inst, uint64_t *moved)
+{
+    const pattern_inst *I = inst;
+    uint64_t n = 0;
+    for (size_t k = 0; k < (size_t)I->pub.p * (size_t)I->pub.p; k++)
+        n += I->com[k] > 0;
+    if (moved != NULL)
+        *moved = n;
+    return I->total;
+}
+
+uint64_t hr__pattern_h(const void *inst)
+{
+    const pattern_inst *I = inst;
+    uint64_t h = 0;
+    for (int j = 0; j < I->pub.p; j++)
+        h = I->in_bytes[j] > h ? I->in_bytes[j] : h;
+    return h;
+}
+
+uint64_t hr__pattern_mem_bytes(const hr_workload_spec *s, int p)
+{
+    uint64_t pp = (uint64_t)p * (uint64_t)p, bytes = s->keys ? (uint64_t)s->keys[2].num : 256;
+    return 2 * pp * bytes + 32 * pp + 64 * (uint64_t)p;
+}
