@@ -98,12 +98,18 @@ stress: deps
 bench: deps
 	@$(MAKE) --no-print-directory all $(BUILD)/bench/ref_alltoall $(BUILD)/bench/ref_two_phase $(BUILD)/bench/seq_route \
 	    $(BUILD)/bench/seq_radix $(BUILD)/bench/ref_radix \
-	    $(BUILD)/bench/barrier $(BUILD)/bench/seq_rounds
+	    $(BUILD)/bench/barrier $(BUILD)/bench/seq_rounds $(BUILD)/bench/ref_fft2d
 	scripts/bench.sh $(BUILD)
 
 $(BUILD)/bench/%: bench/%.c bench/bench_common.h bench/plain_route.h
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -D_GNU_SOURCE -O2 -g $(WARN) -pthread -o $@ $< $(LDLIBS)
+
+# FFTW's own 2D DFT on one thread, beside app.fft2d.
+$(BUILD)/bench/ref_fft2d: bench/ref_fft2d.c bench/bench_common.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -D_GNU_SOURCE -O2 -g $(WARN) -pthread $(shell pkg-config --cflags fftw3) -o $@ $< \
+	    $(shell pkg-config --libs fftw3) $(LDLIBS)
 
 fuzz:
 	scripts/fuzz.sh

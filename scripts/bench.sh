@@ -1,5 +1,5 @@
 #!/bin/sh
-# scripts/bench.sh BUILD_DIR: the figures of `make bench`, six tables.
+# scripts/bench.sh BUILD_DIR: the figures of `make bench`, eight tables.
 #
 # h-relations: `BUILD_DIR/hremu configs/bench/hrel.ini` (hrel.direct, hrel.two_phase, hrel.xor)
 #   beside BUILD_DIR/bench/ref_alltoall (the same elements routed by p plain pthreads, in one
@@ -25,6 +25,13 @@
 # bitonic sorts: `BUILD_DIR/hremu configs/bench/bitonic.ini` (sort.bitonic on the 6-cube,
 #   sort.rh_bitonic on RH(4,1), beside sort.radix on the same 2^22 keys): wall_s, keys/s and
 #   x_radix = keys/s over sort.radix's on complete.
+# seed 001 exchange: `BUILD_DIR/hremu configs/bench/seed001.ini` (xchg.pex and xchg.system, the
+#   machine's hr_transpose, at p = 256 with 1920-byte blocks, on complete and fattree): wall_s,
+#   model_time_s and x_system = wall_s over xchg.system's on the same topology.
+# seed 001 FFT: `BUILD_DIR/hremu configs/bench/fft.ini` (app.fft2d, 1024^2 on 32 processors, with
+#   PEX and with hr_transpose) beside BUILD_DIR/bench/ref_fft2d (FFTW's 2D DFT of the same array
+#   on one thread, ESTIMATE and MEASURE plans): wall_s and x_fftw = wall_s over FFTW's ESTIMATE
+#   plan's (the target is at most 3), x_measure over its MEASURE plan's.
 #
 # The references take p, n and seed from the configs, so every row of a table moves the same
 # elements. Each figure is a median: over BENCH_RUNS runs (default 11) for a reference, at most 5
@@ -339,6 +346,57 @@ if [ -x "$build/hremu" ] && "$build/hremu" "$bit_cfg" --format csv > "$tmp/bit.c
 else
     cat "$tmp/err" >&2
     echo "(hremu failed on $bit_cfg)"
+    status=1
+fi
+echo
+x1_cfg=configs/bench/seed001.ini
+echo "seed 001 exchange: $(ini "$x1_cfg" run algorithms), p = $(ini "$x1_cfg" machine procs), $(ini "$x1_cfg" workload bytes)-byte blocks ($x1_cfg)"
+if [ -x "$build/hremu" ] && "$build/hremu" "$x1_cfg" --format csv > "$tmp/x1.csv" 2> "$tmp/err"; then
+    awk -F, '
+        NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
+                  printf "%-14s %-10s %10s %14s %10s\n", "algorithm", "topology", "wall_s", "model_time_s", "x_system"; next }
+        { gsub(/"/, ""); if ($c["verified"] != "true") bad = 1
+          a[NR] = $c["algorithm"]; t[NR] = $c["topology"]; w[NR] = $c["wall_s"]; m[NR] = $c["model_time_s"]
+          if (a[NR] == "xchg.system") sys[t[NR]] = w[NR]; last = NR }
+        END { for (i = 2; i <= last; i++)
+                  printf "%-14s %-10s %10.6f %14.6g %10s\n", a[i], t[i], w[i], m[i],
+                         (sys[t[i]] > 0 ? sprintf("%.2f", w[i] / sys[t[i]]) : "-")
+              exit bad }' "$tmp/x1.csv" || status=1
+    echo "x_system: wall_s over xchg.system's (hr_transpose of the same blocks) on the same topology"
+else
+    cat "$tmp/err" >&2
+    echo "(hremu failed on $x1_cfg)"
+    status=1
+fi
+echo
+fft_cfg=configs/bench/fft.ini
+fft_n=$(ini "$fft_cfg" workload size)
+echo "seed 001 FFT: app.fft2d of ${fft_n}^2 complex doubles, p = $(ini "$fft_cfg" machine procs) ($fft_cfg)"
+: > "$tmp/fft"
+if [ -x "$build/bench/ref_fft2d" ] && "$build/bench/ref_fft2d" 1 $((fft_n * fft_n)) "$runs" 1 > "$tmp/fftref"; then
+    cat "$tmp/fftref"
+    # "NAME ... median_s=S ...": NAME S, one line each plan
+    awk '{ for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == "median_s") print $1, kv[2] } }' \
+        "$tmp/fftref" > "$tmp/fft"
+else
+    echo "bench.sh: $build/bench/ref_fft2d failed or is not built" >&2
+    status=1
+fi
+if [ -x "$build/hremu" ] && "$build/hremu" "$fft_cfg" --format csv > "$tmp/fft.csv" 2> "$tmp/err"; then
+    awk -F, -v refs="$tmp/fft" '
+        BEGIN { while ((getline line < refs) > 0) { split(line, f, " "); ref[f[1]] = f[2] } }
+        NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
+                  printf "%-12s %-22s %10s %14s %8s %10s\n", "algorithm", "params", "wall_s", "model_time_s", "x_fftw", "x_measure"; next }
+        { gsub(/"/, ""); if ($c["verified"] != "true") bad = 1
+          w = $c["wall_s"]; e = ref["ref_fft2d"]; m = ref["ref_fft2d_measure"]
+          printf "%-12s %-22s %10.6f %14.6g %8s %10s\n", $c["algorithm"], $c["params"], w, $c["model_time_s"],
+                 (e > 0 ? sprintf("%.2f", w / e) : "-"), (m > 0 ? sprintf("%.2f", w / m) : "-") }
+        END { exit bad }' "$tmp/fft.csv" || status=1
+    echo "x_fftw: wall_s over FFTW's one-thread 2D DFT with an ESTIMATE plan (app.fft2d's plans are ESTIMATE; target <= 3);"
+    echo "x_measure: over FFTW's MEASURE plan (0.5 s of planning first)"
+else
+    cat "$tmp/err" >&2
+    echo "(hremu failed on $fft_cfg)"
     status=1
 fi
 echo "wall_s: medians over runs; the box is shared, so quote the ratios, not the absolute times"

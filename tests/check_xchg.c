@@ -1,7 +1,8 @@
 /* check_xchg.c: seed 001's complete exchanges on the exchange workload: every byte where it
  * belongs for p in {2, 3, 5, 8, 32, 64} on complete and fattree, under async and sync; model
  * times worked out by hand from docs/model.md's formulas; LEX's rendezvous penalty; message
- * counts; REX's refusal of p not a power of two; the same figures under jitter. */
+ * counts; REX's refusal of p not a power of two; the same figures under jitter; and the machine's
+ * own transpose (xchg.system) on the same workload. */
 #include "hr_test.h"
 
 #include <stdint.h>
@@ -56,14 +57,15 @@ static void run_xchg(const char *name, const char *topology, int p, uint64_t byt
     w->destroy(inst);
 }
 
-static const char *const algs[] = { "xchg.lex", "xchg.pex", "xchg.rex", "xchg.bex" };
+static const char *const algs[] = { "xchg.lex", "xchg.pex", "xchg.rex", "xchg.bex",
+                                    "xchg.system" };
 
 START_TEST(test_xchg_every_byte)
 {
     static const int ps[] = { 2, 3, 5, 8, 32, 64 };
     static const char *const topos[] = { "complete", "fattree" };
     static const char *const discs[] = { "async", "sync" };
-    for (size_t a = 0; a < 4; a++)
+    for (size_t a = 0; a < 5; a++)
         for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++)
             for (int t = 0; t < 2; t++)
                 for (int d = 0; d < 2; d++) {
@@ -144,7 +146,7 @@ END_TEST
 
 START_TEST(test_xchg_jitter)
 {
-    for (size_t a = 0; a < 4; a++) {
+    for (size_t a = 0; a < 5; a++) {
         outcome x, y;
         run_xchg(algs[a], "fattree", 16, 100, "sync", 0, &x);
         run_xchg(algs[a], "fattree", 16, 100, "sync", 1, &y);

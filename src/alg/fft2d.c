@@ -14,9 +14,11 @@
 #include "alg/seed001.h"
 #include "work/fft.h"
 
-enum { XCHG_TRANSPOSE, XCHG_LEX, XCHG_PEX, XCHG_REX, XCHG_BEX };
+/* The parameter xchg's values, in Table 5's order after hremu's own transpose. */
+static const hr_xchg_alg exchanges[] = { HR_XCHG_SYSTEM, HR_XCHG_LEX, HR_XCHG_PEX, HR_XCHG_REX,
+                                         HR_XCHG_BEX };
 
-#define DEFAULT_XCHG   XCHG_PEX
+#define DEFAULT_XCHG   2        /* PEX */
 #define DEFAULT_MFLOPS 128.0    /* seed 001 sec. 2: "each node is capable of peak 128 MFLOPS" */
 
 /* Charge flops at mflops: flops / (mflops 1e6) seconds, in hr_compute units of compute_unit
@@ -81,14 +83,9 @@ void hr_alg_app_fft2d(hr_proc *p, void *inst, const double *params)
      * of a is then processor i's rows me*b .. of its columns. No plan is alive across it: REX
      * fails the run on p not a power of two, and a deadlock ends it too. */
     hr_region_begin(p, "fft.exchange");
-    switch (xchg) {
-    case XCHG_TRANSPOSE: hr_transpose(p, send, a, block_bytes); break;
-    case XCHG_LEX: hr__xchg(p, HR_XCHG_LEX, send, a, block_bytes); break;
-    case XCHG_PEX: hr__xchg(p, HR_XCHG_PEX, send, a, block_bytes); break;
-    case XCHG_REX: hr__xchg(p, HR_XCHG_REX, send, a, block_bytes); break;
-    case XCHG_BEX: hr__xchg(p, HR_XCHG_BEX, send, a, block_bytes); break;
-    default: hr_fail(p, "app.fft2d: xchg = %d is not 0 .. 4", xchg);
-    }
+    if (xchg < 0 || xchg > 4)
+        hr_fail(p, "app.fft2d: xchg = %d is not 0 .. 4", xchg);
+    hr__xchg(p, exchanges[xchg], send, a, block_bytes);
     hr_region_end(p, "fft.exchange");
 
     /* Row r of block k is row k*b + r of the array: out's row c (the array's column me*b + c)

@@ -241,6 +241,11 @@ static const hr_algorithm algorithms[] = {
       .kind = HR_KIND_EXCHANGE,
       .disciplines = P2P,
       .run = hr_alg_xchg_rex },
+    { .name = "xchg.system",
+      .summary = "the machine's own hr_transpose (seed 000's tau + sigma (p-1) m), beside the paper's four",
+      .kind = HR_KIND_EXCHANGE,
+      .disciplines = P2P,
+      .run = hr_alg_xchg_system },
     { .name = NULL },
 };
 

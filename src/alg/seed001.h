@@ -14,14 +14,17 @@
  * blocks of `block` bytes, block j for processor j; recv gets block i from processor i (its own
  * copied). Every processor calls it with the same alg and block. REX fails the run unless p is a
  * power of two. Blocking; costs what its messages cost (and REX's reshuffling, one
- * hr_compute unit a byte copied). */
-typedef enum hr_xchg_alg { HR_XCHG_LEX, HR_XCHG_PEX, HR_XCHG_REX, HR_XCHG_BEX } hr_xchg_alg;
+ * hr_compute unit a byte copied). HR_XCHG_SYSTEM is the machine's own hr_transpose. */
+typedef enum hr_xchg_alg {
+    HR_XCHG_LEX, HR_XCHG_PEX, HR_XCHG_REX, HR_XCHG_BEX, HR_XCHG_SYSTEM
+} hr_xchg_alg;
 void hr__xchg(hr_proc *p, hr_xchg_alg alg, const void *send, void *recv, size_t block);
 
 void hr_alg_xchg_lex(hr_proc *p, void *inst, const double *params);
 void hr_alg_xchg_pex(hr_proc *p, void *inst, const double *params);
 void hr_alg_xchg_rex(hr_proc *p, void *inst, const double *params);
 void hr_alg_xchg_bex(hr_proc *p, void *inst, const double *params);
+void hr_alg_xchg_system(hr_proc *p, void *inst, const double *params);
 
 /* Broadcasts of sec. 3.6 on the values workload (bcast.c), from any root, to every processor
  * or in every row or column of a mesh at once; params: group (0 all, 1 rows, 2 columns), rows

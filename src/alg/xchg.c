@@ -121,8 +121,13 @@ static void rex(hr_proc *p, const uint8_t *send, uint8_t *recv, size_t block)
 void hr__xchg(hr_proc *p, hr_xchg_alg alg, const void *send, void *recv, size_t block)
 {
     int me = hr_pid(p);
+    if (alg == HR_XCHG_SYSTEM) {
+        hr_transpose(p, send, recv, block);
+        return;
+    }
     memcpy((uint8_t *)recv + (size_t)me * block, (const uint8_t *)send + (size_t)me * block, block);
     switch (alg) {
+    case HR_XCHG_SYSTEM: break;
     case HR_XCHG_LEX: lex(p, send, recv, block); break;
     case HR_XCHG_PEX: pairwise(p, send, recv, block, 0); break;
     case HR_XCHG_REX: rex(p, send, recv, block); break;
@@ -163,4 +168,10 @@ void hr_alg_xchg_bex(hr_proc *p, void *inst, const double *params)
 {
     (void)params;
     on_workload(p, inst, HR_XCHG_BEX);
+}
+
+void hr_alg_xchg_system(hr_proc *p, void *inst, const double *params)
+{
+    (void)params;
+    on_workload(p, inst, HR_XCHG_SYSTEM);
 }
