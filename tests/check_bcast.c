@@ -11,21 +11,9 @@
 #include <hremu/algorithm.h>
 #include <hremu/workload.h>
 
-typedef struct job {
-    const hr_algorithm *alg;
-    void               *inst;
-    double              params[2];
-} job;
-
-static void body(hr_proc *p, void *arg)
-{
-    job *j = arg;
-    j->alg->run(p, j->inst, j->params);
-}
-
 typedef struct outcome {
     hr_run_result res;
-    int           verify;
+    int           verify;     /* the workload's verdict, or HR_EFAIL (hr_test_run_alg) */
     char          why[256];
 } outcome;
 
@@ -33,9 +21,7 @@ typedef struct outcome {
 static void run_bcast(const char *name, const char *topology, int p, uint64_t m, int root,
                       int group, int rows, const char *disc, int jitter, outcome *o)
 {
-    const hr_algorithm *a = hr_algorithm_find(name);
     const hr_workload *w = hr_workload_find("values");
-    ck_assert_ptr_nonnull(a);
     hr_wkey_value keys[2] = { { .word = "sum" }, { .num = root } };
     hr_workload_spec spec = { .kind = "values", .n = m * (uint64_t)p, .dataset = "int",
                               .keys = keys, .seed = 3 };
@@ -45,15 +31,10 @@ static void run_bcast(const char *name, const char *topology, int p, uint64_t m,
     hr_machine_config cfg = hr_test_config(p, disc);
     cfg.topology = topology;
     cfg.jitter = jitter;
-    hr_machine *mach;
-    ck_assert_int_eq(hr_machine_create(&cfg, &mach, NULL), HR_OK);
-    job j = { a, inst, { group, rows } };
+    const double params[2] = { group, rows };
     memset(o, 0, sizeof *o);
-    ck_assert_int_eq(hr_machine_run(mach, body, &j, &o->res), HR_OK);
-    o->verify = o->res.status == HR_OK ? hr_workload_verify(w, inst, o->res.bytes, o->why,
-                                                            sizeof o->why)
-                                       : HR_EFAIL;
-    hr_machine_destroy(mach);
+    o->verify = hr_test_run_alg(&cfg, name, "values", inst, params, &o->res, o->why,
+                                sizeof o->why);
     w->destroy(inst);
 }
 

@@ -691,6 +691,40 @@ START_TEST(test_cube_sorts)
 }
 END_TEST
 
+/* make stress: every root of every shape up to 1024 processors, RH(k,n) and hypercubes, for the
+ * broadcasts and reductions (HREMU_STRESS=1 only: some 3 minutes); `make check` does every root
+ * up to 64 processors and one root a shape above. */
+START_TEST(test_cube_stress_every_root)
+{
+    for (size_t s = 0; s < sizeof rh_shapes / sizeof rh_shapes[0]; s++) {
+        int k, n, p;
+        char spec[16];
+        if (!rh_shape(s, 1024, spec, &k, &n, &p) || p <= 64)
+            continue;
+        for (int r = 0; r < p; r++) {
+            outcome o;
+            run_values("bcast.rh_tree", spec, p, 1, r, HR_SUM, "async", 0, &o);
+            ck_assert_msg(o.res.status == HR_OK && o.wrong == 0, "bcast.rh_tree on %s root %d: %s %s",
+                          spec, r, o.res.report, o.first);
+            run_values("reduce.rh_tree", spec, p, 1, r, HR_MAX, "async", 0, &o);
+            ck_assert_msg(o.res.status == HR_OK && o.wrong == 0, "reduce.rh_tree on %s root %d: %s %s",
+                          spec, r, o.res.report, o.first);
+            ck_assert_int_eq((int)o.res.rounds, reduce_rh_steps(k, n));
+        }
+    }
+    for (int p = 128; p <= 1024; p *= 2)
+        for (int r = 0; r < p; r++) {
+            outcome o;
+            run_values("bcast.binomial", "hypercube", p, 1, r, HR_SUM, "async", 0, &o);
+            ck_assert_msg(o.res.status == HR_OK && o.wrong == 0, "bcast.binomial p %d root %d: %s", p,
+                          r, o.first);
+            run_values("reduce.binomial", "hypercube", p, 1, r, HR_MIN, "async", 0, &o);
+            ck_assert_msg(o.res.status == HR_OK && o.wrong == 0, "reduce.binomial p %d root %d: %s", p,
+                          r, o.first);
+        }
+}
+END_TEST
+
 Suite *hr_cube_suite(void)
 {
     Suite *s = suite_create("cube");
@@ -708,5 +742,11 @@ Suite *hr_cube_suite(void)
     tcase_add_test(tc, test_cube_workload_verifies);
     tcase_add_test(tc, test_cube_sorts);
     suite_add_tcase(s, tc);
+    if (getenv("HREMU_STRESS") != NULL) {
+        tc = tcase_create("stress");
+        tcase_set_timeout(tc, 3600);
+        tcase_add_test(tc, test_cube_stress_every_root);
+        suite_add_tcase(s, tc);
+    }
     return s;
 }

@@ -114,17 +114,6 @@ START_TEST(test_irreg_table6_and_file)
 }
 END_TEST
 
-typedef struct job {
-    const hr_algorithm *alg;
-    void               *inst;
-} job;
-
-static void body(hr_proc *p, void *arg)
-{
-    job *j = arg;
-    j->alg->run(p, j->inst, NULL);
-}
-
 typedef struct outcome {
     hr_run_result res;
     int           verify;
@@ -147,16 +136,9 @@ static void run_irreg(const char *name, void *inst, int p, const char *topology,
     hr_machine_config cfg = hr_test_config(p, disc);
     cfg.topology = topology;
     cfg.jitter = jitter;
-    hr_machine *m;
-    ck_assert_int_eq(hr_machine_create(&cfg, &m, NULL), HR_OK);
-    job j = { a, inst };
-    ck_assert_int_eq(hr_machine_run(m, body, &j, &o->res), HR_OK);
-    o->verify = o->res.status == HR_OK ? hr_workload_verify(pattern(), inst, o->res.bytes, o->why,
-                                                            sizeof o->why)
-                                       : HR_EFAIL;
-    hr_machine_destroy(m);
+    o->verify = hr_test_run_alg(&cfg, name, "pattern", inst, NULL, &o->res, o->why,
+                                sizeof o->why);
     a->unplan(inst);
-    pattern()->reset(inst);
 }
 
 static const char *const algs[] = { "irreg.ls", "irreg.ps", "irreg.bs", "irreg.gs" };

@@ -12,20 +12,9 @@
 #include <hremu/algorithm.h>
 #include <hremu/workload.h>
 
-typedef struct job {
-    const hr_algorithm *alg;
-    void               *inst;
-} job;
-
-static void body(hr_proc *p, void *arg)
-{
-    job *j = arg;
-    j->alg->run(p, j->inst, NULL);
-}
-
 typedef struct outcome {
     hr_run_result res;
-    int           verify;     /* the workload's verdict (hr_workload_verify) */
+    int           verify;     /* the workload's verdict, or HR_EFAIL (hr_test_run_alg) */
     char          why[256];
 } outcome;
 
@@ -33,10 +22,7 @@ typedef struct outcome {
 static void run_xchg(const char *name, const char *topology, int p, uint64_t bytes,
                      const char *disc, int jitter, outcome *o)
 {
-    const hr_algorithm *a = hr_algorithm_find(name);
     const hr_workload *w = hr_workload_find("exchange");
-    ck_assert_ptr_nonnull(a);
-    ck_assert_ptr_nonnull(w);
     hr_wkey_value keys[1] = { { .num = (double)bytes } };
     hr_workload_spec spec = { .kind = "exchange", .keys = keys, .seed = 7 };
     void *inst = NULL;
@@ -45,15 +31,9 @@ static void run_xchg(const char *name, const char *topology, int p, uint64_t byt
     hr_machine_config cfg = hr_test_config(p, disc);
     cfg.topology = topology;
     cfg.jitter = jitter;
-    hr_machine *m;
-    ck_assert_int_eq(hr_machine_create(&cfg, &m, NULL), HR_OK);
-    job j = { a, inst };
     memset(o, 0, sizeof *o);
-    ck_assert_int_eq(hr_machine_run(m, body, &j, &o->res), HR_OK);
-    o->verify = o->res.status == HR_OK ? hr_workload_verify(w, inst, o->res.bytes, o->why,
-                                                            sizeof o->why)
-                                       : HR_EFAIL;
-    hr_machine_destroy(m);
+    o->verify = hr_test_run_alg(&cfg, name, "exchange", inst, NULL, &o->res, o->why,
+                                sizeof o->why);
     w->destroy(inst);
 }
 

@@ -63,6 +63,15 @@ hr_machine_config hr_test_config(int p, const char *disc);
  * in *run_err (its message in why); then reset inst. Returns the run's payload bytes. */
 uint64_t hr_test_run_verify(const hr_workload *w, void *inst, int p, void (*fn)(hr_proc *, void *),
                             void *arg, int *verify_err, int *run_err, char *why, size_t whylen);
+/* Run the algorithm called alg on inst, an instance of the workload called kind, on a fresh
+ * machine of cfg, with params (NULL: the algorithm's defaults), then check it with
+ * hr_workload_verify and reset inst. *res gets the run's result. Returns the verifier's code
+ * (why its reason), or HR_EFAIL when the run did not end ok (res->report says why). A plan, if
+ * the algorithm has one, is the caller's to make before and undo after. */
+#define HR_TEST_MAX_PARAMS 16
+int hr_test_run_alg(const hr_machine_config *cfg, const char *alg, const char *kind, void *inst,
+                    const double *params, hr_run_result *res, char *why, size_t whylen);
+
 /* The sanitizers' allocators neither report through mallinfo2 nor live within a small limit of
  * address space: the tests that measure the heap or limit it skip under them. */
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)

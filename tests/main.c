@@ -8,6 +8,8 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <hremu/algorithm.h>
+
 #include "net/topology.h"
 
 hr_machine_config hr_test_config(int p, const char *disc)
@@ -43,6 +45,39 @@ uint64_t hr_test_run_verify(const hr_workload *w, void *inst, int p, void (*fn)(
     hr_machine_destroy(m);
     w->reset(inst);
     return res.bytes;
+}
+
+typedef struct alg_job {
+    const hr_algorithm *alg;
+    void               *inst;
+    const double       *params;
+} alg_job;
+
+static void alg_body(hr_proc *p, void *arg)
+{
+    alg_job *j = arg;
+    j->alg->run(p, j->inst, j->params);
+}
+
+int hr_test_run_alg(const hr_machine_config *cfg, const char *alg, const char *kind, void *inst,
+                    const double *params, hr_run_result *res, char *why, size_t whylen)
+{
+    const hr_algorithm *a = hr_algorithm_find(alg);
+    const hr_workload *w = hr_workload_find(kind);
+    ck_assert_msg(a != NULL && w != NULL, "%s on %s: not registered", alg, kind);
+    double defaults[HR_TEST_MAX_PARAMS] = { 0 };
+    for (int k = 0; params == NULL && a->params != NULL && a->params[k].name != NULL; k++)
+        defaults[k] = a->params[k].def;
+    hr_machine *m = NULL;
+    const char *mwhy = NULL;
+    ck_assert_msg(hr_machine_create(cfg, &m, &mwhy) == HR_OK, "create: %s", mwhy ? mwhy : "?");
+    alg_job j = { a, inst, params != NULL ? params : defaults };
+    ck_assert_int_eq(hr_machine_run(m, alg_body, &j, res), HR_OK);
+    int err = res->status == HR_OK ? hr_workload_verify(w, inst, res->bytes, why, whylen)
+                                   : HR_EFAIL;
+    hr_machine_destroy(m);
+    w->reset(inst);
+    return err;
 }
 
 hr_topo *hr_test_topo(const char *spec, int p)

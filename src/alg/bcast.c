@@ -139,16 +139,22 @@ static int bcast_group(hr_proc *p, hr_values *v, const double *params, int *pids
     return n;
 }
 
-/* The common part: the group, the output with the root's values at the root. */
-static int bcast_start(hr_proc *p, hr_values *v, const double *params, int **pids, void **out,
-                       int *root, int *me)
+/* A processor's broadcast group: pids in rank order, n of them (0: the run failed), the root's
+ * rank and its own, and its output, holding the root's values at the root. */
+typedef struct bgroup {
+    int  *pids, n, root, me;
+    void *out;
+} bgroup;
+
+static int bcast_start(hr_proc *p, hr_values *v, const double *params, bgroup *g)
 {
-    *pids = hr_malloc(p, (size_t)hr_nprocs(p) * sizeof **pids);
-    int n = bcast_group(p, v, params, *pids, root, me);
-    *out = hr__vals_out(p, v);
-    if (n > 0 && *me == *root)
-        memcpy(*out, v->in[hr_pid(p)], hr__vals_bytes(v));
-    return n;
+    g->pids = hr_malloc(p, (size_t)hr_nprocs(p) * sizeof *g->pids);
+    g->root = g->me = 0;
+    g->n = bcast_group(p, v, params, g->pids, &g->root, &g->me);
+    g->out = hr__vals_out(p, v);
+    if (g->n > 0 && g->me == g->root)
+        memcpy(g->out, v->in[hr_pid(p)], hr__vals_bytes(v));
+    return g->n;
 }
 
 /* LIB: N - 1 steps; the root sends the message to the others one by one, in rank order after
@@ -156,17 +162,15 @@ static int bcast_start(hr_proc *p, hr_values *v, const double *params, int **pid
 void hr_alg_bcast_linear(hr_proc *p, void *inst, const double *params)
 {
     hr_values *v = inst;
-    int *pids, root = 0, me = 0;
-    void *out;
-    int n = bcast_start(p, v, params, &pids, &out, &root, &me);
-    if (n == 0)
+    bgroup g;
+    if (bcast_start(p, v, params, &g) == 0)
         return;
-    if (me != root) {
-        hr_recv(p, pids[root], TAG_SEED001, out, hr__vals_bytes(v), NULL);
+    if (g.me != g.root) {
+        hr_recv(p, g.pids[g.root], TAG_SEED001, g.out, hr__vals_bytes(v), NULL);
         return;
     }
-    for (int k = 1; k < n; k++)
-        hr_send(p, pids[(root + k) % n], TAG_SEED001, out, hr__vals_bytes(v));
+    for (int k = 1; k < g.n; k++)
+        hr_send(p, g.pids[(g.root + k) % g.n], TAG_SEED001, g.out, hr__vals_bytes(v));
 }
 
 /* REB, Figure 9: lg N steps; in step j the ranks that are multiples of distance = N / 2^j and
@@ -177,21 +181,20 @@ void hr_alg_bcast_linear(hr_proc *p, void *inst, const double *params)
 void hr_alg_bcast_recursive(hr_proc *p, void *inst, const double *params)
 {
     hr_values *v = inst;
-    int *pids, root = 0, me = 0;
-    void *out;
-    int n = bcast_start(p, v, params, &pids, &out, &root, &me);
-    if (n == 0)
+    bgroup g;
+    if (bcast_start(p, v, params, &g) == 0)
         return;
-    int r = (me - root + n) % n, span = hr__sched_span(n);
-    for (int distance = span / 2; distance >= 1; distance /= 2) {
+    int n = g.n, r = (g.me - g.root + n) % n;
+    for (int distance = hr__sched_span(n) / 2; distance >= 1; distance /= 2) {
         if (r % distance != 0)
             continue;
         if ((r / distance) % 2 == 0) {
             if (r + distance < n)
-                hr_send(p, pids[(r + distance + root) % n], TAG_SEED001, out, hr__vals_bytes(v));
+                hr_send(p, g.pids[(r + distance + g.root) % n], TAG_SEED001, g.out,
+                        hr__vals_bytes(v));
         } else {
-            hr_recv(p, pids[(r - distance + root) % n], TAG_SEED001, out, hr__vals_bytes(v),
-                    NULL);
+            hr_recv(p, g.pids[(r - distance + g.root) % n], TAG_SEED001, g.out,
+                    hr__vals_bytes(v), NULL);
         }
     }
 }
@@ -201,13 +204,11 @@ void hr_alg_bcast_recursive(hr_proc *p, void *inst, const double *params)
 void hr_alg_bcast_system(hr_proc *p, void *inst, const double *params)
 {
     hr_values *v = inst;
-    int *pids, root = 0, me = 0;
-    void *out;
-    int n = bcast_start(p, v, params, &pids, &out, &root, &me);
-    if (n == 0)
+    bgroup g;
+    if (bcast_start(p, v, params, &g) == 0)
         return;
     if ((int)params[0] == HR_BCAST_ALL)
-        hr_bcast(p, v->root, out, hr__vals_bytes(v));
+        hr_bcast(p, v->root, g.out, hr__vals_bytes(v));
     else
-        hr_group_bcast(p, hr_group_make(p, pids, n), root, out, hr__vals_bytes(v));
+        hr_group_bcast(p, hr_group_make(p, g.pids, g.n), g.root, g.out, hr__vals_bytes(v));
 }

@@ -390,21 +390,7 @@ static int read_file(const char *path, int p, file_elems *fe, char *why, size_t 
             end = hash;
         const char *tok[3];
         size_t tlen[3];
-        int nf = 0;
-        for (const char *c = buf; c < end;) {
-            if (isspace((unsigned char)*c)) {
-                c++;
-                continue;
-            }
-            const char *t = c;
-            while (c < end && !isspace((unsigned char)*c))
-                c++;
-            if (nf < 3) {
-                tok[nf] = t;
-                tlen[nf] = (size_t)(c - t);
-            }
-            nf++;
-        }
+        int nf = hr__text_split(buf, (size_t)(end - buf), tok, tlen, 3);
         if (nf == 0)
             continue;   /* blank or comment */
         if (nf != 3) {

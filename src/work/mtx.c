@@ -66,27 +66,6 @@ static int line_fail(const reader *r, const char *fmt, ...)
                          msg);
 }
 
-/* Split line[0 .. len) on white space: the first MAX_TOK tokens into tok/tlen; the count. */
-static int split(const char *line, size_t len, const char **tok, size_t *tlen)
-{
-    int n = 0;
-    for (const char *c = line, *end = line + len; c < end;) {
-        if (isspace((unsigned char)*c)) {
-            c++;
-            continue;
-        }
-        const char *t = c;
-        while (c < end && !isspace((unsigned char)*c))
-            c++;
-        if (n < MAX_TOK) {
-            tok[n] = t;
-            tlen[n] = (size_t)(c - t);
-        }
-        n++;
-    }
-    return n;
-}
-
 /* Is the token word, ignoring case? */
 static int is_word(const char *t, size_t len, const char *word)
 {
@@ -331,7 +310,7 @@ static int read_line(reader *r, const char *buf, size_t len)
         return line_fail(r, "NUL byte at column %zu: not a text file", (size_t)(nul - buf) + 1);
     const char *tok[MAX_TOK];
     size_t tlen[MAX_TOK];
-    int nt = split(buf, len, tok, tlen);
+    int nt = hr__text_split(buf, len, tok, tlen, MAX_TOK);
     if (r->stage == 0) {
         r->stage = 1;
         return read_banner(r, tok, tlen, nt);

@@ -127,3 +127,23 @@ int hr__text_next_line(hr_text_reader *lr, char *line, size_t *len)
         }
     }
 }
+
+int hr__text_split(const char *line, size_t len, const char **tok, size_t *tlen, int max)
+{
+    int n = 0;
+    for (const char *c = line, *end = line + len; c < end;) {
+        if (isspace((unsigned char)*c)) {
+            c++;
+            continue;
+        }
+        const char *t = c;
+        while (c < end && !isspace((unsigned char)*c))
+            c++;
+        if (n < max) {
+            tok[n] = t;
+            tlen[n] = (size_t)(c - t);
+        }
+        n++;
+    }
+    return n;
+}

@@ -47,4 +47,8 @@ int hr__text_parse_dec(const char *t, size_t len, uint64_t *v);
  * characters, anything unprintable shown as '?', "..." when cut; always NUL-terminated. */
 void hr__text_show_token(char *out, size_t cap, const char *t, size_t len);
 
+/* Split line[0 .. len) at white space: the first max tokens into tok[] and tlen[] (start and
+ * length); returns how many tokens there are in all (more than max if the line has more). */
+int hr__text_split(const char *line, size_t len, const char **tok, size_t *tlen, int max);
+
 #endif
