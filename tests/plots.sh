@@ -346,10 +346,118 @@ expect_last_err "plot_seed004: $R4/values_4_2.csv: bcast.rh_tree on rh 4 2: stat
 expect_same "$D4" "$TMP/docs004.before" "plot_seed004 with a failed run"
 cp "$TMP/values_4_2.good" "$R4/values_4_2.csv"
 
+# ---- seed 001 --------------------------------------------------------------------------------
+R1=$TMP/res001
+mkdir -p "$R1"
+# hremu's columns in the order of HDR, with seed 001's among them and around them.
+HDR1="plan_steps,density,$HDR,pattern,size,plan_s,msg_bytes,block_bytes"
+if [ -n "${HREMU_BIN:-}" ] && [ -x "$HREMU_BIN" ]; then
+    "$HREMU_BIN" configs/seed001/table10.ini --format csv >"$TMP/real001.csv" 2>"$TMP/real001.err"
+    real=$(head -n 1 "$TMP/real001.csv")
+    for col in algorithm procs n topology model_time_s status block_bytes size params pattern density msg_bytes messages bytes plan_steps seed; do
+        case ",$real," in *",$col,"*) ok ;; *) bad "hremu's CSV header has no column $col: '$real'" ;; esac
+    done
+fi
+# fig5: model time (k + f b/256) ms, k = 60 (LEX), 5 (PEX), 1 (REX), 6 (BEX), f = 1 on the fat
+# tree and 0.5 on the complete graph.
+for topo in fattree:1 complete:0.5; do for a in lex:60 pex:5 rex:1 bex:6; do for b in 0 256 2048; do
+    echo "algorithm=xchg.${a%:*};procs=32;topology=${topo%:*};block_bytes=$b;status=ok;model_time_s=$(awk "BEGIN { print (${a#*:} + ${topo#*:} * $b / 256) / 1000 }")"
+done; done; done | csv "$HDR1" >"$R1/fig5.csv"
+# fig6: p i (1 + b/256) / 8 ms, i = 1 (PEX), 2 (REX), 3 (BEX)
+for p in 8 16 32; do for b in 0 256 512 1920; do for a in pex:1 rex:2 bex:3; do
+    echo "algorithm=xchg.${a%:*};procs=$p;topology=fattree;block_bytes=$b;status=ok;model_time_s=$(awk "BEGIN { print $p * ${a#*:} * (1 + $b / 256) / 8000 }")"
+done; done; done | csv "$HDR1" >"$R1/fig6.csv"
+# fig10: k + bytes/1024 ms, k = 3 (linear), 0.5 (recursive and system); n = 32 m, 8 m bytes
+for m in 1 128 2048; do for a in linear:3 recursive:0.5 system:0.5; do
+    echo "algorithm=bcast.${a%:*};procs=32;n=$((32 * m));params=group=0 rows=0;status=ok;model_time_s=$(awk "BEGIN { print (${a#*:} + 8 * $m / 1024) / 1000 }")"
+done; done | csv "$HDR1" >"$R1/fig10.csv"
+# fig11: lg p (1 + bytes/1024) ms, half that along rows (group=1)
+for p in 8:3 16:4 32:5; do for m in 1 128 512 2048; do for a in recursive:0 recursive:1 system:0; do
+    echo "algorithm=bcast.${a%:*};procs=${p%:*};n=$((${p%:*} * m));params=group=${a#*:} rows=0;status=ok;model_time_s=$(awk "BEGIN { print ${p#*:} * (1 + 8 * $m / 1024) * (${a#*:} ? 0.5 : 1) / 1000 }")"
+done; done; done | csv "$HDR1" >"$R1/fig11.csv"
+# table5: x N/256 s, half that on 256 procs; x = 2 (xchg=1, LEX), 0.5 (PEX), 0.25 (REX), 0.75
+# (BEX), 1 (xchg=0, transpose); the rows out of order
+for p in 256 32; do for N in 512 256; do for x in 1:2 2:0.5 3:0.25 4:0.75 0:1; do
+    echo "algorithm=app.fft2d;procs=$p;size=$N;params=xchg=${x%:*} mflops=128;status=ok;model_time_s=$(awk "BEGIN { print ${x#*:} * $N / 256 * ($p == 32 ? 1 : 0.5) }")"
+done; done; done | csv "$HDR1" >"$R1/table5.csv"
+# table10: the paper's steps, model times of the real run
+printf '%s\n' ls:8:0.0031248 ps:6:0.0011152 bs:7:0.0013168 gs:6:0.001128 | while IFS=: read -r a st t; do
+    echo "algorithm=irreg.$a;procs=8;pattern=table6;msg_bytes=256;density=25;plan_steps=$st;status=ok;model_time_s=$t"
+done | csv "$HDR1" >"$R1/table10.csv"
+# table11: i d/10 b/256 + (seed - 2)/2 ms and i d/10 + seed steps, i = 1 (LS) .. 4 (GS); density
+# written as hremu writes it (1e+01); means i d/10 b/256 ms and i d/10 + 2 steps
+for s in 1 2 3; do for d in 1e+01 5e+01; do for b in 256 512; do for a in ls:1 ps:2 bs:3 gs:4; do
+    echo "algorithm=irreg.${a%:*};procs=32;pattern=density;density=$d;msg_bytes=$b;seed=$s;status=ok;plan_steps=$(awk "BEGIN { print ${a#*:} * $d / 10 + $s }");model_time_s=$(awk "BEGIN { print (${a#*:} * $d / 10 * $b / 256 + ($s - 2) / 2) / 1000 }")"
+done; done; done; done | csv "$HDR1" >"$R1/table11.csv"
+# table12: 2i + m ms and 3i + m steps, i = 1 (LS) .. 4 (GS), m = 1 (jagmesh7), 2 (cryg2500)
+printf '%s\n' jagmesh7:1:146:7456 cryg2500:2:64:25600 | while IFS=: read -r mat m msgs bytes; do for a in ls:1 ps:2 bs:3 gs:4; do
+    echo "algorithm=irreg.${a%:*};procs=32;pattern=file:configs/seed001/matrices/$mat.mtx;messages=$msgs;bytes=$bytes;density=25;msg_bytes=256;status=ok;plan_steps=$((3 * ${a#*:} + m));model_time_s=$(awk "BEGIN { print (2 * ${a#*:} + $m) / 1000 }")"
+done; done | csv "$HDR1" >"$R1/table12.csv"
+
+D1=$TMP/docs001
+run plot001 scripts/plot_seed001.sh --no-run --docs "$D1" "$R1"
+expect_rc 0 plot001
+for gp in scripts/seed001/*.gp; do
+    expect_png "$D1/$(basename "$gp" .gp).png" "plot_seed001 $(basename "$gp")"
+done
+expect_no_nan "$D1/table.md" "plot_seed001 table.md"
+expect_no_nan "$D1/results.csv" "plot_seed001 results.csv"
+T1=$D1/table.md
+expect_line "| 32 | 512 | hremu | 4.000 | 1.000 | 0.5000 | 1.500 | 2.000 |" "$T1" "plot_seed001 table.md"
+expect_line "| 256 | 256 | hremu | 1.000 | 0.2500 | 0.1250 | 0.3750 | 0.5000 |" "$T1" "plot_seed001 table.md"
+expect_line "| 256 | 256 | paper | 4.340 | 0.076 | 0.077 | 0.076 | - |" "$T1" "plot_seed001 table.md"
+expect_line "| table6 | 8 | 256 | irreg.bs | 7 | 7 | 1.317 |" "$T1" "plot_seed001 table.md"
+expect_line "| scheduler | 10 %, 256 B | 10 %, 512 B | 50 %, 256 B | 50 %, 512 B |" "$T1" "plot_seed001 table.md"
+expect_line "| irreg.ls | 1.000 | 2.000 | 5.000 | 10.00 |" "$T1" "plot_seed001 table.md"
+expect_line "| irreg.ps | 2.000 | 4.000 | 10.00 | 20.00 |" "$T1" "plot_seed001 table.md"
+expect_line "| paper Linear | 4.723 | 6.116 | 29.01 | 38.27 |" "$T1" "plot_seed001 table.md"
+expect_line "| irreg.gs | 6.0 | 6.0 | 22.0 | 22.0 |" "$T1" "plot_seed001 table.md"
+# jagmesh7: 146 / (32 31) = 14.7 %, 7456 / 146 = 51 bytes; cryg2500: 6.5 %, 400 bytes
+expect_line "| jagmesh7 | 32 | 146 | 14.7 | 51 | 3.000 (4) | 5.000 (7) | 7.000 (10) | 9.000 (13) |" "$T1" "plot_seed001 table.md"
+expect_line "| cryg2500 | 32 | 64 | 6.5 | 400 | 4.000 (5) | 6.000 (8) | 8.000 (11) | 10.00 (14) |" "$T1" "plot_seed001 table.md"
+n=$(grep -c '^| [0-9]* | [0-9]* | hremu |' "$T1" 2>/dev/null)
+[ "${n:-0}" -eq 4 ] && ok || bad "plot_seed001: table.md has ${n:-no} Table 5 rows, want 4"
+C1=$D1/results.csv
+expect_line "item,algorithm,variant,procs,size,bytes,quantity,value" "$C1" "plot_seed001 results.csv"
+expect_line "fig5,xchg.rex,complete,32,,256,model_time_ms,1.5" "$C1" "plot_seed001 results.csv"
+expect_line "fig8,xchg.bex,,16,,1920,model_time_ms,51" "$C1" "plot_seed001 results.csv"
+expect_line "fig10,bcast.linear,,32,,1024,model_time_ms,4" "$C1" "plot_seed001 results.csv"
+expect_line "fig11,bcast.recursive,group=1,16,,4096,model_time_ms,10" "$C1" "plot_seed001 results.csv"
+expect_line "table5,app.fft2d,REX,256,256,,model_time_s,0.125" "$C1" "plot_seed001 results.csv"
+expect_line "table10,irreg.bs,table6,8,,256,plan_steps,7" "$C1" "plot_seed001 results.csv"
+expect_line "table11,irreg.ps,density=50,32,,512,model_time_ms_mean,20" "$C1" "plot_seed001 results.csv"
+expect_line "table11,irreg.ps,density=50,32,,512,plan_steps_mean,12.0000" "$C1" "plot_seed001 results.csv"
+expect_line "table12,,jagmesh7,32,,,density_pct,14.7177" "$C1" "plot_seed001 results.csv"
+expect_line "table12,irreg.gs,cryg2500,32,,,plan_steps,14" "$C1" "plot_seed001 results.csv"
+# 24 + 36 + 9 + 36 + 20 + 8 + 32 (16 cells, 2 figures each) + 2 * (3 + 8)
+n=$(wc -l <"$C1" 2>/dev/null)
+[ "${n:-0}" -eq 188 ] && ok || bad "plot_seed001: results.csv has ${n:-no} lines, want 188"
+
+# A failing step leaves the outputs as they were: a missing column, a run that did not verify.
+cp -r "$D1" "$TMP/docs001.before"
+cp "$R1/table11.csv" "$TMP/table11.good"
+sed '1s/^plan_steps,/steps,/' "$TMP/table11.good" >"$R1/table11.csv"
+run plot001_nocol scripts/plot_seed001.sh --no-run --docs "$D1" "$R1"
+[ "$rc" -ne 0 ] && ok || bad "plot_seed001 without a plan_steps column: exit status 0"
+expect_last_err "plot_seed001: $R1/table11.csv: no column \"plan_steps\" in its header" plot001_nocol
+n=$(wc -l <"$TMP/plot001_nocol.err")
+[ "$n" -eq 1 ] && ok || bad "plot_seed001 without a plan_steps column: $n lines of stderr, want 1"
+expect_same "$D1" "$TMP/docs001.before" "plot_seed001 without a plan_steps column"
+cp "$TMP/table11.good" "$R1/table11.csv"
+cp "$R1/fig11.csv" "$TMP/fig11.good"
+awk 'NR == 3 { sub(/,ok,/, ",failed,") } { print }' "$TMP/fig11.good" >"$R1/fig11.csv"
+run plot001_failed scripts/plot_seed001.sh --no-run --docs "$D1" "$R1"
+[ "$rc" -ne 0 ] && ok || bad "plot_seed001 with a failed run: exit status 0"
+expect_last_err "plot_seed001: $R1/fig11.csv: bcast.recursive (line 3): status failed, not ok" plot001_failed
+n=$(wc -l <"$TMP/plot001_failed.err")
+[ "$n" -eq 1 ] && ok || bad "plot_seed001 with a failed run: $n lines of stderr, want 1"
+expect_same "$D1" "$TMP/docs001.before" "plot_seed001 with a failed run"
+cp "$TMP/fig11.good" "$R1/fig11.csv"
+
 # ---- every plot script has a case above ----------------------------------------------------
 for s in scripts/plot_*.sh; do
     case $s in
-    scripts/plot_seed000.sh|scripts/plot_seed003.sh|scripts/plot_seed004.sh|scripts/plot_topologies.sh) ok ;;
+    scripts/plot_seed000.sh|scripts/plot_seed001.sh|scripts/plot_seed003.sh|scripts/plot_seed004.sh|scripts/plot_topologies.sh) ok ;;
     *) bad "$s: tests/plots.sh has no CSVs for it" ;;
     esac
 done

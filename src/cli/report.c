@@ -164,10 +164,12 @@ static const char *declared_value(field *f, const hr_row *r, const hr_wkey_spec 
             continue;
         if (w->keys[i].type == HR_WKEY_WORD)
             return text(r->wkeys[i].word);
-        if (w->keys[i].type == HR_WKEY_INT)   /* whole, and exact below 2^53 */
-            snprintf(f->buf, sizeof f->buf, "%.0f", r->wkeys[i].num);
+        double v = r->wkeys[i].num;
+        /* A whole number as one (exact below 2^53): 10, not the shortest text 1e+01. */
+        if (w->keys[i].type == HR_WKEY_INT || (v == floor(v) && fabs(v) < 9007199254740992.0))
+            snprintf(f->buf, sizeof f->buf, "%.0f", v);
         else
-            hr__report_double(f->buf, sizeof f->buf, r->wkeys[i].num);
+            hr__report_double(f->buf, sizeof f->buf, v);
         return f->buf;
     }
     return "";
