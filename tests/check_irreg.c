@@ -24,14 +24,23 @@ static const hr_workload *pattern(void)
     return w;
 }
 
-/* Make a pattern instance: generator gen, density, bytes, seed; HR_OK or the code, why filled. */
-static int make(const char *gen, double density, uint64_t bytes, int p, uint64_t seed,
-                void **inst, char *why, size_t len)
+/* Make a pattern instance: generator gen, density, bytes, seed (and for seed 002's generators
+ * d, msg_unit and range); HR_OK or the code, why filled. */
+static int make2(const char *gen, double density, uint64_t bytes, uint64_t d, uint64_t unit,
+                 uint64_t range, int p, uint64_t seed, void **inst, char *why, size_t len)
 {
-    hr_wkey_value keys[3] = { { .word = gen }, { .num = density }, { .num = (double)bytes } };
+    hr_wkey_value keys[6] = { { .word = gen }, { .num = density }, { .num = (double)bytes },
+                              { .num = (double)d }, { .num = (double)unit },
+                              { .num = (double)range } };
     hr_workload_spec spec = { .kind = "pattern", .keys = keys, .seed = seed };
     *inst = NULL;
     return pattern()->make(&spec, p, inst, why, len);
+}
+
+static int make(const char *gen, double density, uint64_t bytes, int p, uint64_t seed,
+                void **inst, char *why, size_t len)
+{
+    return make2(gen, density, bytes, 8, 8, (uint64_t)p, p, seed, inst, why, len);
 }
 
 START_TEST(test_irreg_density_generator)
@@ -111,6 +120,72 @@ START_TEST(test_irreg_table6_and_file)
         ck_assert_msg(why[0] != '\0' && strchr(why, '\n') == NULL && strstr(why, bad[k].why),
                       "%s: %s", bad[k].gen, why);
     }
+}
+END_TEST
+
+/* Seed 002's generators against their definitions: random_d (Appendix D) sends and receives
+ * exactly d messages a processor, none to itself, sizes 1 .. range units; set2 (test set 2)
+ * has its five sets of senders, distinct receivers, 16 units a sender; a file counts msg_unit
+ * bytes an x entry. */
+START_TEST(test_irreg_seed002_generators)
+{
+    static const struct { int p; uint64_t d; } cases[] = { { 8, 1 }, { 32, 4 }, { 32, 8 },
+                                                           { 32, 16 }, { 32, 31 }, { 33, 20 },
+                                                           { 512, 32 } };
+    char why[256];
+    void *inst;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        int p = cases[c].p;
+        ck_assert_int_eq(make2("random_d", 0, 0, cases[c].d, 16, 32, p, c + 1, &inst, why,
+                               sizeof why), HR_OK);
+        const hr_pattern *x = inst;
+        for (int i = 0; i < p; i++) {
+            uint64_t out = 0, in = 0;
+            for (int j = 0; j < p; j++) {
+                uint64_t a = x->com[(size_t)i * p + j], b = x->com[(size_t)j * p + i];
+                ck_assert(a == 0 || (a % 16 == 0 && a >= 16 && a <= 32 * 16));
+                out += a != 0;
+                in += b != 0;
+            }
+            ck_assert_uint_eq(x->com[(size_t)i * p + i], 0);
+            ck_assert_msg(out == cases[c].d && in == cases[c].d, "p %d d %llu: processor %d "
+                          "sends %llu, receives %llu", p, (unsigned long long)cases[c].d, i,
+                          (unsigned long long)out, (unsigned long long)in);
+        }
+        pattern()->destroy(inst);
+    }
+    ck_assert_int_eq(make2("random_d", 0, 0, 8, 16, 32, 8, 1, &inst, why, sizeof why), HR_EINVAL);
+    ck_assert_msg(strstr(why, "needs d < p = 8") != NULL, "%s", why);
+    /* set2: senders 0; 1-2; 3-6; 7-14; 15-31 with 1, 2, 4, 8, 16 messages of 16, 8, 4, 2, 1
+     * units. */
+    ck_assert_int_eq(make2("set2", 0, 0, 0, 10, 1, 32, 5, &inst, why, sizeof why), HR_OK);
+    static const int first[6] = { 0, 1, 3, 7, 15, 32 }, dense[5] = { 1, 2, 4, 8, 16 },
+                     length[5] = { 16, 8, 4, 2, 1 };
+    const hr_pattern *x = inst;
+    for (int k = 0; k < 5; k++)
+        for (int i = first[k]; i < first[k + 1]; i++) {
+            int n = 0;
+            for (int j = 0; j < 32; j++)
+                if (x->com[i * 32 + j] != 0) {
+                    ck_assert_uint_eq(x->com[i * 32 + j], 10 * (uint64_t)length[k]);
+                    ck_assert_int_ne(i, j);
+                    n++;
+                }
+            ck_assert_int_eq(n, dense[k]);
+        }
+    pattern()->destroy(inst);
+    ck_assert_int_eq(make2("set2", 0, 0, 0, 10, 1, 16, 5, &inst, why, sizeof why), HR_EINVAL);
+    /* A file at msg_unit 24: three times mtx.c's 8 bytes an entry. */
+    hr_mtx m;
+    uint64_t com[16];
+    ck_assert_int_eq(hr__mtx_read("tests/data/mtx/west0067.mtx", &m, why, sizeof why), HR_OK);
+    ck_assert_int_eq(hr__mtx_spmv_pattern(&m, 4, com, why, sizeof why), HR_OK);
+    hr__mtx_free(&m);
+    ck_assert_int_eq(make2("file:tests/data/mtx/west0067.mtx", 0, 0, 0, 24, 1, 4, 1, &inst, why,
+                           sizeof why), HR_OK);
+    for (int k = 0; k < 16; k++)
+        ck_assert_uint_eq(((hr_pattern *)inst)->com[k], com[k] * 3);
+    pattern()->destroy(inst);
 }
 END_TEST
 
@@ -219,6 +294,46 @@ START_TEST(test_irreg_jitter)
 }
 END_TEST
 
+/* AC: every byte with unlimited buffers; with a buffer too small for what arrives, everyone
+ * blocks in hr_send and the report names the full buffers; strip mining completes with the same
+ * buffer; jitter changes nothing. */
+START_TEST(test_irreg_ac)
+{
+    char why[256];
+    void *inst;
+    ck_assert_int_eq(make2("random_d", 0, 0, 8, 64, 32, 32, 1, &inst, why, sizeof why), HR_OK);
+    hr_machine_config cfg = hr_test_config(32, "async");
+    hr_run_result res;
+    char vwhy[256];
+    double strip0[1] = { 0 }, strip2[1] = { 2 };
+    ck_assert_int_eq(hr_test_run_alg(&cfg, "irreg.ac", "pattern", inst, strip0, &res, vwhy,
+                                     sizeof vwhy), HR_OK);
+    cfg.buffer = 4096;
+    ck_assert_int_eq(hr_test_run_alg(&cfg, "irreg.ac", "pattern", inst, strip0, &res, vwhy,
+                                     sizeof vwhy), HR_EFAIL);
+    ck_assert_int_eq(res.status, HR_EDEADLK);
+    ck_assert_msg(strstr(res.report, "receive buffer is full") != NULL, "%s", res.report);
+    ck_assert_int_eq(hr_test_run_alg(&cfg, "irreg.ac", "pattern", inst, strip2, &res, vwhy,
+                                     sizeof vwhy), HR_OK);
+    double t = res.model_time_s;
+    cfg.jitter = 1;
+    ck_assert_int_eq(hr_test_run_alg(&cfg, "irreg.ac", "pattern", inst, strip2, &res, vwhy,
+                                     sizeof vwhy), HR_OK);
+    ck_assert(res.model_time_s == t);
+    pattern()->destroy(inst);
+    /* Several p, unlimited buffers. */
+    static const int ps[] = { 2, 3, 5, 8, 64 };
+    for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
+        ck_assert_int_eq(make("density", 30, 100, ps[i], 2, &inst, why, sizeof why), HR_OK);
+        hr_machine_config c2 = hr_test_config(ps[i], "async");
+        ck_assert_msg(hr_test_run_alg(&c2, "irreg.ac", "pattern", inst, strip2, &res, vwhy,
+                                      sizeof vwhy) == HR_OK, "p %d: %s %s", ps[i], res.report,
+                      vwhy);
+        pattern()->destroy(inst);
+    }
+}
+END_TEST
+
 Suite *hr_irreg_suite(void)
 {
     Suite *s = suite_create("irreg");
@@ -229,6 +344,8 @@ Suite *hr_irreg_suite(void)
     tcase_add_test(tc, test_irreg_every_byte);
     tcase_add_test(tc, test_irreg_steps_and_time);
     tcase_add_test(tc, test_irreg_jitter);
+    tcase_add_test(tc, test_irreg_seed002_generators);
+    tcase_add_test(tc, test_irreg_ac);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -222,23 +222,28 @@ START_TEST(test_report_empty)
 END_TEST
 
 /* Declared keys by hand: the built-in kinds' columns in registry order (exchange's bytes as
- * block_bytes, fft2d's size, pattern's three, values' two), each row filling its kind's. */
+ * block_bytes, fft2d's size, pattern's six, values' two), each row filling its kind's, and of
+ * those only the ones that apply (pattern = density: density and msg_bytes, not d, msg_unit or
+ * range). */
 START_TEST(test_report_declared)
 {
     static const char *const want[] = { "block_bytes", "size", "pattern", "density", "msg_bytes",
-                                        "op", "root" };
-    for (int i = 0; i < 7; i++)
+                                        "d", "msg_unit", "range", "op", "root" };
+    for (int i = 0; i < 10; i++)
         ck_assert_str_eq(hr_wkey_column(hr_workload_column_at(i)), want[i]);
     hr_row r = sample();
     r.workload = hr_workload_find("pattern");
-    hr_wkey_value keys[3] = { { .word = "table6" }, { .num = 12.5 }, { .num = 4096 } };
+    hr_wkey_value keys[6] = { { .word = "density" }, { .num = 12.5 }, { .num = 4096 },
+                              { .num = 8 }, { .num = 16 }, { .num = 32 } };
     r.wkeys = keys;
     char *out = render(HR_FORMAT_CSV, &r, 1);
-    ck_assert_msg(strstr(out, ",ok,skewed,,,,table6,12.5,4096,,,unlimited,") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, ",ok,skewed,,,,density,12.5,4096,,,,,,unlimited,") != NULL, "%s",
+                  out);
     free(out);
     out = render(HR_FORMAT_JSON, &r, 1);
-    ck_assert_msg(strstr(out, "\"block_bytes\":null,\"size\":null,\"pattern\":\"table6\",\"density\":12.5,"
-                              "\"msg_bytes\":4096,\"op\":null,") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "\"block_bytes\":null,\"size\":null,\"pattern\":\"density\","
+                              "\"density\":12.5,\"msg_bytes\":4096,\"d\":null,\"msg_unit\":null,"
+                              "\"range\":null,\"op\":null,") != NULL, "%s", out);
     free(out);
 }
 END_TEST

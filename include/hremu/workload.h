@@ -126,6 +126,10 @@ typedef struct hr_wkey_spec {
     const char  *choices;     /* HR_WKEY_WORD: a comma list, "density, table6, file:PATH" */
     const char  *column;      /* the report's column for it; NULL: the key's name. A name the
                                * report has already (bytes) needs another column */
+    const char  *when;        /* NULL: the key always applies; "KEY=A|B": only when the word key
+                               * KEY, declared before it, is A or B ("file:" matches every
+                               * "file:PATH"). Where it does not apply it is not set (an error
+                               * in a config), its value is unset and its column empty */
 } hr_wkey_spec;
 
 /* A declared key's value: num for HR_WKEY_INT (a whole number, exact up to 2^53) and
@@ -201,6 +205,9 @@ const hr_wkey_spec *hr_workload_key_at(int i);
 /* Likewise the i-th column of declared keys (hr_wkey_spec.column, or the name), each column
  * once; the reports give each its own column. */
 const hr_wkey_spec *hr_workload_column_at(int i);
+/* Does declared key i of w apply, given the values of the keys before it (vals, in w's order)? */
+int hr_workload_key_applies(const hr_workload *w, const hr_wkey_value *vals, int i);
+
 /* A declared key's column name. */
 static inline const char *hr_wkey_column(const hr_wkey_spec *k)
 {

@@ -119,3 +119,63 @@ void hr_alg_irreg_run(hr_proc *p, void *inst, const double *params)
     x->out[me] = out;
     x->done[me] = 1;
 }
+
+/* ---- seed 002 sec. 3.3: asynchronous communication (AC) ------------------------------------ */
+
+#define TAG_AC 13   /* + the strip */
+
+/* AC, Figure 5: "sends out all out going messages (one-by-one) to other processors; receives in
+ * coming messages (one-by-one from communication buffer(s))". A processor sends to its
+ * destinations in the order me + 1, me + 2, ... (mod p), so that not every processor starts with
+ * processor 0; the paper gives no order. With a receive buffer too small for what arrives
+ * (`buffer = BYTES`), senders block on full buffers and nobody receives: the machine's deadlock
+ * report names them. strip = K > 0 is the strip mining of sec. 3.3: a processor's sends go in
+ * strips of K, and after each strip it receives the messages sent to it in that strip (by any
+ * sender: their count follows from the COM matrix every processor holds), taken in arrival
+ * order, so fewer unreceived messages pile up. strip = 0 is one strip: all sends, then all
+ * receives. */
+void hr_alg_irreg_ac(hr_proc *p, void *inst, const double *params)
+{
+    hr_pattern *x = inst;
+    int me = hr_pid(p), np = x->p, strip = params ? (int)params[0] : 0;
+    uint8_t *out = hr_malloc(p, x->in_bytes[me] ? x->in_bytes[me] : 1);
+    /* The number of messages to me in each strip: src's t-th message (in its order) is in strip
+     * t / K. */
+    int nstrips = 1;
+    int *incoming = hr_malloc(p, (size_t)np * sizeof *incoming);
+    for (int s = 0; s < np; s++)
+        incoming[s] = 0;
+    for (int src = 0; src < np; src++) {
+        int t = 0;
+        for (int k = 1; k < np; k++) {
+            int dst = (src + k) % np;
+            if (x->com[(size_t)src * np + dst] == 0)
+                continue;
+            int s = strip > 0 ? t / strip : 0;
+            nstrips = s + 1 > nstrips ? s + 1 : nstrips;
+            if (dst == me)
+                incoming[s]++;
+            t++;
+        }
+    }
+    int k = 1;
+    for (int s = 0; s < nstrips; s++) {
+        for (int sent = 0; k < np && (strip == 0 || sent < strip); k++) {
+            int dst = (me + k) % np;
+            size_t bytes = (size_t)x->com[(size_t)me * np + dst];
+            if (bytes == 0)
+                continue;
+            hr_send(p, dst, TAG_AC + s, x->in[me] + x->soff[(size_t)me * np + dst], bytes);
+            sent++;
+        }
+        for (int r = 0; r < incoming[s]; r++) {
+            hr_status st;
+            hr_probe(p, HR_ANY, TAG_AC + s, &st);
+            hr_recv(p, st.source, TAG_AC + s, out + x->roff[(size_t)st.source * np + me],
+                    st.bytes, NULL);
+        }
+    }
+    hr_free(p, incoming);
+    x->out[me] = out;
+    x->done[me] = 1;
+}

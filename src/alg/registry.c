@@ -38,6 +38,13 @@ static const hr_param_spec group_params[] = {
     { .name = NULL },
 };
 
+static const hr_param_spec ac_params[] = {
+    { .name = "strip", .summary = "strip mining: send K messages, then receive those sent in that "
+      "strip, and so on (0: send everything, then receive; seed 002 sec. 3.3)", .def = 0,
+      .min = 0, .max = 65536, .integer = 1 },
+    { .name = NULL },
+};
+
 static const hr_param_spec fifo_staged_params[] = {
     { .name = "K", .summary = "a stage lasts K h_{i-1} rounds (the paper: 2.5 in the proof, 1.0 best "
       "in its simulations)", .def = 1.0, .min = 0.05, .max = 100 },
@@ -157,6 +164,12 @@ static const hr_algorithm algorithms[] = {
       .disciplines = "async",
       .run = hr_alg_hrel_xor,
       .params = xor_params },
+    { .name = "irreg.ac",
+      .summary = "asynchronous: send every message, then receive, in strips of K if strip = K (seed 002 sec. 3.3)",
+      .kind = HR_KIND_PATTERN,
+      .disciplines = "async",
+      .run = hr_alg_irreg_ac,
+      .params = ac_params },
 #define IRREG(NAME, SUMMARY, PLAN)                                                         \
     { .name = NAME, .summary = SUMMARY, .kind = HR_KIND_PATTERN, .disciplines = P2P,          \
       .run = hr_alg_irreg_run, .plan = PLAN, .unplan = hr_alg_irreg_unplan,                     \

@@ -43,5 +43,7 @@ void     hr_alg_irreg_unplan(void *inst);
 uint64_t hr_alg_irreg_plan_steps(const void *inst);
 int      hr_alg_irreg_plan_print(const void *inst, FILE *out);
 void     hr_alg_irreg_run(hr_proc *p, void *inst, const double *params);
+/* Seed 002's asynchronous communication (AC, sec. 3.3), with strip mining: params[0] = strip. */
+void     hr_alg_irreg_ac(hr_proc *p, void *inst, const double *params);
 
 #endif /* HREMU_ALG_SEED001_H */

@@ -214,7 +214,7 @@ static void list_all(void)
             else
                 printf("%s %g .. %g%s", k->type == HR_WKEY_INT ? "whole" : "number", k->min,
                        k->max, k->below_p ? ", below p" : "");
-            printf("): %s\n", k->summary);
+            printf("%s%s): %s\n", k->when ? "; when " : "", k->when ? k->when : "", k->summary);
         }
     }
     list_registry("disciplines", hr_discipline_name);

@@ -563,7 +563,14 @@ static void declaring_kinds(const char *name, char *buf, size_t len)
 static int resolve_declared(const hr_config *c, const hr_config_entry *en, const char *name,
                             const char *item, hr_point *pt, hr_config_error *e)
 {
-    const hr_wkey_spec *k = declared(pt->workload, name, NULL);
+    int at = 0;
+    const hr_wkey_spec *k = declared(pt->workload, name, &at);
+    if (k != NULL && !hr_workload_key_applies(pt->workload, pt->wkeys, at)) {
+        if (en != NULL)
+            return hr__config_fail(e, HR_EINVAL, en->where, "%s applies when %s only (unset "
+                                   "it)", name, k->when);
+        return HR_OK;
+    }
     if (k == NULL) {
         if (en == NULL)
             return HR_OK;
@@ -608,12 +615,8 @@ static int resolve_level(const hr_config *c, const char *section, size_t i, hr_p
                                        pt->workload->name);
             continue;
         }
-        if (keys[k].declared) {
-            int err = resolve_declared(c, en, keys[k].name, item, pt, e);
-            if (err < 0)
-                return err;
-            continue;
-        }
+        if (keys[k].declared)
+            continue;   /* below, in the kind's order */
         if (keys[k].kind != 0 && pt->workload != NULL && pt->workload->kind != keys[k].kind &&
             pt->workload->kind != keys[k].kind2) {
             if (en != NULL)
@@ -631,6 +634,28 @@ static int resolve_level(const hr_config *c, const char *section, size_t i, hr_p
         int err = keys[k].set(pt, item, why, sizeof why);
         if (err < 0)
             return bad_value(c, en, section, keys[k].name, item, err, why, e);
+    }
+    /* The declared keys: another kind's may not be set; the point's kind's are read in its own
+     * order, since a key's `when` reads the keys before it. */
+    const hr_wkey_spec *own = pt->workload != NULL ? pt->workload->keys : NULL;
+    for (size_t k = 0; k < nkeys; k++) {
+        if (!keys[k].declared || declared(pt->workload, keys[k].name, NULL) != NULL)
+            continue;
+        const hr_config_entry *en = hr__config_find(c, section, keys[k].name);
+        int err = resolve_declared(c, en, keys[k].name, NULL, pt, e);
+        if (err < 0)
+            return err;
+    }
+    for (int d = 0; own != NULL && own[d].name != NULL; d++) {
+        size_t k = 0;
+        while (k < nkeys && !(keys[k].declared && strcmp(keys[k].name, own[d].name) == 0))
+            k++;
+        if (k == nkeys)
+            continue;
+        const hr_config_entry *en = hr__config_find(c, section, keys[k].name);
+        int err = resolve_declared(c, en, keys[k].name, en ? en->items[pick[k]] : NULL, pt, e);
+        if (err < 0)
+            return err;
     }
     return HR_OK;
 }

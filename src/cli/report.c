@@ -162,6 +162,8 @@ static const char *declared_value(field *f, const hr_row *r, const hr_wkey_spec 
     for (int i = 0; w != NULL && r->wkeys != NULL && w->keys && w->keys[i].name; i++) {
         if (strcmp(hr_wkey_column(&w->keys[i]), hr_wkey_column(k)) != 0)
             continue;
+        if (!hr_workload_key_applies(w, r->wkeys, i))
+            return "";
         if (w->keys[i].type == HR_WKEY_WORD)
             return text(r->wkeys[i].word);
         double v = r->wkeys[i].num;

@@ -225,6 +225,8 @@ static void write_schedule(sweep *s, uint64_t steps)
     fprintf(s->schedule, "# %s procs=%d", pt->alg->name, pt->machine.procs);
     for (int i = 0; pt->workload->keys && pt->workload->keys[i].name; i++) {
         const hr_wkey_spec *k = &pt->workload->keys[i];
+        if (!hr_workload_key_applies(pt->workload, pt->wkeys, i))
+            continue;
         if (k->type == HR_WKEY_WORD)
             fprintf(s->schedule, " %s=%s", k->name, pt->wkeys[i].word);
         else
@@ -365,6 +367,8 @@ static void describe_workload(const hr_point *pt, char *buf, size_t len)
     if (w->datasets != NULL)
         ADD(", dataset %s", ws->dataset ? ws->dataset : "(unset)");
     for (int i = 0; w->keys != NULL && w->keys[i].name != NULL; i++) {
+        if (!hr_workload_key_applies(w, pt->wkeys, i))
+            continue;
         if (w->keys[i].type == HR_WKEY_WORD)
             ADD(", %s = %s", w->keys[i].name, pt->wkeys[i].word);
         else

@@ -152,6 +152,28 @@ const hr_wkey_spec *hr_workload_column_at(int i)
     return distinct_at(i, hr_wkey_column);
 }
 
+int hr_workload_key_applies(const hr_workload *w, const hr_wkey_value *vals, int i)
+{
+    const char *when = w->keys[i].when;
+    if (when == NULL)
+        return 1;
+    size_t klen = strcspn(when, "=");
+    for (int j = 0; j < i; j++) {
+        if (strlen(w->keys[j].name) != klen || strncmp(w->keys[j].name, when, klen) != 0)
+            continue;
+        const char *v = vals[j].word;
+        for (const char *at = when + klen + (when[klen] == '='); v != NULL && *at != '\0';) {
+            size_t n = strcspn(at, "|");
+            if (n > 0 && at[n - 1] == ':' ? strncmp(v, at, n) == 0
+                                          : strlen(v) == n && strncmp(v, at, n) == 0)
+                return 1;
+            at += n + (at[n] == '|');
+        }
+        return 0;
+    }
+    return 0;
+}
+
 /* Why key list keys cannot be a kind's declared keys, or NULL. */
 static const char *bad_keys(const hr_wkey_spec *keys)
 {
@@ -181,6 +203,14 @@ static const char *bad_keys(const hr_wkey_spec *keys)
             return "a word key needs its choices";
         if (k->type != HR_WKEY_WORD && !(k->min <= k->max))
             return "a number key needs min <= max";
+        if (k->when != NULL) {
+            size_t klen = strcspn(k->when, "=");
+            const hr_wkey_spec *j = keys;
+            while (j != k && (strlen(j->name) != klen || strncmp(j->name, k->when, klen) != 0))
+                j++;
+            if (j == k || j->type != HR_WKEY_WORD || k->when[klen] != '=')
+                return "a key's when names a word key declared before it: \"KEY=A|B\"";
+        }
         for (const hr_wkey_spec *j = keys; j != k; j++)
             if (strcmp(j->name, k->name) == 0 || strcmp(hr_wkey_column(j), hr_wkey_column(k)) == 0)
                 return "a workload declares a key or a column twice";

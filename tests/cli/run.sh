@@ -211,7 +211,7 @@ expect_rc 0 "seed001 table10"
     bad "seed001 table10 plan_steps: $(col plan_steps "$TMP/rows.csv" | tr '\n' ' ')"
 sed -n '/^# irreg.gs/,$p' "$TMP/sched.txt" >"$TMP/gs.txt"
 cat >"$TMP/table10.txt" <<'TABLE'
-# irreg.gs procs=8 pattern=table6 density=25 bytes=256 seed=1: 6 steps
+# irreg.gs procs=8 pattern=table6 bytes=256 seed=1: 6 steps
 step 1: 0 <-> 1, 2 <-> 3, 4 <-> 5, 6 <-> 7
 step 2: 0 <-> 3, 1 <-> 2, 4 <-> 7, 5 <-> 6
 step 3: 0 -> 5, 1 <-> 4, 3 <-> 6
@@ -225,8 +225,11 @@ expect_rc 2 "--schedule - without --out"
 expect_err "hremu: --schedule - writes to standard output: give the rows a file with --out" "--schedule - without --out"
 run configs/seed001/table10.ini --set machine.procs=16
 expect_rc 2 "table6 on 16"
-expect_err "hremu: configs/seed001/table10.ini:16: workload pattern, pattern = table6, density = 25, bytes = 256, procs = 16: pattern table6 is seed 001's pattern P of 8 processors, not 16" "table6 on 16"
-run configs/seed001/table10.ini --set workload.pattern=file:tests/data/mtx/mangled_format.mtx
+expect_err "hremu: configs/seed001/table10.ini:16: workload pattern, pattern = table6, bytes = 256, procs = 16: pattern table6 is seed 001's pattern P of 8 processors, not 16" "table6 on 16"
+run configs/seed001/table10.ini --set workload.density=50
+expect_rc 2 "density with pattern table6"
+expect_err "hremu: --set workload.density: density applies when pattern=density only (unset it)" "density with pattern table6"
+run configs/seed001/table12.ini --set workload.pattern=file:tests/data/mtx/mangled_format.mtx
 expect_rc 2 "mangled matrix"
 expect_grep "tests/data/mtx/mangled_format.mtx:1: " "$TMP/err" "mangled matrix"
 [ "$(wc -l <"$TMP/err")" -eq 1 ] && ok || bad "mangled matrix: more than one line"
