@@ -71,7 +71,7 @@ static int run_params(const hr_algorithm *a, const double *params, int p, const 
         j.params[k] = params != NULL ? params[k] : a->params[k].def;
     ck_assert_msg(w->make(spec, p, &j.inst, why, whylen) == HR_OK, "make: %s", why);
     if (a->plan != NULL)
-        ck_assert_msg(a->plan(j.inst, why, whylen) == HR_OK, "plan: %s", why);
+        ck_assert_msg(a->plan(j.inst, &(hr_plan_args){ .seed = 1 }, why, whylen) == HR_OK, "plan: %s", why);
     hr_machine_config cfg = hr_test_config(p, disc);
     cfg.seed = seed;
     cfg.jitter = jitter;

@@ -202,7 +202,9 @@ static void run_irreg(const char *name, void *inst, int p, const char *topology,
     const hr_algorithm *a = hr_algorithm_find(name);
     ck_assert_ptr_nonnull(a);
     memset(o, 0, sizeof *o);
-    ck_assert_int_eq(a->plan(inst, o->why, sizeof o->why), HR_OK);
+    hr_plan_args args = { .params = NULL, .seed = 1 };
+    ck_assert_int_eq(hr_cost_preset("cm5", &args.cost), HR_OK);
+    ck_assert_int_eq(a->plan(inst, &args, o->why, sizeof o->why), HR_OK);
     o->steps = a->plan_steps(inst);
     /* The plan is a valid schedule of the instance's pattern. */
     const hr_pattern *x = inst;

@@ -1430,7 +1430,7 @@ START_TEST(test_workload_bytes_every_algorithm)
                 for (int k = 0; alg->params != NULL && alg->params[k].name != NULL; k++)
                     params[k] = alg->params[k].def;
                 if (alg->plan != NULL)
-                    ck_assert_msg(alg->plan(r, why, sizeof why) == HR_OK, "plan: %s", why);
+                    ck_assert_msg(alg->plan(r, &(hr_plan_args){ .seed = 1 }, why, sizeof why) == HR_OK, "plan: %s", why);
                 hr_machine_config cfg = hr_test_config(r->p, discs[d]);
                 hr_machine *m = NULL;
                 ck_assert_int_eq(hr_machine_create(&cfg, &m, NULL), HR_OK);

@@ -15,6 +15,15 @@ typedef struct hr_param_spec {
     int         integer;       /* nonzero: only whole numbers */
 } hr_param_spec;
 
+/* What an off-line algorithm's plan may know besides the instance: its parameters (in the order
+ * of .params), the machine's costs (seed 002's differential lambda weighs tau against the
+ * per-byte time) and the machine's seed (a plan's random choices). */
+typedef struct hr_plan_args {
+    const double *params;
+    hr_cost       cost;
+    uint64_t      seed;
+} hr_plan_args;
+
 typedef struct hr_algorithm {
     const char *name;          /* "hrel.direct" */
     const char *summary;       /* one line, with the seed it comes from */
@@ -30,7 +39,7 @@ typedef struct hr_algorithm {
      * the processors start and leaves in it what the off-line model lets every processor know
      * (seed 003: "every processor knows the source and destination of every message"); unplan
      * frees that. Planning is not part of wall_s. HR_OK, or an error with a reason in why. */
-    int       (*plan)(void *inst, char *why, size_t whylen);
+    int       (*plan)(void *inst, const hr_plan_args *args, char *why, size_t whylen);
     void      (*unplan)(void *inst);
     /* Algorithms whose plan is a schedule (seed 001's and 002's schedulers), else NULL: its
      * steps (the plan_steps column), and the schedule in the paper's notation on out, one line

@@ -9,6 +9,7 @@
 #include "alg/seed001.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include <hremu/error.h>
 
@@ -33,23 +34,27 @@ static int plan_with(void *inst, scheduler fn, char *why, size_t whylen)
     return HR_OK;
 }
 
-int hr_alg_irreg_ls_plan(void *inst, char *why, size_t len)
+int hr_alg_irreg_ls_plan(void *inst, const hr_plan_args *args, char *why, size_t len)
 {
+    (void)args;
     return plan_with(inst, hr__sched_ls, why, len);
 }
 
-int hr_alg_irreg_ps_plan(void *inst, char *why, size_t len)
+int hr_alg_irreg_ps_plan(void *inst, const hr_plan_args *args, char *why, size_t len)
 {
+    (void)args;
     return plan_with(inst, hr__sched_ps, why, len);
 }
 
-int hr_alg_irreg_bs_plan(void *inst, char *why, size_t len)
+int hr_alg_irreg_bs_plan(void *inst, const hr_plan_args *args, char *why, size_t len)
 {
+    (void)args;
     return plan_with(inst, hr__sched_bs, why, len);
 }
 
-int hr_alg_irreg_gs_plan(void *inst, char *why, size_t len)
+int hr_alg_irreg_gs_plan(void *inst, const hr_plan_args *args, char *why, size_t len)
 {
+    (void)args;
     return plan_with(inst, hr__sched_gs, why, len);
 }
 
@@ -73,38 +78,61 @@ int hr_alg_irreg_plan_print(const void *inst, FILE *out)
     return x->plan != NULL ? hr__sched_print(x->plan, out) : HR_EINVAL;
 }
 
-/* Processor me's part of one step, transfers t[0 .. n) in (src, dst) order. */
-static void run_step(hr_proc *p, hr_pattern *x, uint8_t *out, const hr_xfer *t, size_t n)
+/* What a processor has moved of each message so far: a schedule may split a message over
+ * several steps (seed 002's CGMH), its parts in order. */
+typedef struct progress {
+    size_t *sent;   /* [p]: bytes of my message to j sent */
+    size_t *got;    /* [p]: bytes of j's message to me received */
+} progress;
+
+/* Processor me's part of one step, transfers t[0 .. n) in (src, dst) order. In every schedule a
+ * processor sends at most one transfer a step and receives one, or, in LS's steps, receives
+ * several and sends none. A pair sending both ways is an exchange, done in Figure 2's order (the
+ * lower number receives first, so a rendezvous completes); a send and a receive with two other
+ * processors (a permutation's, seed 002) go together by hr_sendrecv, which cannot deadlock in a
+ * cycle under rendezvous as blocking sends would; a lone send or receives go as they are. A
+ * transfer of 0 bytes is a dummy message (seed 002's LP): it is sent and costs its latency. */
+static void run_step(hr_proc *p, hr_pattern *x, uint8_t *out, progress *pg, const hr_xfer *t,
+                     size_t n)
 {
-    int me = hr_pid(p), np = x->p;
+    int me = hr_pid(p), np = x->p, to = -1, nfrom = 0;
+    size_t sbytes = 0;
     for (size_t k = 0; k < n; k++) {
-        int src = t[k].src, dst = t[k].dst;
-        if (src != me && dst != me)
+        if (t[k].src == me) {
+            to = t[k].dst;
+            sbytes = (size_t)t[k].bytes;
+        }
+        nfrom += t[k].dst == me;
+    }
+    int dest = to;   /* to becomes -1 once the send is done */
+    const uint8_t *mine = to >= 0 ? x->in[me] + x->soff[(size_t)me * np + to] + pg->sent[to]
+                                  : NULL;
+    for (size_t k = 0; k < n; k++) {
+        if (t[k].dst != me)
             continue;
-        int other = src == me ? dst : src;
-        /* The pair's other direction, if this step has it, is the same exchange: done once,
-         * from the transfer with the lower sender. */
-        int pair = 0;
-        for (size_t q = 0; q < n; q++)
-            pair |= t[q].src == dst && t[q].dst == src;
-        if (pair && src > dst)
-            continue;
-        const uint8_t *mine = x->in[me] + x->soff[(size_t)me * np + other];
-        size_t sbytes = (size_t)x->com[(size_t)me * np + other];
-        uint8_t *theirs = out + x->roff[(size_t)other * np + me];
-        size_t rbytes = (size_t)x->com[(size_t)other * np + me];
-        if (pair && me < other) {
-            hr_recv(p, other, TAG_IRREG, theirs, rbytes, NULL);
-            hr_send(p, other, TAG_IRREG, mine, sbytes);
-        } else if (pair) {
-            hr_send(p, other, TAG_IRREG, mine, sbytes);
-            hr_recv(p, other, TAG_IRREG, theirs, rbytes, NULL);
-        } else if (src == me) {
-            hr_send(p, other, TAG_IRREG, mine, sbytes);
+        int from = t[k].src;
+        size_t rbytes = (size_t)t[k].bytes;
+        uint8_t *theirs = out + x->roff[(size_t)from * np + me] + pg->got[from];
+        pg->got[from] += rbytes;
+        if (to < 0 || nfrom > 1) {
+            hr_recv(p, from, TAG_IRREG, theirs, rbytes, NULL);
+        } else if (from != to) {
+            hr_sendrecv(p, to, TAG_IRREG, mine, sbytes, from, TAG_IRREG, theirs, rbytes, NULL);
+            to = -1;
+        } else if (me < from) {
+            hr_recv(p, from, TAG_IRREG, theirs, rbytes, NULL);
+            hr_send(p, to, TAG_IRREG, mine, sbytes);
+            to = -1;
         } else {
-            hr_recv(p, other, TAG_IRREG, theirs, rbytes, NULL);
+            hr_send(p, to, TAG_IRREG, mine, sbytes);
+            hr_recv(p, from, TAG_IRREG, theirs, rbytes, NULL);
+            to = -1;
         }
     }
+    if (to >= 0)
+        hr_send(p, to, TAG_IRREG, mine, sbytes);
+    if (mine != NULL)
+        pg->sent[dest] += sbytes;
 }
 
 void hr_alg_irreg_run(hr_proc *p, void *inst, const double *params)
@@ -114,8 +142,14 @@ void hr_alg_irreg_run(hr_proc *p, void *inst, const double *params)
     const hr_sched *s = x->plan;
     int me = hr_pid(p);
     uint8_t *out = hr_malloc(p, x->in_bytes[me] ? x->in_bytes[me] : 1);
+    progress pg = { hr_malloc(p, (size_t)x->p * sizeof *pg.sent),
+                    hr_malloc(p, (size_t)x->p * sizeof *pg.got) };
+    memset(pg.sent, 0, (size_t)x->p * sizeof *pg.sent);
+    memset(pg.got, 0, (size_t)x->p * sizeof *pg.got);
     for (int k = 0; k < s->nsteps; k++)
-        run_step(p, x, out, s->xfer + s->start[k], s->start[k + 1] - s->start[k]);
+        run_step(p, x, out, &pg, s->xfer + s->start[k], s->start[k + 1] - s->start[k]);
+    hr_free(p, pg.sent);
+    hr_free(p, pg.got);
     x->out[me] = out;
     x->done[me] = 1;
 }

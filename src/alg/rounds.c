@@ -514,8 +514,9 @@ void hr_alg_hrel_offline_unplan(void *inst)
     r->plan = NULL;
 }
 
-int hr_alg_hrel_offline_plan(void *inst, char *why, size_t len)
+int hr_alg_hrel_offline_plan(void *inst, const hr_plan_args *args, char *why, size_t len)
 {
+    (void)args;
     hr_hrel *r = inst;
     offline_plan *pl = calloc(1, sizeof *pl);
     size_t ne = 0;

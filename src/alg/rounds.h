@@ -3,7 +3,7 @@
 #define HREMU_ALG_ROUNDS_H
 
 #include <stddef.h>
-#include <hremu/hremu.h>
+#include <hremu/algorithm.h>
 
 void hr_alg_hrel_fifo_staged(hr_proc *p, void *inst, const double *params);
 void hr_alg_hrel_pq_random(hr_proc *p, void *inst, const double *params);
@@ -12,7 +12,7 @@ void hr_alg_hrel_aw_uniform(hr_proc *p, void *inst, const double *params);
 void hr_alg_hrel_ocpc_gt(hr_proc *p, void *inst, const double *params);
 void hr_alg_hrel_offline(hr_proc *p, void *inst, const double *params);
 /* hrel.offline's plan (algorithm.h): the colouring of the instance's messages. */
-int  hr_alg_hrel_offline_plan(void *inst, char *why, size_t len);
+int  hr_alg_hrel_offline_plan(void *inst, const hr_plan_args *args, char *why, size_t len);
 void hr_alg_hrel_offline_unplan(void *inst);
 
 #endif

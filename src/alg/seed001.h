@@ -4,7 +4,7 @@
 #ifndef HREMU_ALG_SEED001_H
 #define HREMU_ALG_SEED001_H
 
-#include <hremu/hremu.h>
+#include <hremu/algorithm.h>
 
 #include <stddef.h>
 #include <stdint.h>
@@ -35,10 +35,10 @@ void hr_alg_bcast_system(hr_proc *p, void *inst, const double *params);
 
 /* The irregular schedulers of sec. 4 on the pattern workload (irreg.c): plan computes the
  * schedule (LS, PS, BS or GS, sched.c) into the instance, run follows it; one run for all four. */
-int      hr_alg_irreg_ls_plan(void *inst, char *why, size_t whylen);
-int      hr_alg_irreg_ps_plan(void *inst, char *why, size_t whylen);
-int      hr_alg_irreg_bs_plan(void *inst, char *why, size_t whylen);
-int      hr_alg_irreg_gs_plan(void *inst, char *why, size_t whylen);
+int      hr_alg_irreg_ls_plan(void *inst, const hr_plan_args *args, char *why, size_t whylen);
+int      hr_alg_irreg_ps_plan(void *inst, const hr_plan_args *args, char *why, size_t whylen);
+int      hr_alg_irreg_bs_plan(void *inst, const hr_plan_args *args, char *why, size_t whylen);
+int      hr_alg_irreg_gs_plan(void *inst, const hr_plan_args *args, char *why, size_t whylen);
 void     hr_alg_irreg_unplan(void *inst);
 uint64_t hr_alg_irreg_plan_steps(const void *inst);
 int      hr_alg_irreg_plan_print(const void *inst, FILE *out);

@@ -250,7 +250,9 @@ static int run_row(sweep *s)
     char why[512] = "";
     int planned = err == HR_OK && s->pt.alg->plan != NULL;
     double t0 = now_s();
-    if (planned && s->pt.alg->plan(s->inst, why, sizeof why) != HR_OK) {
+    hr_plan_args args = { .params = s->pt.params, .cost = s->pt.machine.cost,
+                          .seed = s->pt.machine.seed };
+    if (planned && s->pt.alg->plan(s->inst, &args, why, sizeof why) != HR_OK) {
         /* The plan is the off-line model's knowledge: without it there is no run. */
         o->status = "failed";
         snprintf(o->msg, sizeof o->msg, "the off-line plan failed: %s", why);
