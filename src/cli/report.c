@@ -64,7 +64,7 @@ static const column tail_cols[] = {
 #define NTAIL ((int)(sizeof tail_cols / sizeof tail_cols[0]))
 _Static_assert(sizeof tail_cols / sizeof tail_cols[0] == 12, "fill() sets the tail's columns by index");
 /* The last NLATE columns are a planning algorithm's figures, not settings: --aggregate does not
- * group by them (it shows the first row's). */
+ * group by them but summarises them as it does the model columns. */
 #define NLATE 2
 
 /* Declared keys that get a column: an aggregated row (agg_columns) must fit in
@@ -115,6 +115,10 @@ int hr__report_format(const char *name, hr_format *out)
 
 void hr__report_double(char *buf, size_t len, double d)
 {
+    if (d == floor(d) && fabs(d) < 9007199254740992.0) {   /* whole: 30, not the shorter 3e+01 */
+        snprintf(buf, len, "%.0f", d);
+        return;
+    }
     for (int prec = 1; prec <= 17; prec++) {
         snprintf(buf, len, "%.*g", prec, d);
         if (strtod(buf, NULL) == d)
@@ -166,12 +170,7 @@ static const char *declared_value(field *f, const hr_row *r, const hr_wkey_spec 
             return "";
         if (w->keys[i].type == HR_WKEY_WORD)
             return text(r->wkeys[i].word);
-        double v = r->wkeys[i].num;
-        /* A whole number as one (exact below 2^53): 10, not the shortest text 1e+01. */
-        if (w->keys[i].type == HR_WKEY_INT || (v == floor(v) && fabs(v) < 9007199254740992.0))
-            snprintf(f->buf, sizeof f->buf, "%.0f", v);
-        else
-            hr__report_double(f->buf, sizeof f->buf, v);
+        hr__report_double(f->buf, sizeof f->buf, r->wkeys[i].num);
         return f->buf;
     }
     return "";
@@ -322,8 +321,11 @@ static row_writer writer(hr_format format)
 
 /* ---- choosing columns ------------------------------------------------------------------------ */
 
-/* The numeric columns --aggregate seed summarises, by their index in columns[]. */
-static const int stat_cols[] = { 3, 8, 9, 10, 11, 12, 13, 16, 17, 18 };
+/* The numeric columns --aggregate seed summarises, by their index in all_columns(); a scheduler's
+ * plan_s and plan_steps (at the end, their place depending on the declared keys) as PLAN_S and
+ * PLAN_STEPS. */
+enum { PLAN_S = -1, PLAN_STEPS = -2 };
+static const int stat_cols[] = { 3, 8, 9, 10, 11, 12, 13, 16, 17, 18, PLAN_S, PLAN_STEPS };
 #define NSTAT ((int)(sizeof stat_cols / sizeof stat_cols[0]))
 /* The columns that tell a group of aggregated rows apart (all settings but the seed): these,
  * and every column from the distribution (20) on. */
@@ -337,7 +339,7 @@ static const char *const stat_suffix[4] = { "mean", "sd", "min", "max" };
 static int agg_columns(column *out)
 {
     _Static_assert(7 + 1 + 4 * (sizeof stat_cols / sizeof stat_cols[0]) + 22 + MAX_DECLARED +
-                   12 - 14 <= HR_REPORT_MAX_COLS,
+                   12 - 14 - NLATE <= HR_REPORT_MAX_COLS,
                    "an aggregated row's columns fit in HR_REPORT_MAX_COLS");
     static char names[NSTAT * 4][32];
     column cols[HR_REPORT_MAX_COLS];
@@ -350,10 +352,11 @@ static int agg_columns(column *out)
     for (int k = 0; k < NSTAT; k++)
         for (int q = 0; q < 4; q++) {
             char *name = names[4 * k + q];
-            snprintf(name, sizeof names[0], "%s_%s", cols[stat_cols[k]].name, stat_suffix[q]);
+            int at = stat_cols[k] >= 0 ? stat_cols[k] : ncol - NLATE - 1 - stat_cols[k];
+            snprintf(name, sizeof names[0], "%s_%s", cols[at].name, stat_suffix[q]);
             out[n++] = (column){ name, COL_NUM, (int)strlen(name), 0 };
         }
-    for (int i = 14; i < ncol; i++)
+    for (int i = 14; i < ncol - NLATE; i++)
         if (i < 16 || i > 18)
             out[n++] = cols[i];
     return n;
@@ -487,7 +490,9 @@ static double stat_of(const hr_row *row, int k)
     case 13: return (double)row->max_in_bytes;
     case 16: return row->h > 0 ? (double)row->rounds / (double)row->h : NAN;
     case 17: return (double)row->lost;
-    default: return (double)row->stalls;
+    case 18: return (double)row->stalls;
+    case PLAN_S: return row->planned ? row->plan_s : NAN;
+    default: return row->planned ? (double)row->plan_steps : NAN;   /* PLAN_STEPS */
     }
 }
 
@@ -586,14 +591,14 @@ static void write_group(hr_report *r, struct kept *const *g, int m)
         for (int j = 0; j < m; j++)
             ss += (g[j]->stat[k] - mean) * (g[j]->stat[k] - mean);
         const double q4[4] = { mean, m > 1 ? sqrt(ss / (m - 1)) : 0, lo, hi };
-        for (int q = 0; q < 4; q++, c++)
-            v[c] = real(&f[c], q4[q], r->format);
+        for (int q = 0; q < 4; q++, c++)   /* a plan's figures, for rows without a plan: empty */
+            v[c] = isnan(mean) && stat_cols[k] < 0 ? "" : real(&f[c], q4[q], r->format);
     }
     v[c] = real(&f[c], wall / m, r->format);
     c++;
     v[c++] = verified ? "true" : "false";
     v[c++] = mixed ? "mixed" : g[0]->text[19];
-    for (int i = 20; i < g[0]->ntext; i++)
+    for (int i = 20; i < g[0]->ntext - NLATE; i++)
         v[c++] = g[0]->text[i];
     write_chosen(r, all, v);
 }

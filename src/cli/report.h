@@ -71,7 +71,7 @@ typedef struct hr_row {
     uint64_t    plan_steps;               /* ... and its steps */
 } hr_row;
 
-#define HR_REPORT_MAX_COLS 96
+#define HR_REPORT_MAX_COLS 128
 
 typedef struct hr_aggregate hr_aggregate;
 

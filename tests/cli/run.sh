@@ -640,9 +640,9 @@ expect_rc 0 "--columns csv"
 [ "$(sed -n 2p "$TMP/out" | cut -d, -f2,3)" = "hrel.direct,4" ] && ok || bad "--columns csv row: $(sed -n 2p "$TMP/out")"
 run $SW --format json --columns procs,verified
 head -n 1 "$TMP/out" | grep -qx '{"procs":4,"verified":true}' && ok || bad "--columns json: $(head -n 1 "$TMP/out")"
-run $SW --columns "$(seq 100 | sed 's/.*/procs/' | paste -sd, -)"
+run $SW --columns "$(seq 130 | sed 's/.*/procs/' | paste -sd, -)"
 expect_rc 2 "--columns too many"
-expect_err "hremu: --columns: more than 96 columns" "--columns too many"
+expect_err "hremu: --columns: more than 128 columns" "--columns too many"
 run $SW --columns algorithm,bogus
 expect_rc 2 "--columns unknown"
 grep -q "^hremu: --columns: no column 'bogus'; the columns are algorithm, procs, n" "$TMP/err" && ok ||
