@@ -37,6 +37,7 @@
     X(xchg)               \
     X(bcast)              \
     X(irreg)              \
+    X(perm)               \
     X(fft)                \
     X(determinism)
 

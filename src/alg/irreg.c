@@ -13,6 +13,7 @@
 
 #include <hremu/error.h>
 
+#include "alg/perm.h"
 #include "alg/sched.h"
 #include "work/pattern.h"
 
@@ -66,6 +67,63 @@ void hr_alg_irreg_unplan(void *inst)
     x->plan = NULL;
 }
 
+/* ---- seed 002: schedules of partial permutations (perm.c) --------------------------------- */
+
+/* A schedule of the variant for the instance's pattern, with the machine's tau and sigma (the
+ * paper's phi) for MS's and BJ's Gain, the machine's seed for the random choices, and for
+ * cgmh_fixed its parameters lambda and reset. A split message's remainder goes back to its
+ * heap at the place of its whole size (keep_place): the reading of "its proper location" that
+ * reproduces seed 002's Table 1 (docs/seed002.md). */
+static int plan_perm(void *inst, const hr_plan_args *args, hr_perm_variant v, char *why,
+                     size_t whylen)
+{
+    hr_pattern *x = inst;
+    hr_perm_opts o = hr__perm_opts_default(v);
+    o.tau = args->cost.tau;
+    o.phi = args->cost.sigma;
+    o.seed = args->seed;
+    o.keep_place = 1;
+    if (v == HR_PERM_CGMH_FIXED && args->params != NULL) {
+        o.lambda = args->params[0];
+        o.no_reset = args->params[1] == 0;
+    }
+    hr_sched *s = malloc(sizeof *s);
+    int err = s != NULL ? hr__perm_schedule(x->p, x->com, &o, s) : HR_ENOMEM;
+    if (err != HR_OK) {
+        free(s);
+        snprintf(why, whylen, "the %s schedule could not be made: %s", hr__perm_name(v),
+                 hr_strerror(err));
+        return err;
+    }
+    /* A permutation's send and receive go at once. So do LP's exchanges: Figure 1 has both
+     * partners send first, then receive, which under rendezvous (CMMD's) would deadlock; read
+     * as one send-and-receive, as the permutations'. */
+    s->overlap = 1;
+    x->plan = s;
+    return HR_OK;
+}
+
+#define PERM_PLAN(NAME, VARIANT)                                                              \
+    int hr_alg_irreg_##NAME##_plan(void *inst, const hr_plan_args *args, char *why, size_t len) \
+    {                                                                                          \
+        return plan_perm(inst, args, VARIANT, why, len);                                       \
+    }
+PERM_PLAN(lp, HR_PERM_LP)
+PERM_PLAN(cgm, HR_PERM_CGM)
+PERM_PLAN(cgm_sort, HR_PERM_CGM_SORT)
+PERM_PLAN(cgm_heap, HR_PERM_CGM_HEAP)
+PERM_PLAN(cgmh_fixed, HR_PERM_CGMH_FIXED)
+PERM_PLAN(cgmh_ms, HR_PERM_CGMH_MS)
+PERM_PLAN(cgmh_bj, HR_PERM_CGMH_BJ)
+#undef PERM_PLAN
+
+/* The permutations, each transfer with its bytes (a part of a split message as "k of n B"). */
+int hr_alg_irreg_perm_print(const void *inst, FILE *out)
+{
+    const hr_pattern *x = inst;
+    return x->plan != NULL ? hr__sched_print_opts(x->plan, HR_SCHED_PRINT_BYTES, out) : HR_EINVAL;
+}
+
 uint64_t hr_alg_irreg_plan_steps(const void *inst)
 {
     const hr_pattern *x = inst;
@@ -87,13 +145,15 @@ typedef struct progress {
 
 /* Processor me's part of one step, transfers t[0 .. n) in (src, dst) order. In every schedule a
  * processor sends at most one transfer a step and receives one, or, in LS's steps, receives
- * several and sends none. A pair sending both ways is an exchange, done in Figure 2's order (the
- * lower number receives first, so a rendezvous completes); a send and a receive with two other
- * processors (a permutation's, seed 002) go together by hr_sendrecv, which cannot deadlock in a
- * cycle under rendezvous as blocking sends would; a lone send or receives go as they are. A
+ * several and sends none. A pair sending both ways is an exchange, done in seed 001's Figure 2
+ * order (the lower number receives first, so a rendezvous completes) unless the schedule says
+ * overlap; a send and a receive with two other processors, or with one under overlap (seed
+ * 002's permutations: "P_i sends a message to P_send(i); P_i receives a message from
+ * P_receive(i)" in one step) go together by hr_sendrecv, which cannot deadlock in a cycle under
+ * rendezvous as blocking sends would; a lone send or receives go as they are. A
  * transfer of 0 bytes is a dummy message (seed 002's LP): it is sent and costs its latency. */
 static void run_step(hr_proc *p, hr_pattern *x, uint8_t *out, progress *pg, const hr_xfer *t,
-                     size_t n)
+                     size_t n, int overlap)
 {
     int me = hr_pid(p), np = x->p, to = -1, nfrom = 0;
     size_t sbytes = 0;
@@ -116,7 +176,7 @@ static void run_step(hr_proc *p, hr_pattern *x, uint8_t *out, progress *pg, cons
         pg->got[from] += rbytes;
         if (to < 0 || nfrom > 1) {
             hr_recv(p, from, TAG_IRREG, theirs, rbytes, NULL);
-        } else if (from != to) {
+        } else if (from != to || overlap) {
             hr_sendrecv(p, to, TAG_IRREG, mine, sbytes, from, TAG_IRREG, theirs, rbytes, NULL);
             to = -1;
         } else if (me < from) {
@@ -147,7 +207,8 @@ void hr_alg_irreg_run(hr_proc *p, void *inst, const double *params)
     memset(pg.sent, 0, (size_t)x->p * sizeof *pg.sent);
     memset(pg.got, 0, (size_t)x->p * sizeof *pg.got);
     for (int k = 0; k < s->nsteps; k++)
-        run_step(p, x, out, &pg, s->xfer + s->start[k], s->start[k + 1] - s->start[k]);
+        run_step(p, x, out, &pg, s->xfer + s->start[k], s->start[k + 1] - s->start[k],
+                 s->overlap);
     hr_free(p, pg.sent);
     hr_free(p, pg.got);
     x->out[me] = out;

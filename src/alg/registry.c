@@ -45,6 +45,15 @@ static const hr_param_spec ac_params[] = {
     { .name = NULL },
 };
 
+static const hr_param_spec cgmh_fixed_params[] = {
+    { .name = "lambda", .summary = "the fraction of a permutation's messages sent whole; the "
+      "rest send M_eff bytes and keep the remainder (seed 002 sec. 4.1)", .def = 0.75,
+      .min = 0.01, .max = 1 },
+    { .name = "reset", .summary = "1: lambda = 1 once d* <= max(2, d/16), the resetting scheme "
+      "of sec. 3.2; 0: never", .def = 1, .min = 0, .max = 1, .integer = 1 },
+    { .name = NULL },
+};
+
 static const hr_param_spec fifo_staged_params[] = {
     { .name = "K", .summary = "a stage lasts K h_{i-1} rounds (the paper: 2.5 in the proof, 1.0 best "
       "in its simulations)", .def = 1.0, .min = 0.05, .max = 100 },
@@ -170,18 +179,33 @@ static const hr_algorithm algorithms[] = {
       .disciplines = "async",
       .run = hr_alg_irreg_ac,
       .params = ac_params },
-#define IRREG(NAME, SUMMARY, PLAN)                                                         \
+#define IRREG(NAME, SUMMARY, PLAN, PRINT, PARAMS)                                           \
     { .name = NAME, .summary = SUMMARY, .kind = HR_KIND_PATTERN, .disciplines = P2P,          \
       .run = hr_alg_irreg_run, .plan = PLAN, .unplan = hr_alg_irreg_unplan,                     \
-      .plan_steps = hr_alg_irreg_plan_steps, .plan_print = hr_alg_irreg_plan_print }
+      .plan_steps = hr_alg_irreg_plan_steps, .plan_print = PRINT, .params = PARAMS }
     IRREG("irreg.bs", "balanced scheduling: BEX's pairs, idle where the pattern has no message "
-          "(seed 001 sec. 4.3)", hr_alg_irreg_bs_plan),
+          "(seed 001 sec. 4.3)", hr_alg_irreg_bs_plan, hr_alg_irreg_plan_print, NULL),
+    IRREG("irreg.cgm", "compact global masking: random permutations of whole messages (seed "
+          "002 sec. 5.1, its ref. 16)", hr_alg_irreg_cgm_plan, hr_alg_irreg_perm_print, NULL),
+    IRREG("irreg.cgm_heap", "CGM with a heap a sender, largest first, every message whole "
+          "(seed 002 sec. 5.1)", hr_alg_irreg_cgm_heap_plan, hr_alg_irreg_perm_print, NULL),
+    IRREG("irreg.cgm_sort", "CGM with each sender's messages sorted by size once (seed 002 "
+          "sec. 5.1)", hr_alg_irreg_cgm_sort_plan, hr_alg_irreg_perm_print, NULL),
+    IRREG("irreg.cgmh_bj", "CGMH, lambda of the largest single Gain (seed 002 sec. 4.3, 5.1)",
+          hr_alg_irreg_cgmh_bj_plan, hr_alg_irreg_perm_print, NULL),
+    IRREG("irreg.cgmh_fixed", "CGMH with a fixed lambda and resetting (seed 002 sec. 3.2, 4.1)",
+          hr_alg_irreg_cgmh_fixed_plan, hr_alg_irreg_perm_print, cgmh_fixed_params),
+    IRREG("irreg.cgmh_ms", "CGMH, lambda of the largest prefix sum of Gain (seed 002 sec. 4.3, "
+          "5.1)", hr_alg_irreg_cgmh_ms_plan, hr_alg_irreg_perm_print, NULL),
     IRREG("irreg.gs", "greedy scheduling: each takes the next processor it must send to that is "
-          "free (seed 001 sec. 4.4, Figure 12)", hr_alg_irreg_gs_plan),
+          "free (seed 001 sec. 4.4, Figure 12)", hr_alg_irreg_gs_plan, hr_alg_irreg_plan_print,
+          NULL),
+    IRREG("irreg.lp", "linear permutation: exchange with me XOR k in step k, dummies where no "
+          "message (seed 002 sec. 3.1)", hr_alg_irreg_lp_plan, hr_alg_irreg_perm_print, NULL),
     IRREG("irreg.ls", "linear scheduling: in step i every processor with a message for i sends "
-          "it (seed 001 sec. 4.1)", hr_alg_irreg_ls_plan),
+          "it (seed 001 sec. 4.1)", hr_alg_irreg_ls_plan, hr_alg_irreg_plan_print, NULL),
     IRREG("irreg.ps", "pairwise scheduling: PEX's pairs, idle where the pattern has no message "
-          "(seed 001 sec. 4.2)", hr_alg_irreg_ps_plan),
+          "(seed 001 sec. 4.2)", hr_alg_irreg_ps_plan, hr_alg_irreg_plan_print, NULL),
 #undef IRREG
     { .name = "prefix.hypercube",
       .summary = "rslt and msg swapped across each dimension in turn (seed 004 sec. 4.1)",

@@ -40,6 +40,11 @@
  * in this direct form, each available processor scanning its row from its lowest remaining
  * target: about 0.1 s for p = 1024 and the complete pattern (1023 steps). It needs p^2 bytes
  * of "still to send" flags, an eighth of the pattern itself.
+ *
+ * The checker also serves seed 002's schedules of permutations (alg/perm.c) through
+ * hr__sched_check_flags: PERM, SPLITS and DUMMIES (sched.h) relax or tighten the invariants.
+ * hr__sched_check is its PAIRS-or-nothing case, with the same texts in why. With SPLITS it
+ * keeps 8 bytes a pattern entry (the bytes sent so far), otherwise 1 (sent or not).
  */
 #include "alg/sched.h"
 
@@ -308,8 +313,18 @@ static int fault(char *why, size_t whylen, const char *fmt, ...)
 
 int hr__sched_check(const hr_sched *s, const uint64_t *com, int pairs, char *why, size_t whylen)
 {
+    return hr__sched_check_flags(s, com, pairs ? HR_SCHED_PAIRS : 0u, why, whylen);
+}
+
+#define SCHED_FLAGS_ALL (HR_SCHED_PAIRS | HR_SCHED_PERM | HR_SCHED_SPLITS | HR_SCHED_DUMMIES)
+
+int hr__sched_check_flags(const hr_sched *s, const uint64_t *com, unsigned flags, char *why,
+                          size_t whylen)
+{
     if (why && whylen)
         why[0] = '\0';
+    if (flags & ~(unsigned)SCHED_FLAGS_ALL)
+        return fault(why, whylen, "unknown flags %#x", flags & ~(unsigned)SCHED_FLAGS_ALL);
     if (!s || !com)
         return fault(why, whylen, "no schedule or no pattern");
     int p = s->p;
@@ -325,14 +340,20 @@ int hr__sched_check(const hr_sched *s, const uint64_t *com, int pairs, char *why
     if (s->start[s->nsteps] && !s->xfer)
         return fault(why, whylen, "%zu transfers but xfer is NULL", s->start[s->nsteps]);
 
+    int pairs = (flags & HR_SCHED_PAIRS) != 0, perm = (flags & HR_SCHED_PERM) != 0;
+    int splits = (flags & HR_SCHED_SPLITS) != 0, dummies = (flags & HR_SCHED_DUMMIES) != 0;
     size_t pp = (size_t)p * p;
-    unsigned char *seen = calloc(pp, 1);
+    /* Whole messages need a flag each; split ones the bytes their parts have carried so far. */
+    unsigned char *seen = splits ? NULL : calloc(pp, 1);
+    uint64_t *sum = splits ? calloc(pp, sizeof *sum) : NULL;
     int *partner = malloc((size_t)p * sizeof *partner);
+    int *sendto = malloc((size_t)p * sizeof *sendto);  /* PERM: this step's receiver of i */
+    int *recvfrom = malloc((size_t)p * sizeof *recvfrom); /* PERM: this step's sender to i */
     int err = HR_ENOMEM;
-    if (!seen || !partner)
+    if ((!seen && !sum) || !partner || !sendto || !recvfrom)
         goto done;
     for (int i = 0; i < p; i++)
-        partner[i] = -1;
+        partner[i] = sendto[i] = recvfrom[i] = -1;
     err = HR_OK;
     for (int st = 0; st < s->nsteps && err == HR_OK; st++) {
         size_t a = s->start[st], b = s->start[st + 1];
@@ -347,7 +368,10 @@ int hr__sched_check(const hr_sched *s, const uint64_t *com, int pairs, char *why
                             x->dst);
                 break;
             }
-            if (x->bytes == 0) {
+            size_t m = (size_t)x->src * p + x->dst;
+            /* A dummy (DUMMIES): 0 bytes where the pattern has no message. */
+            int dummy = x->bytes == 0 && dummies && com[m] == 0;
+            if (x->bytes == 0 && !dummy) {
                 err = fault(why, whylen, "step %d: %d -> %d carries 0 bytes", st + 1, x->src,
                             x->dst);
                 break;
@@ -357,17 +381,45 @@ int hr__sched_check(const hr_sched *s, const uint64_t *com, int pairs, char *why
                             st + 1, x->src, x->dst);
                 break;
             }
-            size_t m = (size_t)x->src * p + x->dst;
-            if (com[m] != x->bytes) {
-                err = fault(why, whylen, "step %d: %d -> %d carries %llu bytes, the pattern %llu",
-                            st + 1, x->src, x->dst, (unsigned long long)x->bytes,
-                            (unsigned long long)com[m]);
-                break;
+            if (dummy) {
+                /* Counts for no message; still one send and one receive of the step. */
+            } else if (!splits) {
+                if (com[m] != x->bytes) {
+                    err = fault(why, whylen,
+                                "step %d: %d -> %d carries %llu bytes, the pattern %llu", st + 1,
+                                x->src, x->dst, (unsigned long long)x->bytes,
+                                (unsigned long long)com[m]);
+                    break;
+                }
+                if (seen[m]++) {
+                    err = fault(why, whylen, "step %d: %d -> %d sent a second time", st + 1,
+                                x->src, x->dst);
+                    break;
+                }
+            } else {
+                if (x->bytes > com[m] - sum[m]) {
+                    err = fault(why, whylen,
+                                "step %d: %d -> %d: its parts reach %llu bytes, the pattern %llu",
+                                st + 1, x->src, x->dst,
+                                (unsigned long long)sum[m] + (unsigned long long)x->bytes,
+                                (unsigned long long)com[m]);
+                    break;
+                }
+                sum[m] += x->bytes;
             }
-            if (seen[m]++) {
-                err = fault(why, whylen, "step %d: %d -> %d sent a second time", st + 1, x->src,
-                            x->dst);
-                break;
+            if (perm) {
+                if (sendto[x->src] >= 0) {
+                    err = fault(why, whylen, "step %d: %d sends twice (to %d and %d)", st + 1,
+                                x->src, sendto[x->src], x->dst);
+                    break;
+                }
+                if (recvfrom[x->dst] >= 0) {
+                    err = fault(why, whylen, "step %d: %d receives twice (from %d and %d)",
+                                st + 1, x->dst, recvfrom[x->dst], x->src);
+                    break;
+                }
+                sendto[x->src] = x->dst;
+                recvfrom[x->dst] = x->src;
             }
             if (!pairs)
                 continue;
@@ -386,17 +438,28 @@ int hr__sched_check(const hr_sched *s, const uint64_t *com, int pairs, char *why
         for (size_t e = a; e < b; e++) {
             const hr_xfer *x = &s->xfer[e];
             if (x->src >= 0 && x->src < p)
-                partner[x->src] = -1;
+                partner[x->src] = sendto[x->src] = recvfrom[x->src] = -1;
             if (x->dst >= 0 && x->dst < p)
-                partner[x->dst] = -1;
+                partner[x->dst] = sendto[x->dst] = recvfrom[x->dst] = -1;
         }
     }
-    for (size_t m = 0; m < pp && err == HR_OK; m++)
-        if (m / (size_t)p != m % (size_t)p && com[m] && !seen[m])
+    for (size_t m = 0; m < pp && err == HR_OK; m++) {
+        if (m / (size_t)p == m % (size_t)p || !com[m])
+            continue;
+        uint64_t got = splits ? sum[m] : seen[m] ? com[m] : 0;
+        if (got == 0)
             err = fault(why, whylen, "message %zu -> %zu (%llu bytes) is never sent", m / (size_t)p,
                         m % (size_t)p, (unsigned long long)com[m]);
+        else if (got != com[m])
+            err = fault(why, whylen, "message %zu -> %zu: its parts sum to %llu of %llu bytes",
+                        m / (size_t)p, m % (size_t)p, (unsigned long long)got,
+                        (unsigned long long)com[m]);
+    }
 done:
+    free(recvfrom);
+    free(sendto);
     free(partner);
+    free(sum);
     free(seen);
     return err;
 }
@@ -438,10 +501,78 @@ static int has_xfer(const hr_sched *s, size_t a, size_t b, int src, int dst)
     return 0;
 }
 
+/* Order transfers by (src, dst), then by position: the parts of one message side by side. */
+static int cmp_xfer_ptr(const void *x, const void *y)
+{
+    const hr_xfer *u = *(const hr_xfer *const *)x, *v = *(const hr_xfer *const *)y;
+    if (u->src != v->src)
+        return u->src < v->src ? -1 : 1;
+    if (u->dst != v->dst)
+        return u->dst < v->dst ? -1 : 1;
+    return u < v ? -1 : u > v;
+}
+
+/* total[e]: the bytes of transfer e's message over the whole schedule (the sum of its parts),
+ * or UINT64_MAX when e is the message's only part. A sort of pointers, not a p * p table:
+ * p may be large and the schedule short. */
+static int message_totals(const hr_sched *s, uint64_t *total)
+{
+    size_t m = s->start[s->nsteps];
+    const hr_xfer **ord = malloc((m ? m : 1) * sizeof *ord);
+    if (!ord)
+        return HR_ENOMEM;
+    for (size_t e = 0; e < m; e++)
+        ord[e] = &s->xfer[e];
+    qsort(ord, m, sizeof *ord, cmp_xfer_ptr);
+    for (size_t a = 0, b; a < m; a = b) {
+        uint64_t t = 0;
+        for (b = a; b < m && ord[b]->src == ord[a]->src && ord[b]->dst == ord[a]->dst; b++)
+            t += ord[b]->bytes;
+        for (size_t e = a; e < b; e++)
+            total[ord[e] - s->xfer] = b - a > 1 ? t : UINT64_MAX;
+    }
+    free(ord);
+    return HR_OK;
+}
+
 int hr__sched_print(const hr_sched *s, FILE *f)
 {
-    if (!s || !f || s->p < 1 || (s->nsteps > 0 && (!s->start || !s->xfer)))
+    return hr__sched_print_opts(s, 0, f);
+}
+
+int hr__sched_print_opts(const hr_sched *s, unsigned opts, FILE *f)
+{
+    if (!s || !f || s->p < 1 || (s->nsteps > 0 && (!s->start || !s->xfer)) ||
+        (opts & ~(unsigned)HR_SCHED_PRINT_BYTES))
         return HR_EINVAL;
+    if (opts & HR_SCHED_PRINT_BYTES) {
+        size_t m = s->nsteps > 0 ? s->start[s->nsteps] : 0;
+        uint64_t *total = malloc((m ? m : 1) * sizeof *total);
+        if (!total)
+            return HR_ENOMEM;
+        if (m && message_totals(s, total) < 0) {
+            free(total);
+            return HR_ENOMEM;
+        }
+        for (int st = 0; st < s->nsteps; st++) {
+            fprintf(f, "step %d: ", st + 1);
+            for (size_t e = s->start[st]; e < s->start[st + 1]; e++) {
+                const hr_xfer *x = &s->xfer[e];
+                HR_ASSERT(x->src >= 0 && x->src < s->p && x->dst >= 0 && x->dst < s->p);
+                fprintf(f, "%s%d -> %d ", e > s->start[st] ? ", " : "", x->src, x->dst);
+                if (x->bytes == 0)
+                    fputs("(dummy)", f);
+                else if (total[e] != UINT64_MAX)
+                    fprintf(f, "(%llu of %llu B)", (unsigned long long)x->bytes,
+                            (unsigned long long)total[e]);
+                else
+                    fprintf(f, "(%llu B)", (unsigned long long)x->bytes);
+            }
+            fputc('\n', f);
+        }
+        free(total);
+        return ferror(f) ? HR_ESYS : HR_OK;
+    }
     int *mark = malloc((size_t)s->p * sizeof *mark);
     if (!mark)
         return HR_ENOMEM;

@@ -40,12 +40,26 @@ typedef struct hr_xfer {
  *   carries a -> b, b -> a or both (an exchange, the paper's a <-> b). LS is not pairs: in its
  *   step one processor receives from many (the paper's Table 1, "i <- j").
  * - An empty pattern (or p == 1) has nsteps == 0; start is then { 0 } and xfer may be NULL.
+ * Schedules of permutations (seed 002, alg/perm.h) relax or tighten these, each by a flag of
+ * hr__sched_check_flags (HR_SCHED_*, below):
+ * - PERM: each step is a partial permutation, every processor sending at most one transfer and
+ *   receiving at most one (seed 002's pm_k; a pairs step is one, LS's step is not).
+ * - SPLITS: a message may go in parts over several steps (CGMH's M_eff, seed 002 sec. 3.2):
+ *   each part carries > 0 bytes, at most one part of a message a step (canonical order already
+ *   says so), and the parts' bytes sum to the pattern's. Without it, a message goes whole, once.
+ * - DUMMIES: a transfer of 0 bytes may stand where the pattern has no message (LP's dummy
+ *   messages, seed 002 sec. 3.1); it moves nothing and counts for no message. A message of the
+ *   pattern never goes as 0 bytes.
  * Owned by whoever called the scheduler; freed with hr__sched_free. */
 typedef struct hr_sched {
     int      p;        /* processors */
     int      nsteps;   /* non-empty steps */
     size_t  *start;    /* [nsteps + 1] */
     hr_xfer *xfer;     /* [start[nsteps]] */
+    int      overlap;  /* how a step with a pair i -> j, j -> i runs: 0, in seed 001's Figure 2
+                        * order (one direction after the other); nonzero, both at once, as
+                        * seed 002's permutations send and receive (the schedulers leave it 0;
+                        * whoever runs the schedule sets it) */
 } hr_sched;
 
 /* ---- schedulers ------------------------------------------------------------------------------
@@ -108,6 +122,21 @@ int hr__sched_rex_partner(int p, int step, int me);
  * or HR_ENOMEM. */
 int hr__sched_check(const hr_sched *s, const uint64_t *com, int pairs, char *why, size_t whylen);
 
+/* What hr__sched_check_flags asks beyond the invariants every schedule holds (see hr_sched). */
+enum {
+    HR_SCHED_PAIRS   = 1u << 0, /* each step disjoint pairs (hr__sched_check's pairs != 0) */
+    HR_SCHED_PERM    = 1u << 1, /* each step a partial permutation: one send, one receive each */
+    HR_SCHED_SPLITS  = 1u << 2, /* a message may go in parts (> 0 bytes each) summing to its bytes */
+    HR_SCHED_DUMMIES = 1u << 3, /* 0-byte transfers allowed where the pattern has no message */
+};
+
+/* hr__sched_check with the HR_SCHED_* flags above or'ed in flags: hr__sched_check(s, com, pairs,
+ * ...) is hr__sched_check_flags(s, com, pairs ? HR_SCHED_PAIRS : 0, ...), word for word in why.
+ * An unknown flag bit is HR_EINVAL ("unknown flags"). Same returns as hr__sched_check. Any
+ * thread. */
+int hr__sched_check_flags(const hr_sched *s, const uint64_t *com, unsigned flags, char *why,
+                          size_t whylen);
+
 /* Write s in the paper's notation, one line a step, numbered from 1:
  *     step 1: 0 <-> 1, 2 <-> 3, 4 -> 5
  * when the step is disjoint pairs: each pair once, in the order of its first transfer (so by
@@ -118,5 +147,19 @@ int hr__sched_check(const hr_sched *s, const uint64_t *com, int pairs, char *why
  * s must hold the invariants above (a processor out of range aborts: a programmer error).
  * HR_OK, HR_EINVAL (NULL), HR_ENOMEM, or HR_ESYS when f reports a write error. */
 int hr__sched_print(const hr_sched *s, FILE *f);
+
+/* Options of hr__sched_print_opts. */
+enum {
+    HR_SCHED_PRINT_BYTES = 1u << 0, /* every transfer on its own, with its bytes */
+};
+
+/* hr__sched_print with options: opts == 0 writes exactly what hr__sched_print writes. With
+ * HR_SCHED_PRINT_BYTES each transfer is written on its own, in the step's (src, dst) order, no
+ * "<->" or "<-" grouping (the two directions of an exchange may carry different bytes):
+ *     step 1: 0 -> 1 (128 B), 1 -> 0 (7 B), 3 -> 2 (100 of 300 B), 4 -> 5 (dummy)
+ * "(b of t B)" for a part of a message split over several steps, t the sum of its parts in the
+ * schedule; "(dummy)" for a 0-byte transfer. An unknown option bit is HR_EINVAL. Otherwise as
+ * hr__sched_print. */
+int hr__sched_print_opts(const hr_sched *s, unsigned opts, FILE *f);
 
 #endif /* HREMU_ALG_SCHED_H */

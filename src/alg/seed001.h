@@ -1,5 +1,5 @@
 /* seed001.h: the algorithms of seed 001 (Ponnusamy, Thakur, Choudhary, Fox 1992) on the CM-5
- * model: the complete exchanges LEX, PEX, REX and BEX (xchg.c, on the exchange workload) and the
+ * model, and seed 002's (Ranka, Wang, Kumar 1992) that share their pattern workload and runner: the complete exchanges LEX, PEX, REX and BEX (xchg.c, on the exchange workload) and the
  * broadcasts LIB and REB (bcast.c, on the values workload). */
 #ifndef HREMU_ALG_SEED001_H
 #define HREMU_ALG_SEED001_H
@@ -43,6 +43,22 @@ void     hr_alg_irreg_unplan(void *inst);
 uint64_t hr_alg_irreg_plan_steps(const void *inst);
 int      hr_alg_irreg_plan_print(const void *inst, FILE *out);
 void     hr_alg_irreg_run(hr_proc *p, void *inst, const double *params);
+/* Seed 002's schedules of partial permutations (sec. 3.1-3.2, 5.1; perm.c), run by
+ * hr_alg_irreg_run: LP, CGM, CGM+sort, CGM+heap, CGMH with fixed lambda (params lambda, reset),
+ * CGMH+MS and CGMH+BJ; printed with each transfer's bytes. */
+int      hr_alg_irreg_lp_plan(void *inst, const hr_plan_args *args, char *why, size_t whylen);
+int      hr_alg_irreg_cgm_plan(void *inst, const hr_plan_args *args, char *why, size_t whylen);
+int      hr_alg_irreg_cgm_sort_plan(void *inst, const hr_plan_args *args, char *why,
+                                    size_t whylen);
+int      hr_alg_irreg_cgm_heap_plan(void *inst, const hr_plan_args *args, char *why,
+                                    size_t whylen);
+int      hr_alg_irreg_cgmh_fixed_plan(void *inst, const hr_plan_args *args, char *why,
+                                      size_t whylen);
+int      hr_alg_irreg_cgmh_ms_plan(void *inst, const hr_plan_args *args, char *why,
+                                   size_t whylen);
+int      hr_alg_irreg_cgmh_bj_plan(void *inst, const hr_plan_args *args, char *why,
+                                   size_t whylen);
+int      hr_alg_irreg_perm_print(const void *inst, FILE *out);
 /* Seed 002's asynchronous communication (AC, sec. 3.3), with strip mining: params[0] = strip. */
 void     hr_alg_irreg_ac(hr_proc *p, void *inst, const double *params);
 
