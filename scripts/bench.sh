@@ -1,5 +1,5 @@
 #!/bin/sh
-# scripts/bench.sh BUILD_DIR: the figures of `make bench`, eight tables.
+# scripts/bench.sh BUILD_DIR: the figures of `make bench`, nine tables.
 #
 # h-relations: `BUILD_DIR/hremu configs/bench/hrel.ini` (hrel.direct, hrel.two_phase, hrel.xor)
 #   beside BUILD_DIR/bench/ref_alltoall (the same elements routed by p plain pthreads, in one
@@ -32,6 +32,9 @@
 #   PEX and with hr_transpose) beside BUILD_DIR/bench/ref_fft2d (FFTW's 2D DFT of the same array
 #   on one thread, ESTIMATE and MEASURE plans): wall_s and x_fftw = wall_s over FFTW's ESTIMATE
 #   plan's (the target is at most 3), x_measure over its MEASURE plan's.
+# seed 002 scheduling: `BUILD_DIR/hremu configs/bench/seed002.ini` (the schedulers on 512
+#   processors, d = 32, five patterns): the median plan_s (wall time of computing the schedule)
+#   and permutations per scheduler, and x_cgm = plan_s over irreg.cgm's (CGMH's target: at most 3).
 #
 # The references take p, n and seed from the configs, so every row of a table moves the same
 # elements. Each figure is a median: over BENCH_RUNS runs (default 11) for a reference, at most 5
@@ -397,6 +400,31 @@ if [ -x "$build/hremu" ] && "$build/hremu" "$fft_cfg" --format csv > "$tmp/fft.c
 else
     cat "$tmp/err" >&2
     echo "(hremu failed on $fft_cfg)"
+    status=1
+fi
+echo
+s2_cfg=configs/bench/seed002.ini
+echo "seed 002 scheduling: p = $(ini "$s2_cfg" machine procs), d = $(ini "$s2_cfg" workload d), five patterns ($s2_cfg)"
+if [ -x "$build/hremu" ] && "$build/hremu" "$s2_cfg" --format csv > "$tmp/s2.csv" 2> "$tmp/err"; then
+    awk -F, '
+        function median(a, n,   i, j, t) {
+            for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+            return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+        }
+        NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        { gsub(/"/, ""); if ($c["verified"] != "true") bad = 1
+          a = $c["algorithm"]; if (!(a in n)) order[++na] = a
+          n[a]++; ps[a, n[a]] = $c["plan_s"]; st[a] += $c["plan_steps"] }
+        END {
+            printf "%-18s %12s %12s %8s\n", "algorithm", "plan_s", "permutations", "x_cgm"
+            for (k = 1; k <= na; k++) { a = order[k]; split("", v); for (i = 1; i <= n[a]; i++) v[i] = ps[a, i]; med[a] = median(v, n[a]) }
+            for (k = 1; k <= na; k++) { a = order[k]
+                printf "%-18s %12.6f %12.1f %8s\n", a, med[a], st[a] / n[a], (med["irreg.cgm"] > 0 ? sprintf("%.2f", med[a] / med["irreg.cgm"]) : "-") }
+            exit bad }' "$tmp/s2.csv" || status=1
+    echo "plan_s: the median over the patterns of the wall time of computing one schedule; x_cgm: over irreg.cgm's"
+else
+    cat "$tmp/err" >&2
+    echo "(hremu failed on $s2_cfg)"
     status=1
 fi
 echo "wall_s: medians over runs; the box is shared, so quote the ratios, not the absolute times"
