@@ -21,6 +21,7 @@
 #include <hremu/error.h>
 #include "alg/perm.h"
 #include "alg/sched.h"
+#include "sched_test.h"
 
 
 /* ---- helpers ------------------------------------------------------------------------------- */
@@ -716,19 +717,6 @@ END_TEST
 
 /* ---- the checker's flags and the printer's bytes ------------------------------------------- */
 
-typedef struct handmade {
-    hr_sched s;
-    size_t   start[5];
-    hr_xfer  x[8];
-} handmade;
-
-static void make(handmade *h, int p, int nsteps, const size_t *start, const hr_xfer *x)
-{
-    memset(h, 0, sizeof *h);
-    memcpy(h->start, start, (size_t)(nsteps + 1) * sizeof *start);
-    memcpy(h->x, x, start[nsteps] * sizeof *x);
-    h->s = (hr_sched){ .p = p, .nsteps = nsteps, .start = h->start, .xfer = h->x };
-}
 
 static void assert_broken(const hr_sched *s, const uint64_t *com, unsigned flags,
                           const char *needle)

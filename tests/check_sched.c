@@ -13,6 +13,7 @@
 
 #include <hremu/error.h>
 #include "alg/sched.h"
+#include "sched_test.h"
 
 /* ---- helpers ------------------------------------------------------------------------------- */
 
@@ -541,20 +542,6 @@ END_TEST
 
 /* ---- the checker --------------------------------------------------------------------------- */
 
-/* A hand-made schedule of p = 4 for hr__sched_check: up to 8 transfers in up to 4 steps. */
-typedef struct handmade {
-    hr_sched s;
-    size_t   start[5];
-    hr_xfer  x[8];
-} handmade;
-
-static void make(handmade *h, int p, int nsteps, const size_t *start, const hr_xfer *x)
-{
-    memset(h, 0, sizeof *h);
-    memcpy(h->start, start, (size_t)(nsteps + 1) * sizeof *start);
-    memcpy(h->x, x, start[nsteps] * sizeof *x);
-    h->s = (hr_sched){ .p = p, .nsteps = nsteps, .start = h->start, .xfer = h->x };
-}
 
 static void assert_broken(const hr_sched *s, const uint64_t *com, int pairs, const char *needle)
 {
