@@ -6,7 +6,7 @@
  * processor then runs the steps in order: in a step it takes part in its transfers, an exchange
  * in Figure 2's order (the lower number receives first, so a rendezvous completes), a lone send
  * or receive as it is; LS's receiver takes its senders in increasing order. */
-#include "alg/seed001.h"
+#include "alg/irreg.h"
 
 #include <stdlib.h>
 #include <string.h>

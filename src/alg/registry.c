@@ -7,6 +7,7 @@
 
 #include "alg/app.h"
 #include "alg/hrel.h"
+#include "alg/irreg.h"
 #include "alg/rounds.h"
 #include "alg/seed001.h"
 #include "alg/seed004.h"
