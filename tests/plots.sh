@@ -454,10 +454,147 @@ n=$(wc -l <"$TMP/plot001_failed.err")
 expect_same "$D1" "$TMP/docs001.before" "plot_seed001 with a failed run"
 cp "$TMP/fig11.good" "$R1/fig11.csv"
 
+# ---- seed 002 --------------------------------------------------------------------------------
+R2=$TMP/res002
+mkdir -p "$R2"
+# hremu's columns in the order of HDR, with seed 002's among them and around them.
+HDR2="plan_s,d,$HDR,pattern,msg_unit,range,plan_steps"
+if [ -n "${HREMU_BIN:-}" ] && [ -x "$HREMU_BIN" ]; then
+    "$HREMU_BIN" configs/seed002/table5.ini --set workload.msg_unit=16 --set machine.seed=1 \
+        --format csv >"$TMP/real002.csv" 2>"$TMP/real002.err"
+    real=$(head -n 1 "$TMP/real002.csv")
+    for col in algorithm procs seed d msg_unit pattern params model_time_s plan_s plan_steps max_in_bytes status; do
+        case ",$real," in *",$col,"*) ok ;; *) bad "hremu's CSV header has no column $col: '$real'" ;; esac
+    done
+fi
+# table1: plan_steps d + k + 2 (1 - reset) + seed, k = 4 (lambda 3/4), 2 (15/16), 1 (31/32):
+# means d + k + 2 (1 - reset) + 1.5 over seeds 1, 2
+for s in 1 2; do for d in 4 8 16 31; do for l in 0.75:4 0.9375:2 0.96875:1; do for r in 1 0; do
+    echo "algorithm=irreg.cgmh_fixed;procs=32;seed=$s;d=$d;params=lambda=${l%:*} reset=$r;status=ok;plan_steps=$((d + ${l#*:} + 2 * (1 - r) + s))"
+done; done; done; done | csv "$HDR2" >"$R2/table1.csv"
+# table2: plan_steps 2d + 10 (1 - reset), one seed
+for d in 64 511; do for l in 0.75 0.96875; do for r in 1 0; do
+    echo "algorithm=irreg.cgmh_fixed;procs=512;seed=1;d=$d;params=lambda=$l reset=$r;status=ok;plan_steps=$((2 * d + 10 * (1 - r)))"
+done; done; done | csv "$HDR2" >"$R2/table2.csv"
+# s002_rows D M LEVELS SEEDS [PATTERN]: the seven schedulers; scheduler i = 1 (LP) .. 6
+# (CGM+heap): model time i M mu/16 ms (seed 1: -0.1 ms, seed 2: +0.1), plan_s i (1 or 3) 1e-5 s
+# (msg_unit 16 or not), plan_steps 10 + i + seed. CGMH+fixed: lambda 3/4: M mu/32 ms (times
+# 3.125 from msg_unit 1024 on), plan_s 1e-4 s, 20 + seed steps; lambda 1: M 0.8 ms at 16, M
+# mu/25.6 above, plan_s 3e-4 s, 10 + seed steps.
+s002_rows() {
+    for s in $4; do for mu in $3; do
+        i=0
+        for a in lp cgm cgmh_ms cgmh_bj cgm_sort cgm_heap; do
+            i=$((i + 1))
+            echo "algorithm=irreg.$a;procs=32;seed=$s;d=$1;pattern=${5:-random_d};msg_unit=$mu;status=ok;params=;plan_steps=$((10 + i + s));plan_s=$(awk "BEGIN { print $i * ($mu == 16 ? 1 : 3) * 1e-5 }");model_time_s=$(awk "BEGIN { print ($i * $2 * $mu / 16 + ($s - 1.5) / 5) / 1000 }")"
+        done
+        echo "algorithm=irreg.cgmh_fixed;procs=32;seed=$s;d=$1;pattern=${5:-random_d};msg_unit=$mu;status=ok;params=lambda=0.75 reset=1;plan_steps=$((20 + s));plan_s=0.0001;model_time_s=$(awk "BEGIN { print ($2 * $mu / 32 * ($mu >= 1024 ? 3.125 : 1) + ($s - 1.5) / 5) / 1000 }")"
+        echo "algorithm=irreg.cgmh_fixed;procs=32;seed=$s;d=$1;pattern=${5:-random_d};msg_unit=$mu;status=ok;params=lambda=1 reset=1;plan_steps=$((10 + s));plan_s=0.0003;model_time_s=$(awk "BEGIN { print ($2 * ($mu == 16 ? 0.8 : $mu / 25.6) + ($s - 1.5) / 5) / 1000 }")"
+    done; done
+}
+s002_rows 8 1 "16 1024" "1 2" | csv "$HDR2" >"$R2/table3.csv"
+s002_rows 16 1 64 "1 2" | csv "$HDR2" >"$R2/table4.csv"
+s002_rows "" 2 256 "2 1" set2 | csv "$HDR2" >"$R2/table5.csv"
+{ s002_rows "" 1 "16 8192" 1 file:configs/seed001/matrices/jagmesh7.mtx
+  s002_rows "" 2 "8192 16" 1 file:configs/seed001/matrices/cryg2500.mtx; } | csv "$HDR2" >"$R2/table6.csv"
+# ac: (1 + K/10) ms with an unlimited buffer; ac_buffer: columns of its own order, a quoted note
+for k in 8 4 2 1 0; do
+    echo "algorithm=irreg.ac;procs=32;params=strip=$k;status=ok;max_in_bytes=12992;model_time_s=$(awk "BEGIN { print (1 + $k / 10) / 1000 }")"
+done | csv "$HDR2" >"$R2/ac.csv"
+printf '%s\n' 0:8000:0.0012 1:1984:0.0015 2:2496:0.0014 4:4032:0.0013 8:6016:0.00125 | while IFS=: read -r k b t; do
+    echo "strip=$k;buffer_bytes=$b;model_time_s=$t;probes=9"
+done | csv "note,model_time_s,probes,buffer_bytes,strip" >"$R2/ac_buffer.csv"
+
+D2=$TMP/docs002
+run plot002 scripts/plot_seed002.sh --no-run --docs "$D2" "$R2"
+expect_rc 0 plot002
+for gp in scripts/seed002/*.gp; do
+    expect_png "$D2/$(basename "$gp" .gp).png" "plot_seed002 $(basename "$gp")"
+done
+expect_no_nan "$D2/table.md" "plot_seed002 table.md"
+expect_no_nan "$D2/results.csv" "plot_seed002 results.csv"
+T2=$D2/table.md
+# d1 = 4/0.75 + 2/0.5625 = 8.89, d2 = 5 + 7.11 + 0.25 - 2 = 10.36; for d = 31, lambda = 31/32:
+# d1 = 32 + 4.954/0.9385 = 37.28, d2 = 30 + 4.262 + 1.9375 + 0.954 = 37.15; for d = 511, lambda
+# = 3/4: d1 = 681.33 + 16.00 = 697.33, d2 = 638.75 + 7.11 + 31.94 + 5.00 = 682.80
+expect_line "| 0.75000 | 4 | 8.89 | 10.36 | 9.50 | 11.50 | 4 | 8.89 | 10.36 | 6.62 | 8.46 |" "$T2" "plot_seed002 table.md"
+expect_line "| 0.96875 | 31 | 37.28 | 37.15 | 33.50 | 35.50 | 32 | 38.36 | 38.23 | 35.90 | 36.24 |" "$T2" "plot_seed002 table.md"
+expect_line "| 0.75000 | 511 | 697.33 | 682.80 | 1022.00 | 1032.00 | 512 | 698.67 | 684.11 | 712.26 | 728.74 |" "$T2" "plot_seed002 table.md"
+n=$(grep -c '^| 0\.[0-9]* | [0-9]* | ' "$T2" 2>/dev/null)
+[ "${n:-0}" -eq 16 ] && ok || bad "plot_seed002: table.md has ${n:-no} rows in Tables 1-2, want 16"
+# Table 3: i and 64 i ms; CGMH+fixed 0.5 ms (lambda 3/4) at 16, 40 ms (lambda 1) at 1024; comp
+# 0.02 i ms, CGMH+fixed (0.1 + 0.3)/2 ms; # iters 11.5 + i, CGMH+fixed (21.5 + 11.5)/2
+expect_line "| 16 | hremu | 1.000 | 2.000 | 3.000 | 4.000 | 5.000 | 6.000 | 0.5000 | 0.75 |" "$T2" "plot_seed002 table.md"
+expect_line "| 1024 | hremu | 64.00 | 128.0 | 192.0 | 256.0 | 320.0 | 384.0 | 40.00 | 1 |" "$T2" "plot_seed002 table.md"
+expect_line "| 16 | paper | 9.271 | 3.696 | 3.7 | 3.711 | 3.663 | 3.608 | - | |" "$T2" "plot_seed002 table.md"
+expect_line "| comp (ms) | hremu | 0.02000 | 0.04000 | 0.06000 | 0.08000 | 0.1000 | 0.1200 | 0.2000 | |" "$T2" "plot_seed002 table.md"
+expect_line "| # iters | hremu | 12.50 | 13.50 | 14.50 | 15.50 | 16.50 | 17.50 | 16.50 | |" "$T2" "plot_seed002 table.md"
+expect_line "| # iters | paper | 31.0 | 10.18 | 12.8 | 11.6 | 10.1 | 10.2 | - | |" "$T2" "plot_seed002 table.md"
+expect_line "| 64 | hremu | 4.000 | 8.000 | 12.00 | 16.00 | 20.00 | 24.00 | 2.000 | 0.75 |" "$T2" "plot_seed002 table.md"
+expect_line "| 256 | hremu | 32.00 | 64.00 | 96.00 | 128.0 | 160.0 | 192.0 | 16.00 | 0.75 |" "$T2" "plot_seed002 table.md"
+expect_line "| 256 | paper | 12.035 | 7.484 | 7.305 | 7.598 | 7.452 | 7.593 | 7.388 | |" "$T2" "plot_seed002 table.md"
+# jagmesh7 (Table 6) and cryg2500 (Table 7): one seed, so 0.1 ms less than i M mu/16
+expect_line "| 16 | hremu | 0.9000 | 1.900 | 2.900 | 3.900 | 4.900 | 5.900 | 0.4000 | 0.75 |" "$T2" "plot_seed002 table.md"
+expect_line "| 8192 | hremu | 1023.9 | 2047.9 | 3071.9 | 4095.9 | 5119.9 | 6143.9 | 639.9 | 1 |" "$T2" "plot_seed002 table.md"
+expect_line "| 8192 | paper | 16656.6 | 11787.9 | 10484.9 | 10223.6 | 11429 | 10215 | 10013.3 | |" "$T2" "plot_seed002 table.md"
+expect_line "| 0 (no strips) | 8000 | 1.200 | 1.000 | 12992 |" "$T2" "plot_seed002 table.md"
+expect_line "| 1 | 1984 | 1.500 | 1.100 | 12992 |" "$T2" "plot_seed002 table.md"
+C2=$D2/results.csv
+expect_line "item,source,algorithm,variant,procs,d,msg_unit,quantity,value" "$C2" "plot_seed002 results.csv"
+expect_line "table1,hremu,irreg.cgmh_fixed,lambda=0.75 reset=1,32,4,,plan_steps_mean,9.5000" "$C2" "plot_seed002 results.csv"
+expect_line "table1,eq3,,lambda=0.75,32,4,,d1,8.8889" "$C2" "plot_seed002 results.csv"
+expect_line "table2,paper,irreg.cgmh_fixed,lambda=0.75 reset=0,512,512,,plan_steps_mean,728.74" "$C2" "plot_seed002 results.csv"
+expect_line "table3,hremu,irreg.cgmh_fixed,lambda=1,32,8,1024,model_time_ms_mean,40" "$C2" "plot_seed002 results.csv"
+expect_line "table3,hremu,irreg.lp,,32,8,,plan_ms_mean,0.02" "$C2" "plot_seed002 results.csv"
+expect_line "table3,hremu,irreg.cgmh_fixed,best lambda,32,8,,plan_steps_mean,16.5000" "$C2" "plot_seed002 results.csv"
+expect_line "table5,hremu,irreg.cgm,,32,,256,model_time_ms_mean,64" "$C2" "plot_seed002 results.csv"
+expect_line "table7,hremu,irreg.lp,,32,,8192,model_time_ms_mean,1023.9" "$C2" "plot_seed002 results.csv"
+expect_line "table7,paper,irreg.cgmh_fixed,,32,,8192,model_time_ms,10013.3" "$C2" "plot_seed002 results.csv"
+expect_line "ac,hremu,irreg.ac,strip=1,32,,,buffer_bytes,1984" "$C2" "plot_seed002 results.csv"
+expect_line "ac,hremu,irreg.ac,strip=1,32,,,model_time_ms,1.5" "$C2" "plot_seed002 results.csv"
+# 1 + 12 * 8 + 4 * 8 (Tables 1-2: d1, d2, two means, four of the paper's a row) + 52 + 39 + 42 +
+# 2 * 56 (Tables 3-7: 7 cells and the paper's 6 or 7 a level, comp and # iters) + 5 * 4 (AC)
+n=$(wc -l <"$C2" 2>/dev/null)
+[ "${n:-0}" -eq 394 ] && ok || bad "plot_seed002: results.csv has ${n:-no} lines, want 394"
+
+# A failing step leaves the outputs as they were: a missing column, a run that did not verify, a
+# missing ac_buffer.csv.
+cp -r "$D2" "$TMP/docs002.before"
+cp "$R2/table3.csv" "$TMP/table3.good"
+sed '1s/^plan_s,/planning_s,/' "$TMP/table3.good" >"$R2/table3.csv"
+run plot002_nocol scripts/plot_seed002.sh --no-run --docs "$D2" "$R2"
+[ "$rc" -ne 0 ] && ok || bad "plot_seed002 without a plan_s column: exit status 0"
+expect_last_err "plot_seed002: $R2/table3.csv: no column \"plan_s\" in its header" plot002_nocol
+n=$(wc -l <"$TMP/plot002_nocol.err")
+[ "$n" -eq 1 ] && ok || bad "plot_seed002 without a plan_s column: $n lines of stderr, want 1"
+expect_same "$D2" "$TMP/docs002.before" "plot_seed002 without a plan_s column"
+cp "$TMP/table3.good" "$R2/table3.csv"
+cp "$R2/table6.csv" "$TMP/table6.good"
+awk 'NR == 3 { sub(/,ok,/, ",deadlock,") } { print }' "$TMP/table6.good" >"$R2/table6.csv"
+run plot002_failed scripts/plot_seed002.sh --no-run --docs "$D2" "$R2"
+[ "$rc" -ne 0 ] && ok || bad "plot_seed002 with a failed run: exit status 0"
+expect_last_err "plot_seed002: $R2/table6.csv: irreg.cgm (line 3): status deadlock, not ok" plot002_failed
+n=$(wc -l <"$TMP/plot002_failed.err")
+[ "$n" -eq 1 ] && ok || bad "plot_seed002 with a failed run: $n lines of stderr, want 1"
+expect_same "$D2" "$TMP/docs002.before" "plot_seed002 with a failed run"
+cp "$TMP/table6.good" "$R2/table6.csv"
+mv "$R2/ac_buffer.csv" "$TMP/ac_buffer.good"
+run plot002_nobuf scripts/plot_seed002.sh --no-run --docs "$D2" "$R2"
+[ "$rc" -ne 0 ] && ok || bad "plot_seed002 without ac_buffer.csv: exit status 0"
+expect_last_err "plot_seed002: $R2/ac_buffer.csv: missing or empty" plot002_nobuf
+expect_same "$D2" "$TMP/docs002.before" "plot_seed002 without ac_buffer.csv"
+mv "$TMP/ac_buffer.good" "$R2/ac_buffer.csv"
+run plot002_help scripts/plot_seed002.sh --help
+expect_rc 0 plot002_help
+case $(head -n 1 "$TMP/plot002_help.out") in
+"Reproduce seed 002's experiments"*) ok ;;
+*) bad "plot_seed002 --help: first line '$(head -n 1 "$TMP/plot002_help.out")'" ;;
+esac
+
 # ---- every plot script has a case above ----------------------------------------------------
 for s in scripts/plot_*.sh; do
     case $s in
-    scripts/plot_seed000.sh|scripts/plot_seed001.sh|scripts/plot_seed003.sh|scripts/plot_seed004.sh|scripts/plot_topologies.sh) ok ;;
+    scripts/plot_seed000.sh|scripts/plot_seed001.sh|scripts/plot_seed002.sh|scripts/plot_seed003.sh|scripts/plot_seed004.sh|scripts/plot_topologies.sh) ok ;;
     *) bad "$s: tests/plots.sh has no CSVs for it" ;;
     esac
 done
