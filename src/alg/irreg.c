@@ -1,5 +1,6 @@
-/* irreg.c: seed 001's schedulers of irregular communication (sec. 4): LS, PS, BS and GS on the
- * pattern workload (work/pattern.h). The schedule is the algorithm's plan: computed once from
+/* irreg.c: the schedulers of irregular communication on the pattern workload (work/pattern.h):
+ * seed 001's LS, PS, BS and GS (sec. 4), seed 002's partial permutations (LP, CGM, CGMH: perm.c)
+ * and its asynchronous AC. A schedule is the algorithm's plan: computed once from
  * the COM matrix before any processor starts (sched.c; the paper: "The communication schedule
  * needs to be created only once and can be used thereafter"), its wall time and steps reported
  * in the columns plan_s and plan_steps, apart from the communication's model time. Every
@@ -21,18 +22,25 @@
 
 typedef int (*scheduler)(int p, const uint64_t *com, hr_sched *out);
 
-static int plan_with(void *inst, scheduler fn, char *why, size_t whylen)
+/* Keep schedule s (made with err; overlap as the scheduler's family runs it) as x's plan, or
+ * free it and say why. */
+static int keep_plan(hr_pattern *x, hr_sched *s, int err, int overlap, char *why, size_t whylen)
 {
-    hr_pattern *x = inst;
-    hr_sched *s = malloc(sizeof *s);
-    int err = s != NULL ? fn(x->p, x->com, s) : HR_ENOMEM;
     if (err != HR_OK) {
         free(s);
         snprintf(why, whylen, "the schedule could not be made: %s", hr_strerror(err));
         return err;
     }
+    s->overlap = overlap;
     x->plan = s;
     return HR_OK;
+}
+
+static int plan_with(void *inst, scheduler fn, char *why, size_t whylen)
+{
+    hr_pattern *x = inst;
+    hr_sched *s = malloc(sizeof *s);
+    return keep_plan(x, s, s != NULL ? fn(x->p, x->com, s) : HR_ENOMEM, 0, why, whylen);
 }
 
 int hr_alg_irreg_ls_plan(void *inst, const hr_plan_args *args, char *why, size_t len)
@@ -88,19 +96,11 @@ static int plan_perm(void *inst, const hr_plan_args *args, hr_perm_variant v, ch
         o.no_reset = args->params[1] == 0;
     }
     hr_sched *s = malloc(sizeof *s);
-    int err = s != NULL ? hr__perm_schedule(x->p, x->com, &o, s) : HR_ENOMEM;
-    if (err != HR_OK) {
-        free(s);
-        snprintf(why, whylen, "the %s schedule could not be made: %s", hr__perm_name(v),
-                 hr_strerror(err));
-        return err;
-    }
     /* A permutation's send and receive go at once. So do LP's exchanges: Figure 1 has both
      * partners send first, then receive, which under rendezvous (CMMD's) would deadlock; read
      * as one send-and-receive, as the permutations'. */
-    s->overlap = 1;
-    x->plan = s;
-    return HR_OK;
+    return keep_plan(x, s, s != NULL ? hr__perm_schedule(x->p, x->com, &o, s) : HR_ENOMEM, 1,
+                     why, whylen);
 }
 
 #define PERM_PLAN(NAME, VARIANT)                                                              \
