@@ -591,6 +591,121 @@ case $(head -n 1 "$TMP/plot002_help.out") in
 *) bad "plot_seed002 --help: first line '$(head -n 1 "$TMP/plot002_help.out")'" ;;
 esac
 
+# ---- scripts/plot.sh: any CSV of hremu rows ------------------------------------------------
+RP=$TMP/plot
+mkdir -p "$RP"
+# Two algorithms on 4, 8 and 16 processors, two seeds, two topologies; n = 1024 and h = n/p.
+# Model time a p f + 0.0002 (seed - 1), a = 0.001 (direct), 0.005 (xor), f = 1 (complete), 3
+# (ring): a point's mean is a p f + 0.0001. rounds_per_h p/8 + seed/10 for hrel.direct, empty
+# for hrel.xor. One more row failed (its model time 99 would show in any mean).
+for a in direct:0.001 xor:0.005; do for t in complete:1 ring:3; do for p in 4 8 16; do for s in 1 2; do
+    rph=''; [ "${a%:*}" = xor ] || rph=$(awk "BEGIN { print $p / 8 + $s / 10 }")
+    echo "algorithm=hrel.${a%:*};procs=$p;n=1024;h=$((1024 / p));topology=${t%:*};seed=$s;status=ok;rounds_per_h=$rph;wall_s=0.00$p;model_time_s=$(awk "BEGIN { print ${a#*:} * $p * ${t#*:} + 0.0002 * ($s - 1) }")"
+done; done; done; done >"$TMP/plot_rows"
+echo "algorithm=hrel.xor;procs=8;n=1024;h=128;topology=ring;seed=3;status=failed;model_time_s=99" >>"$TMP/plot_rows"
+csv "$HDR" <"$TMP/plot_rows" >"$RP/runs.csv"
+PD=$RP/runs_plots
+
+# expect_point DAT SERIES LINE NAME: in DAT, the block of SERIES (its first line, quoted) has LINE.
+expect_point() {
+    if awk -v s="\"$2\"" -v l="$3" '/^"/ { cur = $0 } cur == s && $0 == l { f = 1 } END { exit !f }' "$1" 2>/dev/null
+    then ok; else bad "$4: no point '$3' in the series $2 of $(basename "$1")"; fi
+}
+# expect_series DAT N NAME: DAT has N series.
+expect_series() {
+    n=$(grep -c '^"' "$1" 2>/dev/null)
+    if [ "${n:-0}" -eq "$2" ]; then ok; else bad "$3: $(basename "$1") has ${n:-no} series, want $2"; fi
+}
+
+run plot scripts/plot.sh "$RP/runs.csv"
+expect_rc 0 plot
+for f in time_procs time_h rounds_per_h_procs wall_model; do
+    expect_png "$PD/$f.png" "plot $f"
+    expect_line "$PD/$f.png" "$TMP/plot.out" "plot's list of files"
+    expect_line "$PD/$f.dat" "$TMP/plot.out" "plot's list of files"
+done
+if [ ! -e "$PD/time_n.png" ] && [ -z "$(find "$RP" -name '.plot.*')" ]; then ok; else bad "plot: time_n.png drawn or a staging directory left"; fi
+expect_line "plot: skipped time_n.png: n takes one value (1024)" "$TMP/plot.err" "plot's stderr"
+expect_line "plot: $RP/runs.csv: left out 1 row whose status is not ok: 1 failed" "$TMP/plot.err" "plot's stderr"
+n=$(wc -l <"$TMP/plot.err")
+if [ "$n" -eq 2 ]; then ok; else bad "plot: $n lines of stderr, want 2"; fi
+# series by the topology too, not by h (which procs determines); 8 processors, on the ring:
+# 0.024 and 0.0242, mean 0.0241
+G='# a block a series (gnuplot index 0, 1, ...) named in its first line, grouped by algorithm, topology;'
+expect_line "$G" "$PD/time_procs.dat" "plot time_procs.dat"
+expect_series "$PD/time_procs.dat" 4 "plot time_procs.dat"
+expect_point "$PD/time_procs.dat" "hrel.direct, topology=ring" "8 0.0241 0.024 0.0242 2" "plot time_procs.dat"
+expect_point "$PD/time_procs.dat" "hrel.xor, topology=complete" "16 0.0801 0.08 0.0802 2" "plot time_procs.dat"
+expect_point "$PD/time_procs.dat" "hrel.xor, topology=ring" "8 0.1201 0.12 0.1202 2" "plot time_procs.dat"
+# against h = 1024/p: the same points, procs not a series
+expect_line "$G" "$PD/time_h.dat" "plot time_h.dat"
+expect_point "$PD/time_h.dat" "hrel.direct, topology=ring" "128 0.0241 0.024 0.0242 2" "plot time_h.dat"
+# rounds_per_h: hrel.direct alone (hrel.xor's cells are empty); 16 processors: 2.1 and 2.2
+expect_series "$PD/rounds_per_h_procs.dat" 2 "plot rounds_per_h_procs.dat"
+expect_point "$PD/rounds_per_h_procs.dat" "hrel.direct, topology=complete" "16 2.15 2.1 2.2 2" "plot rounds_per_h_procs.dat"
+# wall against model: a series per algorithm, a point per row that is ok
+expect_series "$PD/wall_model.dat" 2 "plot wall_model.dat"
+expect_point "$PD/wall_model.dat" "hrel.xor" "0.1202 0.008" "plot wall_model.dat"
+n=$(grep -c '^0' "$PD/wall_model.dat" 2>/dev/null)
+if [ "${n:-0}" -eq 24 ]; then ok; else bad "plot wall_model.dat: ${n:-no} points, want 24"; fi
+
+# --by algorithm: a point is the mean over both topologies and seeds, with a note that it is
+# 8 processors: 0.008, 0.0082, 0.024, 0.0242
+run plot_by scripts/plot.sh "$RP/runs.csv" --by algorithm --out "$RP/by"
+expect_rc 0 plot_by
+expect_png "$RP/by/time_procs.png" "plot --by algorithm"
+expect_series "$RP/by/time_procs.dat" 2 "plot --by algorithm time_procs.dat"
+expect_point "$RP/by/time_procs.dat" "hrel.direct" "8 0.0161 0.008 0.0242 4" "plot --by algorithm time_procs.dat"
+expect_line "plot: time_procs.png: a point averages rows that differ in topology (not in --by)" "$TMP/plot_by.err" "plot --by algorithm's stderr"
+run plot_by2 scripts/plot.sh "$RP/runs.csv" --by topology --by seed --out "$RP/by2"
+expect_rc 0 plot_by2
+expect_series "$RP/by2/time_procs.dat" 4 "plot --by topology --by seed time_procs.dat"
+expect_point "$RP/by2/time_procs.dat" "topology=ring, seed=2" "4 0.0362 0.0122 0.0602 2" "plot --by topology --by seed time_procs.dat"
+
+# Failures: one line on stderr, exit status 1, nothing written (a new DIR is not made, an old
+# one is left as it was).
+cp -r "$PD" "$TMP/plot.before"
+sed '1s/,model_time_s,/,model_s,/' "$RP/runs.csv" >"$RP/nomodel.csv"
+run plot_nocol scripts/plot.sh "$RP/nomodel.csv"
+expect_rc 1 plot_nocol
+expect_line "plot: $RP/nomodel.csv: no column \"model_time_s\" in its header" "$TMP/plot_nocol.err" "plot without model_time_s"
+n=$(wc -l <"$TMP/plot_nocol.err")
+if [ "$n" -eq 1 ]; then ok; else bad "plot without model_time_s: $n lines of stderr, want 1"; fi
+if [ ! -e "$RP/nomodel_plots" ]; then ok; else bad "plot without model_time_s: $RP/nomodel_plots written"; fi
+run plot_nocol2 scripts/plot.sh "$RP/nomodel.csv" --out "$PD"
+expect_rc 1 plot_nocol2
+expect_same "$PD" "$TMP/plot.before" "plot without model_time_s into an existing DIR"
+run plot_badby scripts/plot.sh "$RP/runs.csv" --by topo --out "$RP/badby"
+expect_rc 1 plot_badby
+expect_line "plot: $RP/runs.csv: no column \"topo\" to group by (--by); its columns: $(echo "$HDR" | sed 's/,/, /g')" \
+    "$TMP/plot_badby.err" "plot --by topo"
+n=$(wc -l <"$TMP/plot_badby.err")
+if [ "$n" -eq 1 ]; then ok; else bad "plot --by topo: $n lines of stderr, want 1"; fi
+if [ ! -e "$RP/badby" ] && [ -z "$(find "$RP" -name '.plot.*')" ]; then ok; else bad "plot --by topo: $RP/badby or a staging directory written"; fi
+head -n 1 "$RP/runs.csv" >"$RP/empty.csv"
+run plot_norows scripts/plot.sh "$RP/empty.csv"
+expect_rc 1 plot_norows
+expect_last_err "plot: $RP/empty.csv: no rows under the header" plot_norows
+run plot_help scripts/plot.sh --help
+expect_rc 0 plot_help
+case $(head -n 1 "$TMP/plot_help.out") in
+"Plot any CSV of hremu rows"*) ok ;;
+*) bad "plot --help: first line '$(head -n 1 "$TMP/plot_help.out")'" ;;
+esac
+
+# A real CSV: configs/examples/sweep.ini (procs 4, 8, 16; costs cm5 and sp2; h = n/p, 2n/p,
+# 4n/p): along procs, a series per cost and multiple of n/p.
+if [ -n "${HREMU_BIN:-}" ] && [ -x "$HREMU_BIN" ]; then
+    "$HREMU_BIN" configs/examples/sweep.ini --format csv >"$RP/sweep.csv" 2>"$TMP/sweep.err"
+    run plot_sweep scripts/plot.sh "$RP/sweep.csv"
+    expect_rc 0 plot_sweep
+    for f in time_procs time_h rounds_per_h_procs wall_model; do
+        expect_png "$RP/sweep_plots/$f.png" "plot sweep.csv $f"
+    done
+    expect_series "$RP/sweep_plots/time_procs.dat" 6 "plot sweep.csv time_procs.dat"
+    expect_line '"hrel.direct, h=2n/p, cost=sp2"' "$RP/sweep_plots/time_procs.dat" "plot sweep.csv time_procs.dat"
+fi
+
 # ---- every plot script has a case above ----------------------------------------------------
 for s in scripts/plot_*.sh; do
     case $s in
