@@ -170,7 +170,22 @@ START_TEST(test_round_priority_highest_first)
 }
 END_TEST
 
-/* The trace of the priority test's rounds, line by line (hr_machine_trace). */
+/* The round events of the priority test's rounds, line by line (hr_machine_events): each
+ * message's fate in each round, in the order rounds are resolved, with the receiver's queue. */
+static void round_line(void *arg, const hr_event *e)
+{
+    if (e->kind == HR_EV_ROUND)
+        fprintf(arg, "%llu,%d,%d,%s,%d\n", (unsigned long long)e->round, e->proc, e->peer,
+                e->fate, e->queue);
+}
+
+/* The same without the queue: "ROUND,SOURCE,DEST,FATE". */
+static void fate_line(void *arg, const hr_event *e)
+{
+    if (e->kind == HR_EV_ROUND)
+        fprintf(arg, "%llu,%d,%d,%s\n", (unsigned long long)e->round, e->proc, e->peer, e->fate);
+}
+
 START_TEST(test_round_trace)
 {
     script s;
@@ -182,19 +197,21 @@ START_TEST(test_round_trace)
     hr_machine_config cfg = hr_test_config(5, "priority");
     hr_machine *m;
     ck_assert_int_eq(hr_machine_create(&cfg, &m, NULL), HR_OK);
-    hr_machine_trace(m, f);
+    hr_machine_events(m, 1000);
     hr_run_result res;
     ck_assert_int_eq(hr_machine_run(m, body_script, &s, &res), HR_OK);
-    hr_machine_trace(m, NULL);
-    ck_assert_int_eq(hr_machine_run(m, body_script, &s, &res), HR_OK);   /* not traced */
+    ck_assert_int_eq(hr_machine_event_each(m, round_line, f), HR_OK);
+    hr_machine_events(m, 0);
+    ck_assert_int_eq(hr_machine_run(m, body_script, &s, &res), HR_OK);   /* not recorded */
+    ck_assert_uint_eq(hr_machine_event_count(m, NULL), 0);
     hr_machine_destroy(m);
     fclose(f);
-    ck_assert_str_eq(text, "1,1,0,queued\n"
-                           "1,2,0,delivered\n"
-                           "1,3,0,queued\n"
-                           "2,4,0,delivered\n"
-                           "3,3,0,delivered\n"
-                           "4,1,0,delivered\n");
+    ck_assert_str_eq(text, "1,1,0,queued,2\n"
+                           "1,2,0,delivered,2\n"
+                           "1,3,0,queued,2\n"
+                           "2,4,0,delivered,2\n"
+                           "3,3,0,delivered,1\n"
+                           "4,1,0,delivered,0\n");
     free(text);
 }
 END_TEST
@@ -410,21 +427,20 @@ static hr_run_result run_aw_uniform(int p, const hr_workload_spec *spec, uint64_
     cfg.jitter = jitter;
     hr_machine *m;
     ck_assert_int_eq(hr_machine_create(&cfg, &m, NULL), HR_OK);
-    FILE *f = NULL;
-    size_t len = 0;
-    if (trace != NULL) {
-        f = open_memstream(trace, &len);
-        ck_assert_ptr_nonnull(f);
-        hr_machine_trace(m, f);
-    }
+    hr_machine_events(m, trace != NULL ? 1000000 : 0);
     hr_run_result res;
     ck_assert_int_eq(hr_machine_run(m, body_aw, &j, &res), HR_OK);
     ck_assert_msg(res.status == HR_OK, "%s", res.report);
+    if (trace != NULL) {
+        size_t len = 0;
+        FILE *f = open_memstream(trace, &len);
+        ck_assert_ptr_nonnull(f);
+        ck_assert_int_eq(hr_machine_event_each(m, fate_line, f), HR_OK);
+        fclose(f);
+    }
     /* outputs are the processors' memory: verify before the machine goes */
     int v = w->verify(j.inst, why, sizeof why);
     hr_machine_destroy(m);
-    if (f != NULL)
-        fclose(f);
     ck_assert_msg(v == HR_OK, "%s p=%d seed %d: %s", spec->distribution, p, (int)seed, why);
     *inst = j.inst;
     return res;

@@ -39,6 +39,7 @@
     X(irreg)              \
     X(perm)               \
     X(fft)                \
+    X(event)              \
     X(determinism)
 
 #define HR_TEST_DECL(name) Suite *hr_##name##_suite(void);

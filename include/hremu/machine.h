@@ -140,12 +140,44 @@ typedef struct hr_superstep_result {
 size_t hr_machine_supersteps(const hr_machine *m);
 /* The s-th superstep (from 0); HR_OK, or HR_EINVAL if s is past the end. */
 int hr_machine_superstep_result(const hr_machine *m, size_t s, hr_superstep_result *out);
-/* Under a round discipline, write every message's fate in every round of the following runs to
- * out (NULL: stop), one line each, "ROUND,SOURCE,DEST,EVENT" with ROUND from 1 and EVENT
- * delivered, queued or lost; a queued message gets a delivered line in the round it leaves its
- * queue. The lines follow the order in which rounds are resolved (receivers by id, arrivals by
- * source), so they are the same for every thread schedule. Machine thread, between runs. */
-void hr_machine_trace(hr_machine *m, FILE *out);
+/* ---- events: what happened, for timelines and traces ------------------------------------------
+ * With events on, a run records what each processor did, in buffers of its own, and afterwards
+ * hands them out merged in one canonical order: the same for every thread schedule. A message
+ * is named by its sender and the sender's count of messages (msg), so that its send and its
+ * receive can be paired. Times are model seconds. */
+typedef enum hr_event_kind {
+    HR_EV_SEND = 1,   /* proc sent msg to peer: t0 injection start (a rendezvous: the send's
+                       * issue), t1 its port free again (a rendezvous: the transfer's end) */
+    HR_EV_RECV,       /* proc received msg from peer: t0 the receive posted, t1 absorbed */
+    HR_EV_COMPUTE,    /* proc computed (hr_compute) from t0 to t1 */
+    HR_EV_ROUND,      /* a round message from proc to peer met its fate in round `round`
+                       * (starting at t0): delivered, queued, lost (arbitrary, ocpc); queue is
+                       * the receiver's queue length after the round, prio the message's */
+} hr_event_kind;
+
+typedef struct hr_event {
+    int         kind;         /* an hr_event_kind */
+    int         proc, peer;   /* peer -1 for COMPUTE */
+    uint64_t    msg;          /* (sender << 32) | its message count; 0 for COMPUTE */
+    double      t0, t1;
+    uint64_t    bytes;
+    int         tag;          /* the message's tag (internal tags of collectives are negative) */
+    uint64_t    prio;         /* ROUND: the message's priority; else 0 */
+    int         queue;        /* ROUND: the receiver's queue after the round; else -1 */
+    uint64_t    round;        /* ROUND: from 1; else 0 */
+    const char *fate;         /* ROUND: "delivered", "queued" or "lost"; else NULL */
+} hr_event;
+
+/* Record up to limit events in each following run (0: none, the default). Machine thread,
+ * between runs. */
+void   hr_machine_events(hr_machine *m, size_t limit);
+/* The last run's events: how many were recorded and how many more happened past the limit. */
+size_t hr_machine_event_count(const hr_machine *m, size_t *dropped);
+/* Hand the last run's events to sink in the canonical order: by t0, then kind (a message's send
+ * before its receive, rounds by receiver as they were resolved), processor, message.
+ * HR_OK, or HR_ENOMEM. Machine thread, after a run. */
+int    hr_machine_event_each(const hr_machine *m, void (*sink)(void *arg, const hr_event *e),
+                             void *arg);
 int  hr_machine_procs(const hr_machine *m);
 /* For the following runs: nonzero makes a message (or put, get, round message) between two
  * processors that are not linked fail the run, for algorithms that promise to use links only;

@@ -28,8 +28,8 @@ enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2 };
 
 static const char usage_text[] =
     "usage: hremu [CONFIG.ini] [--set SECTION.KEY=VALUE]... [--format table|csv|json]\n"
-    "             [--out FILE] [--trace FILE|-] [--schedule FILE|-] [--regions FILE]\n"
-    "             [--columns LIST]\n"
+    "             [--out FILE] [--trace FILE|-] [--trace-limit N] [--schedule FILE|-]\n"
+    "             [--regions FILE] [--columns LIST]\n"
     "             [--aggregate seed] [--quiet]\n"
     "       hremu --topology SPEC [--procs P] [--format table|csv|json]\n"
     "       hremu --list | --help | --version\n";
@@ -44,9 +44,12 @@ static const char help_text[] =
     "                           --set hrel.fifo_staged.K=1.5; a comma list is a sweep\n"
     "  --format FORMAT          table (default), csv, or json (one object per line)\n"
     "  --out FILE               write the rows to FILE instead of standard output\n"
-    "  --trace FILE             round disciplines: write every message's fate in every round\n"
-    "                           of each row's first run to FILE (round,source,dest,event);\n"
-    "                           - is standard output (the rows then need --out)\n"
+    "  --trace FILE             write what each row's first run did, every send, receive,\n"
+    "                           computation and round message with its model times, to FILE:\n"
+    "                           Chrome trace JSON for Perfetto if FILE ends in .json, else CSV;\n"
+    "                           - is standard output (CSV; the rows then need --out)\n"
+    "  --trace-limit N          record at most N events a run (default 1000000; more are left\n"
+    "                           out, and stderr says how many)\n"
     "  --schedule FILE          schedulers (irreg.*): write each row's schedule to FILE, a\n"
     "                           line a step in seed 001's notation (0 <-> 1 an exchange,\n"
     "                           0 -> 5 one way); - is standard output (the rows need --out)\n"
@@ -83,6 +86,7 @@ typedef struct options {
     const char  *format;
     const char  *out;
     const char  *trace;
+    const char  *trace_limit;
     const char  *schedule;
     const char  *regions;
     const char  *columns;
@@ -149,6 +153,8 @@ static int parse_args(int argc, char **argv, options *o)
             o->out = v;
         } else if (option_value(argc, argv, &i, "--trace", &v, &err)) {
             o->trace = v;
+        } else if (option_value(argc, argv, &i, "--trace-limit", &v, &err)) {
+            o->trace_limit = v;
         } else if (option_value(argc, argv, &i, "--schedule", &v, &err)) {
             o->schedule = v;
         } else if (option_value(argc, argv, &i, "--regions", &v, &err)) {
@@ -383,9 +389,15 @@ static int run(const options *o, const hr_config *c, const hr_sweep_plan *plan, 
         fprintf(stderr, "hremu: %s\n", why);
         return EXIT_USAGE;
     }
-    if (o->trace != NULL && !plan->rounds)
-        fprintf(stderr, "hremu: note: --trace: no row runs a round discipline (fifo, priority, "
-                "arbitrary, ocpc), so the trace has no rounds\n");
+    size_t limit = 1000000;
+    if (o->trace_limit != NULL) {
+        char *end;
+        unsigned long long v = strtoull(o->trace_limit, &end, 10);
+        if (*o->trace_limit < '0' || *o->trace_limit > '9' || *end != '\0' || v == 0)
+            return usage_error("--trace-limit takes a positive number of events (it is '%s')",
+                               o->trace_limit);
+        limit = (size_t)v;
+    }
     if (o->schedule != NULL && !plan->schedules)
         fprintf(stderr, "hremu: note: --schedule: no row runs a scheduler (irreg.*), so there is "
                 "no schedule to write\n");
@@ -404,8 +416,10 @@ static int run(const options *o, const hr_config *c, const hr_sweep_plan *plan, 
         close_side(schedule);
         return code;
     }
+    hr_trace tr;
     if (trace != NULL)
-        fputs("round,source,dest,event\n", trace);
+        hr__trace_begin(&tr, trace, trace == stdout ? HR_TRACE_CSV : hr__trace_format(o->trace),
+                        limit);
     FILE *regions = NULL;
     if (o->regions != NULL) {
         if ((regions = fopen(o->regions, "w")) == NULL) {
@@ -427,13 +441,20 @@ static int run(const options *o, const hr_config *c, const hr_sweep_plan *plan, 
     progress g = { .on = !o->quiet && isatty(STDERR_FILENO) && !rows_show, .total = plan->rows,
                    .start = now_s() };
     hr__report_start(&rep, out, format);
-    hr_sweep_sides sides = { .trace = trace, .regions = regions, .schedule = schedule };
+    hr_sweep_sides sides = { .trace = trace != NULL ? &tr : NULL, .regions = regions,
+                             .schedule = schedule };
     int err = hr__sweep_run(c, &rep, note_row, &g, &sides, &st, &e);
     progress_end(&g);
     int werr = hr__report_end(&rep);
     int rerr = regions != NULL && (ferror(regions) | fclose(regions)) != 0;
     if (out != stdout && fclose(out) != 0)
         werr = HR_ESYS;
+    if (trace != NULL) {
+        hr__trace_end(&tr);
+        if (tr.dropped > 0)
+            fprintf(stderr, "hremu: note: --trace: %zu events past the limit of %zu a run were "
+                    "left out (--trace-limit)\n", tr.dropped, limit);
+    }
     if (close_side(trace) != 0) {
         fprintf(stderr, "hremu: %s: write error\n", o->trace);
         return EXIT_USAGE;

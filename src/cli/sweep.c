@@ -10,6 +10,7 @@
 
 #include "cli/memory.h"
 #include "cli/regions.h"
+#include "cli/trace.h"
 
 /* One sweep in progress. The machine and the instance belong to the current machine and workload
  * points; dirty says the instance holds a run's outputs and must be reset before the next run. */
@@ -26,7 +27,7 @@ typedef struct sweep {
     hr_machine      *m;
     void            *inst;
     int              dirty;
-    FILE            *trace;    /* --trace, or NULL */
+    hr_trace        *trace;    /* --trace, or NULL */
     FILE            *schedule; /* --schedule, or NULL */
     FILE            *regions;  /* --regions, or NULL */
 } sweep;
@@ -135,14 +136,19 @@ static int run_once(sweep *s, size_t k, hr_run_result *res, outcome *o)
     if (s->dirty)
         pt->workload->reset(s->inst);
     s->dirty = 1;
-    if (s->trace != NULL && k == 0)
-        fprintf(s->trace, "# %s procs=%d discipline=%s seed=%llu\n", pt->alg->name,
-                pt->machine.procs, pt->machine.discipline,
-                (unsigned long long)pt->machine.seed);
-    hr_machine_trace(s->m, k == 0 ? s->trace : NULL);
+    int traced = s->trace != NULL && k == 0;
+    hr_machine_events(s->m, traced ? s->trace->limit : 0);
     hr_machine_neighbour_only(s->m, pt->alg->neighbour_only);
     int err = hr_machine_run(s->m, body, &b, res);
-    hr_machine_trace(s->m, NULL);
+    hr_machine_events(s->m, 0);
+    if (traced && err == HR_OK) {
+        char what[256];
+        snprintf(what, sizeof what, "%s procs=%d discipline=%s topology=%s seed=%llu",
+                 pt->alg->name, pt->machine.procs, pt->machine.discipline,
+                 pt->machine.topology ? pt->machine.topology : "complete",
+                 (unsigned long long)pt->machine.seed);
+        err = hr__trace_row(s->trace, s->m, pt->alg->name, what);
+    }
     if (err != HR_OK) {
         o->status = "error";
         snprintf(o->msg, sizeof o->msg, "the machine could not run: %s", hr_strerror(err));

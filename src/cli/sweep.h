@@ -16,6 +16,7 @@
 
 #include "cli/config.h"
 #include "cli/report.h"
+#include "cli/trace.h"
 
 /* Told about every row once it is reported: the algorithm's name and, for a failed row, what
  * went wrong (one or more lines, the run's report for a failure or deadlock); msg is NULL for a
@@ -56,8 +57,8 @@ int hr__sweep_check(const hr_config *c, hr_sweep_plan *plan, hr_config_error *e)
 
 /* What a sweep writes besides its rows; each NULL when not asked for. */
 typedef struct hr_sweep_sides {
-    FILE *trace;     /* the first run of every row writes its rounds (hr_machine_trace) after a
-                      * line "# ALGORITHM procs=P discipline=D seed=S" */
+    hr_trace *trace;         /* the first run of every row records its events and writes them
+                              * there (cli/trace.h) */
     FILE *regions;   /* the first run of every row that ends ok writes its timed regions and
                       * supersteps (hr__regions_write, in rep's format) */
     FILE *schedule;  /* every row that plans a schedule writes it (hr_algorithm.plan_print)

@@ -142,6 +142,28 @@ typedef struct hr_region {
     size_t bytes;
 } hr_region;
 
+/* Events one thread appends (event.c): a processor's own, or the round resolution's. */
+typedef struct hr_ev {
+    hr_event e;
+    hr_time  t0;           /* e.t0 exactly, for the canonical order */
+    uint64_t seq;          /* the order the owner appended them in */
+} hr_ev;
+
+typedef struct hr_evbuf {
+    hr_ev  *v;
+    size_t  n, cap;
+    size_t  dropped;       /* past the limit, or out of memory */
+} hr_evbuf;
+
+/* Record e (its times in t0, t1) into b, at most limit events: the owner thread of b only. */
+void hr__ev_add(hr_evbuf *b, size_t limit, hr_event e, hr_time t0, hr_time t1);
+void hr__ev_reset(hr_evbuf *b);
+void hr__ev_free(hr_evbuf *b);
+/* Record, if events are on, p's send of msg (t0 .. t1), its receive, or its computing. */
+void hr__ev_send(hr_proc *p, const hr_msg *msg, hr_time t0, hr_time t1);
+void hr__ev_recv(hr_proc *p, const hr_msg *msg, hr_time t0, hr_time t1);
+void hr__ev_compute(hr_proc *p, hr_time t0, hr_time t1);
+
 struct hr_proc {
     /* (owner) */
     int              id;
@@ -183,6 +205,7 @@ struct hr_proc {
     int              park_tag;    /* a message from park_src (or HR_ANY) with park_tag, */
     int              park_need;   /* or, if not 0, park_need more collective blocks */
     char             coll_what[64]; /* the collective it is in, for the report (hr__coll_begin) */
+    hr_evbuf         ev;          /* its events (event.c), appended by it alone */
     int              coll_tag;    /* its messages' internal tag: HR__TAG_COLL, or a group's */
     struct hr_group *world;       /* hr_world's handle (coll/group.c), this run's */
     void            *made_lists;  /* the lists hr_group_make was given, and how often */
@@ -257,7 +280,8 @@ typedef struct hr_machine {
     int                  rnd_more;      /* processors that said more in the last round */
     int                  rnd_counted;   /* the last round counted (something happened in it) */
     uint64_t             rnd_count;     /* rounds counted in this run */
-    FILE                *trace;         /* hr_machine_trace, or NULL */
+    size_t               ev_limit;      /* hr_machine_events: events a run may record, 0: none */
+    hr_evbuf             rev;           /* round events, written by the round's serial part */
     int                 *rnd_first;     /* [p+1] arrivals by receiver: offsets into rnd_arr */
     int                 *rnd_next;      /* [p] */
     hr_arrival          *rnd_arr;       /* [p] */

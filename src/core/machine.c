@@ -505,7 +505,9 @@ static void reset_procs(hr_machine *m, int n)
     for (int i = 0; i < n; i++) {
         hr__proc_reset(&m->procs[i]);
         hr__round_reset(&m->procs[i]);
+        hr__ev_reset(&m->procs[i].ev);
     }
+    hr__ev_reset(&m->rev);
 }
 
 static void destroy_procs(hr_machine *m, int n)
@@ -515,7 +517,9 @@ static void destroy_procs(hr_machine *m, int n)
         hr__alloc_free_all(&m->procs[i].mem);
         hr__mbox_destroy(&m->procs[i].box);
         hr__rbuf_destroy(m->procs[i].rbuf);
+        hr__ev_free(&m->procs[i].ev);
     }
+    hr__ev_free(&m->rev);
     hr__round_destroy(m);
     hr__results_free(m);
     free(m->bar_time);
@@ -616,11 +620,6 @@ void hr_machine_destroy(hr_machine *m)
     hr__transit_destroy(m->transit);
     hr__topo_destroy(m->net);
     free(m);
-}
-
-void hr_machine_trace(hr_machine *m, FILE *out)
-{
-    m->trace = out;
 }
 
 void hr_machine_neighbour_only(hr_machine *m, int on)

@@ -71,6 +71,7 @@ static void stamp_async(hr_proc *p, hr_msg *msg, int dest)
     }
     number(p, msg, dest);
     msg->sent = s;
+    hr__ev_send(p, msg, s, dest != p->id ? p->out_free : s);
     if (p->m->transit != NULL && dest != p->id) {
         /* Submitted by deliver, once in its receiver's queue, as the receiver's parking relies
          * on (transit.c). */
@@ -151,6 +152,7 @@ static void sync_finish(hr_proc *p, hr_msg *msg, const char *call)
 {
     hr_wait_desc d = { HR_WAIT_SYNC_SEND, msg->dst, msg->tag, msg->len, call };
     hr__wait(p, &d, taken_ready, msg);
+    hr__ev_send(p, msg, msg->sent, msg->done);
     p->clock = hr__tadd(hr__max(p->clock, msg->done), p->m->cost.overhead);
     hr__alloc_free(&p->mem, msg);
     hr__proc_publish(p);
@@ -398,6 +400,7 @@ static hr_time absorb(hr_proc *p, const recv_ctx *c)
         p->msgs_in++;
     }
     p->clock = hr__tadd(hr__max(p->clock, r), p->m->cost.overhead);
+    hr__ev_recv(p, msg, c->post, r);
     return r;
 }
 

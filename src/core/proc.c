@@ -111,8 +111,9 @@ void hr_compute(hr_proc *p, double units)
     if (!(units >= 0) || isinf(units))
         hr_fail(p, "hr_compute: units must be finite and >= 0 (it is %g)", units);
     if (!p->m->cost.measured) {
-        hr_time t = hr__time_from_ps(units * p->m->cost.unit);
+        hr_time t = hr__time_from_ps(units * p->m->cost.unit), t0 = p->clock;
         p->clock = hr__tadd(p->clock, t);
+        hr__ev_compute(p, t0, p->clock);
         p->work = hr__tadd(p->work, t);
         hr__proc_publish(p);
     }

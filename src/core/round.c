@@ -8,7 +8,8 @@
  * every sender's fate, and advances every clock. Then it wakes everyone with one futex call.
  * Serial resolution is O(p + messages) per round, small beside the barrier itself, and makes the
  * outcome independent of the thread schedule by construction. It also writes the trace
- * (hr_machine_trace) when there is one: in resolution order, so the same for every schedule.
+ * events (hr_machine_events) when they are on: in resolution order, so the same for every
+ * schedule.
  *
  * Model time (docs/model.md): a round in which anything happens lasts
  *     tau + sigma * m + 2 * overhead,
@@ -157,6 +158,21 @@ static void route_round(hr_net *net, void *ctx)
     }
 }
 
+/* Record a round message's fate (the serial part's: the machine's buffer is its own). */
+static void round_event(hr_machine *m, hr_time start, int src, int dst, uint64_t prio,
+                        const char *fate, int queue)
+{
+    if (m->ev_limit == 0)
+        return;
+    hr_event e = { .kind = HR_EV_ROUND, .proc = src, .peer = dst,
+                   /* a sender's message stays until it leaves the receiver's queue: its count
+                    * of messages names it */
+                   .msg = (uint64_t)src << 32 | ((m->procs[src].msgs_out - 1) & 0xffffffffu),
+                   .bytes = m->procs[src].rnd.len, .tag = 0, .prio = prio,
+                   .queue = queue, .round = m->rnd_count + 1, .fate = fate };
+    hr__ev_add(&m->rev, m->ev_limit, e, start, start);
+}
+
 /* The serial part: every other processor sleeps in hr_round_end. 0, or -1 without memory. */
 static int end_round(hr_machine *m)
 {
@@ -219,11 +235,10 @@ static int end_round(hr_machine *m)
             } else {
                 from_queue = 0;
             }
-            if (m->trace != NULL)
-                fprintf(m->trace, "%" PRIu64 ",%d,%d,%s\n", m->rnd_count + 1, a[k].src, j, event);
+            round_event(m, start, a[k].src, j, a[k].prio, event, queue->n);
         }
-        if (from_queue && m->trace != NULL)
-            fprintf(m->trace, "%" PRIu64 ",%d,%d,delivered\n", m->rnd_count + 1, got, j);
+        if (from_queue)
+            round_event(m, start, got, j, m->procs[got].rnd.prio, "delivered", queue->n);
         if (got >= 0) {
             hr_proc *snd = &m->procs[got];
             mmax = snd->rnd.len > mmax ? snd->rnd.len : mmax;

@@ -350,11 +350,14 @@ HREMU_JITTER=1 "$BIN" configs/examples/rounds.ini --format csv >"$TMP/m.csv" 2>"
     bad "rounds example: model columns differ with HREMU_JITTER=1"
 run configs/examples/rounds.ini --set machine.procs=4 --trace "$TMP/trace.csv"
 expect_rc 0 "--trace"
-[ "$(head -n 1 "$TMP/trace.csv")" = "round,source,dest,event" ] && ok || bad "--trace header"
-[ "$(grep -c '^# hrel' "$TMP/trace.csv")" = 3 ] && ok || bad "--trace: a line per row"
+[ "$(head -n 1 "$TMP/trace.csv")" = "row,algorithm,event,proc,peer,msg,t0_s,t1_s,bytes,tag,priority,queue,round,fate" ] && ok || bad "--trace header"
+[ "$(col row "$TMP/trace.csv" | sort -u | tr '\n' ' ')" = "0 1 2 " ] && ok || bad "--trace: the three rows"
 # off-line: 12 messages, 3 rounds, every one delivered in its round
-[ "$(sed -n '/^# hrel.offline/,$p' "$TMP/trace.csv" | grep -c ',delivered$')" = 12 ] && ok ||
-    bad "--trace: offline's 12 deliveries"
+# hrel.offline delivers each of the 12 messages of the all-to-all on 4 once, in 3 rounds
+[ "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+              $c["algorithm"] == "hrel.offline" && $c["fate"] == "delivered" { n++; r[$c["round"]] = 1 }
+              END { print n, length(r) }' "$TMP/trace.csv")" = "12 3" ] && ok ||
+    bad "--trace: offline's 12 deliveries in 3 rounds"
 run configs/examples/rounds.ini --trace "$TMP/no/such/dir/trace.csv"
 expect_rc 2 "--trace into a missing directory"
 expect_grep "cannot open" "$TMP/err" "--trace names the problem"
@@ -688,12 +691,54 @@ run configs/examples/rounds.ini --set machine.procs=4 --trace -
 expect_rc 2 "--trace - without --out"
 run configs/examples/rounds.ini --set machine.procs=4 --trace - --out "$TMP/rows.txt" --format csv
 expect_rc 0 "--trace -"
-[ "$(head -n 1 "$TMP/out")" = "round,source,dest,event" ] && ok || bad "--trace - header: $(head -n 1 "$TMP/out")"
-grep -q "^# hrel" "$TMP/out" && ok || bad "--trace - rows"
+[ "$(head -n 1 "$TMP/out" | cut -d, -f1-3)" = "row,algorithm,event" ] && ok || bad "--trace - header: $(head -n 1 "$TMP/out")"
+grep -q "^2,hrel" "$TMP/out" && ok || bad "--trace - rows"
 [ "$(col verified "$TMP/rows.txt" | sort -u)" = "true" ] && ok || bad "--trace - rows in --out"
-run $SW --trace "$TMP/none.csv"
+# Under async the trace has every send and receive, each message's send paired with its receive
+# (the same msg id, the send before the receive), and it is the same file under jitter.
+run $SW --trace "$TMP/async.csv"
 expect_rc 0 "--trace on async"
-expect_grep "no row runs a round discipline" "$TMP/err" "--trace on async says so"
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+         $c["event"] == "send" { s[$c["row"] "," $c["msg"]] = $c["t0_s"]; ns++ }
+         $c["event"] == "recv" { r[$c["row"] "," $c["msg"]] = $c["t1_s"]; nr++ }
+         END { for (k in s) if (!(k in r) || r[k] + 0 < s[k] + 0) bad++
+               for (k in r) if (!(k in s)) bad++
+               exit !(ns > 0 && ns == nr && bad == 0) }' "$TMP/async.csv" && ok ||
+    bad "--trace on async: sends and receives pair"
+HREMU_JITTER=1 "$BIN" $SW --trace "$TMP/async2.csv" >/dev/null 2>&1
+cmp -s "$TMP/async.csv" "$TMP/async2.csv" && ok || bad "--trace: the same file under HREMU_JITTER=1"
+# Chrome trace JSON: parses; every slice on a track follows or nests in the one before (no partial
+# overlap: a program waits in one call at a time, a port sends one message at a time);
+# every flow's start has its finish; the last slice ends at the row's model time.
+run configs/teaching/contention.ini --trace "$TMP/trace.json" --format csv --out "$TMP/rows.csv"
+expect_rc 0 "--trace FILE.json"
+python3 - "$TMP/trace.json" "$TMP/rows.csv" <<'PY' && ok || bad "--trace FILE.json: slices, flows, times"
+import csv, json, sys
+d = json.load(open(sys.argv[1]))
+ev = d["traceEvents"]
+rows = list(csv.DictReader(open(sys.argv[2])))
+tracks = {}
+for e in ev:
+    if e["ph"] == "X":
+        tracks.setdefault((e["pid"], e["tid"]), []).append((e["ts"], e["ts"] + e["dur"]))
+for spans in tracks.values():
+    spans.sort()
+    for (a0, a1), (b0, b1) in zip(spans, spans[1:]):
+        assert b0 >= a1 - 1e-9 or b1 <= a1 + 1e-9, (a0, a1, b0, b1)
+starts = {(e["pid"], e["id"]) for e in ev if e["ph"] == "s"}
+ends = {(e["pid"], e["id"]) for e in ev if e["ph"] == "f"}
+assert starts and starts == ends
+names = [e for e in ev if e["ph"] == "M" and e["name"] == "thread_name"]
+assert len(names) == 2 * 2 * 8   # two rows of 8 processors, a program and a port track each
+for pid, row in enumerate(rows):
+    last = max(b for (p, t), spans in tracks.items() if p == pid for (a, b) in spans)
+    assert abs(last - float(row["model_time_s"]) * 1e6) < 1e-6, (last, row["model_time_s"])
+PY
+run $SW --trace "$TMP/few.csv" --trace-limit 10
+expect_rc 0 "--trace-limit"
+expect_grep "events past the limit of 10 a run were left out" "$TMP/err" "--trace-limit says so"
+run $SW --trace "$TMP/few.csv" --trace-limit x
+expect_rc 2 "--trace-limit x"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
