@@ -29,7 +29,7 @@ enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2 };
 static const char usage_text[] =
     "usage: hremu [CONFIG.ini] [--set SECTION.KEY=VALUE]... [--format table|csv|json]\n"
     "             [--out FILE] [--trace FILE|-] [--trace-limit N] [--schedule FILE|-]\n"
-    "             [--regions FILE] [--columns LIST]\n"
+    "             [--rounds FILE|-] [--regions FILE] [--columns LIST]\n"
     "             [--aggregate seed] [--quiet]\n"
     "       hremu --topology SPEC [--procs P] [--format table|csv|json]\n"
     "       hremu --list | --help | --version\n";
@@ -50,6 +50,9 @@ static const char help_text[] =
     "                           - is standard output (CSV; the rows then need --out)\n"
     "  --trace-limit N          record at most N events a run (default 1000000; more are left\n"
     "                           out, and stderr says how many)\n"
+    "  --rounds FILE            round disciplines: draw each round of each row's first run as\n"
+    "                           a board (senders down, receivers across, each message's fate,\n"
+    "                           the stalled senders) to FILE; - is standard output\n"
     "  --schedule FILE          schedulers (irreg.*): write each row's schedule to FILE, a\n"
     "                           line a step in seed 001's notation (0 <-> 1 an exchange,\n"
     "                           0 -> 5 one way); - is standard output (the rows need --out)\n"
@@ -88,6 +91,7 @@ typedef struct options {
     const char  *trace;
     const char  *trace_limit;
     const char  *schedule;
+    const char  *rounds;
     const char  *regions;
     const char  *columns;
     const char  *aggregate;
@@ -155,6 +159,8 @@ static int parse_args(int argc, char **argv, options *o)
             o->trace = v;
         } else if (option_value(argc, argv, &i, "--trace-limit", &v, &err)) {
             o->trace_limit = v;
+        } else if (option_value(argc, argv, &i, "--rounds", &v, &err)) {
+            o->rounds = v;
         } else if (option_value(argc, argv, &i, "--schedule", &v, &err)) {
             o->schedule = v;
         } else if (option_value(argc, argv, &i, "--regions", &v, &err)) {
@@ -398,15 +404,21 @@ static int run(const options *o, const hr_config *c, const hr_sweep_plan *plan, 
                                o->trace_limit);
         limit = (size_t)v;
     }
+    if (o->rounds != NULL && !plan->rounds)
+        fprintf(stderr, "hremu: note: --rounds: no row runs a round discipline (fifo, priority, "
+                "arbitrary, ocpc), so there are no rounds to draw\n");
     if (o->schedule != NULL && !plan->schedules)
         fprintf(stderr, "hremu: note: --schedule: no row runs a scheduler (irreg.*), so there is "
                 "no schedule to write\n");
-    FILE *out = stdout, *trace = NULL, *schedule = NULL;
+    FILE *out = stdout, *trace = NULL, *schedule = NULL, *rounds = NULL;
     int code = side_output("--trace", o->trace, o->out, &trace);
     if (code == EXIT_OK)
         code = side_output("--schedule", o->schedule, o->out, &schedule);
-    if (code == EXIT_OK && trace == stdout && schedule == stdout)
-        code = usage_error("--trace - and --schedule - cannot both write to standard output%s", "");
+    if (code == EXIT_OK)
+        code = side_output("--rounds", o->rounds, o->out, &rounds);
+    if (code == EXIT_OK && (trace == stdout) + (schedule == stdout) + (rounds == stdout) > 1)
+        code = usage_error("only one of --trace, --schedule and --rounds can write to standard "
+                           "output%s", "");
     if (code == EXIT_OK && o->out != NULL && (out = fopen(o->out, "w")) == NULL) {
         fprintf(stderr, "hremu: %s: cannot open: %s\n", o->out, strerror(errno));
         code = EXIT_USAGE;
@@ -414,6 +426,7 @@ static int run(const options *o, const hr_config *c, const hr_sweep_plan *plan, 
     if (code != EXIT_OK) {
         close_side(trace);
         close_side(schedule);
+        close_side(rounds);
         return code;
     }
     hr_trace tr;
@@ -426,6 +439,7 @@ static int run(const options *o, const hr_config *c, const hr_sweep_plan *plan, 
             fprintf(stderr, "hremu: %s: cannot open: %s\n", o->regions, strerror(errno));
             close_side(trace);
             close_side(schedule);
+            close_side(rounds);
             if (out != stdout)
                 fclose(out);
             return EXIT_USAGE;
@@ -436,13 +450,13 @@ static int run(const options *o, const hr_config *c, const hr_sweep_plan *plan, 
     hr_config_error e;
     /* Rows that stream to the terminal are their own progress; a progress line there would
      * break them. */
-    int rows_show = out == stdout && trace != stdout && schedule != stdout &&
+    int rows_show = out == stdout && trace != stdout && schedule != stdout && rounds != stdout &&
                     isatty(STDOUT_FILENO) && !o->aggregate;
     progress g = { .on = !o->quiet && isatty(STDERR_FILENO) && !rows_show, .total = plan->rows,
                    .start = now_s() };
     hr__report_start(&rep, out, format);
     hr_sweep_sides sides = { .trace = trace != NULL ? &tr : NULL, .regions = regions,
-                             .schedule = schedule };
+                             .schedule = schedule, .rounds = rounds };
     int err = hr__sweep_run(c, &rep, note_row, &g, &sides, &st, &e);
     progress_end(&g);
     int werr = hr__report_end(&rep);
@@ -461,6 +475,10 @@ static int run(const options *o, const hr_config *c, const hr_sweep_plan *plan, 
     }
     if (close_side(schedule) != 0) {
         fprintf(stderr, "hremu: %s: write error\n", o->schedule);
+        return EXIT_USAGE;
+    }
+    if (close_side(rounds) != 0) {
+        fprintf(stderr, "hremu: %s: write error\n", o->rounds);
         return EXIT_USAGE;
     }
     if (rerr) {

@@ -8,6 +8,7 @@
 
 #include <hremu/machine.h>
 
+#include "cli/board.h"
 #include "cli/memory.h"
 #include "cli/regions.h"
 #include "cli/trace.h"
@@ -29,6 +30,7 @@ typedef struct sweep {
     int              dirty;
     hr_trace        *trace;    /* --trace, or NULL */
     FILE            *schedule; /* --schedule, or NULL */
+    FILE            *rounds;   /* --rounds, or NULL */
     FILE            *regions;  /* --regions, or NULL */
 } sweep;
 
@@ -136,8 +138,8 @@ static int run_once(sweep *s, size_t k, hr_run_result *res, outcome *o)
     if (s->dirty)
         pt->workload->reset(s->inst);
     s->dirty = 1;
-    int traced = s->trace != NULL && k == 0;
-    hr_machine_events(s->m, traced ? s->trace->limit : 0);
+    int traced = (s->trace != NULL || s->rounds != NULL) && k == 0;
+    hr_machine_events(s->m, traced ? (s->trace != NULL ? s->trace->limit : 1000000) : 0);
     hr_machine_neighbour_only(s->m, pt->alg->neighbour_only);
     int err = hr_machine_run(s->m, body, &b, res);
     hr_machine_events(s->m, 0);
@@ -147,7 +149,10 @@ static int run_once(sweep *s, size_t k, hr_run_result *res, outcome *o)
                  pt->alg->name, pt->machine.procs, pt->machine.discipline,
                  pt->machine.topology ? pt->machine.topology : "complete",
                  (unsigned long long)pt->machine.seed);
-        err = hr__trace_row(s->trace, s->m, pt->alg->name, what);
+        if (s->trace != NULL)
+            err = hr__trace_row(s->trace, s->m, pt->alg->name, what);
+        if (err == HR_OK && s->rounds != NULL)
+            err = hr__board_write(s->rounds, s->m, what, pt->machine.discipline);
     }
     if (err != HR_OK) {
         o->status = "error";
@@ -456,6 +461,7 @@ int hr__sweep_run(const hr_config *c, hr_report *rep, hr_sweep_note note, void *
     if (sides == NULL)
         sides = &none;
     sweep s = { .c = c, .rep = rep, .note = note, .arg = arg, .st = st, .e = e,
-                .trace = sides->trace, .regions = sides->regions, .schedule = sides->schedule };
+                .trace = sides->trace, .regions = sides->regions, .schedule = sides->schedule,
+                .rounds = sides->rounds };
     return machine_level(&s);
 }

@@ -61,6 +61,7 @@ typedef struct hr_sweep_sides {
                               * there (cli/trace.h) */
     FILE *regions;   /* the first run of every row that ends ok writes its timed regions and
                       * supersteps (hr__regions_write, in rep's format) */
+    FILE *rounds;    /* the first run of every row draws its rounds (cli/board.h) */
     FILE *schedule;  /* every row that plans a schedule writes it (hr_algorithm.plan_print)
                       * after a line "# ALGORITHM procs=P [KEY=VALUE ...] seed=S: N steps" */
 } hr_sweep_sides;

@@ -358,6 +358,21 @@ expect_rc 0 "--trace"
               $c["algorithm"] == "hrel.offline" && $c["fate"] == "delivered" { n++; r[$c["round"]] = 1 }
               END { print n, length(r) }' "$TMP/trace.csv")" = "12 3" ] && ok ||
     bad "--trace: offline's 12 deliveries in 3 rounds"
+# --rounds: the off-line schedule of the all-to-all on 4 delivers 4 messages in each of 3 rounds,
+# nothing queued or lost; the boards are the same under jitter.
+run configs/examples/rounds.ini --set machine.procs=4 --set machine.discipline=fifo --set run.algorithms=hrel.offline --rounds "$TMP/boards.txt"
+expect_rc 0 "--rounds"
+[ "$(grep -c '^round ' "$TMP/boards.txt")" = 3 ] && ok || bad "--rounds: 3 rounds"
+[ "$(grep -c 'delivered 4, queued 0, lost 0, destroyed 0; stalled: none' "$TMP/boards.txt")" = 3 ] && ok ||
+    bad "--rounds: 4 delivered a round: $(grep delivered "$TMP/boards.txt")"
+[ "$(sed -n '/^round 1 /,/^  delivered/p' "$TMP/boards.txt" | grep -c '^  from .*D')" = 4 ] && ok ||
+    bad "--rounds: every sender delivers in round 1"
+HREMU_JITTER=1 "$BIN" configs/examples/rounds.ini --set machine.procs=4 --set machine.discipline=fifo \
+    --set run.algorithms=hrel.offline --rounds "$TMP/boards2.txt" >/dev/null 2>&1
+cmp -s "$TMP/boards.txt" "$TMP/boards2.txt" && ok || bad "--rounds: the same under jitter"
+run configs/examples/sweep.ini --set run.repeat=1 --set machine.procs=4 --rounds "$TMP/none.txt"
+expect_rc 0 "--rounds on async"
+expect_grep "no row runs a round discipline" "$TMP/err" "--rounds on async says so"
 run configs/examples/rounds.ini --trace "$TMP/no/such/dir/trace.csv"
 expect_rc 2 "--trace into a missing directory"
 expect_grep "cannot open" "$TMP/err" "--trace names the problem"
