@@ -37,7 +37,7 @@ BIN      := $(BUILD)/hremu
 TESTS    := $(BUILD)/tests/check_hremu
 EXAMPLE  := $(BUILD)/examples/check_example
 
-.PHONY: all deps run check check-tests stress bench install uninstall fuzz clean
+.PHONY: all deps run check check-tests check-browser stress bench install uninstall fuzz clean
 all: $(BIN) hremu
 
 deps:
@@ -87,8 +87,16 @@ check-tests: $(TESTS) $(EXAMPLE) $(BIN)
 	$(TSAN_ENV) $(ASAN_ENV) HREMU_BIN=$(CURDIR)/$(BIN) tests/cli/run.sh
 	$(TSAN_ENV) $(ASAN_ENV) HREMU_BIN=$(CURDIR)/$(BIN) tests/cli/commands.sh
 	$(TSAN_ENV) $(ASAN_ENV) HREMU_BIN=$(CURDIR)/$(BIN) tests/plots.sh
+	$(TSAN_ENV) $(ASAN_ENV) HREMU_BIN=$(CURDIR)/$(BIN) tests/browser.sh
 	$(TSAN_ENV) $(ASAN_ENV) SAN="$(SAN)" CC="$(CC)" CFLAGS="$(if $(SAN),-fsanitize=$(SAN) -fno-omit-frame-pointer)" \
 	    LDFLAGS="$(if $(SAN),-fsanitize=$(SAN))" tests/install.sh $(BUILD)
+
+# The --html page in a real browser: installs Debian's Chromium if it is missing (make check runs
+# the same test, and skips it where Chromium is not installed).
+check-browser: deps
+	@scripts/deps.sh chromium
+	@$(MAKE) --no-print-directory $(BIN)
+	HREMU_BIN=$(CURDIR)/$(BIN) tests/browser.sh
 
 # Long jitter and stress loops: not part of `make check`.
 stress: deps

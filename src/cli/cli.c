@@ -29,7 +29,7 @@ enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2 };
 static const char usage_text[] =
     "usage: hremu [CONFIG.ini] [--set SECTION.KEY=VALUE]... [--format table|csv|json]\n"
     "             [--out FILE] [--trace FILE|-] [--trace-limit N] [--schedule FILE|-]\n"
-    "             [--rounds FILE|-] [--regions FILE] [--columns LIST]\n"
+    "             [--rounds FILE|-] [--html FILE] [--regions FILE] [--columns LIST]\n"
     "             [--aggregate seed] [--quiet]\n"
     "       hremu --topology SPEC [--procs P] [--format table|csv|json]\n"
     "       hremu --list | --help | --version\n";
@@ -53,6 +53,8 @@ static const char help_text[] =
     "  --rounds FILE            round disciplines: draw each round of each row's first run as\n"
     "                           a board (senders down, receivers across, each message's fate,\n"
     "                           the stalled senders) to FILE; - is standard output\n"
+    "  --html FILE              write one self-contained web page that plays each row's first\n"
+    "                           run, round by round or along model time (open it in a browser)\n"
     "  --schedule FILE          schedulers (irreg.*): write each row's schedule to FILE, a\n"
     "                           line a step in seed 001's notation (0 <-> 1 an exchange,\n"
     "                           0 -> 5 one way); - is standard output (the rows need --out)\n"
@@ -92,6 +94,7 @@ typedef struct options {
     const char  *trace_limit;
     const char  *schedule;
     const char  *rounds;
+    const char  *html;
     const char  *regions;
     const char  *columns;
     const char  *aggregate;
@@ -159,6 +162,8 @@ static int parse_args(int argc, char **argv, options *o)
             o->trace = v;
         } else if (option_value(argc, argv, &i, "--trace-limit", &v, &err)) {
             o->trace_limit = v;
+        } else if (option_value(argc, argv, &i, "--html", &v, &err)) {
+            o->html = v;
         } else if (option_value(argc, argv, &i, "--rounds", &v, &err)) {
             o->rounds = v;
         } else if (option_value(argc, argv, &i, "--schedule", &v, &err)) {
@@ -410,12 +415,16 @@ static int run(const options *o, const hr_config *c, const hr_sweep_plan *plan, 
     if (o->schedule != NULL && !plan->schedules)
         fprintf(stderr, "hremu: note: --schedule: no row runs a scheduler (irreg.*), so there is "
                 "no schedule to write\n");
-    FILE *out = stdout, *trace = NULL, *schedule = NULL, *rounds = NULL;
+    FILE *out = stdout, *trace = NULL, *schedule = NULL, *rounds = NULL, *html = NULL;
     int code = side_output("--trace", o->trace, o->out, &trace);
     if (code == EXIT_OK)
         code = side_output("--schedule", o->schedule, o->out, &schedule);
     if (code == EXIT_OK)
         code = side_output("--rounds", o->rounds, o->out, &rounds);
+    if (code == EXIT_OK && o->html != NULL && strcmp(o->html, "-") == 0)
+        code = usage_error("--html writes a page to a file, not to standard output%s", "");
+    if (code == EXIT_OK)
+        code = side_output("--html", o->html, o->out, &html);
     if (code == EXIT_OK && (trace == stdout) + (schedule == stdout) + (rounds == stdout) > 1)
         code = usage_error("only one of --trace, --schedule and --rounds can write to standard "
                            "output%s", "");
@@ -427,6 +436,7 @@ static int run(const options *o, const hr_config *c, const hr_sweep_plan *plan, 
         close_side(trace);
         close_side(schedule);
         close_side(rounds);
+        close_side(html);
         return code;
     }
     hr_trace tr;
@@ -440,6 +450,7 @@ static int run(const options *o, const hr_config *c, const hr_sweep_plan *plan, 
             close_side(trace);
             close_side(schedule);
             close_side(rounds);
+            close_side(html);
             if (out != stdout)
                 fclose(out);
             return EXIT_USAGE;
@@ -455,8 +466,12 @@ static int run(const options *o, const hr_config *c, const hr_sweep_plan *plan, 
     progress g = { .on = !o->quiet && isatty(STDERR_FILENO) && !rows_show, .total = plan->rows,
                    .start = now_s() };
     hr__report_start(&rep, out, format);
+    hr_html page;
+    if (html != NULL)
+        hr__html_begin(&page, html);
     hr_sweep_sides sides = { .trace = trace != NULL ? &tr : NULL, .regions = regions,
-                             .schedule = schedule, .rounds = rounds };
+                             .schedule = schedule, .rounds = rounds,
+                             .html = html != NULL ? &page : NULL };
     int err = hr__sweep_run(c, &rep, note_row, &g, &sides, &st, &e);
     progress_end(&g);
     int werr = hr__report_end(&rep);
@@ -475,6 +490,12 @@ static int run(const options *o, const hr_config *c, const hr_sweep_plan *plan, 
     }
     if (close_side(schedule) != 0) {
         fprintf(stderr, "hremu: %s: write error\n", o->schedule);
+        return EXIT_USAGE;
+    }
+    if (html != NULL)
+        hr__html_end(&page);
+    if (close_side(html) != 0) {
+        fprintf(stderr, "hremu: %s: write error\n", o->html);
         return EXIT_USAGE;
     }
     if (close_side(rounds) != 0) {

@@ -31,6 +31,7 @@ typedef struct sweep {
     hr_trace        *trace;    /* --trace, or NULL */
     FILE            *schedule; /* --schedule, or NULL */
     FILE            *rounds;   /* --rounds, or NULL */
+    hr_html         *html;     /* --html, or NULL */
     FILE            *regions;  /* --regions, or NULL */
 } sweep;
 
@@ -138,7 +139,7 @@ static int run_once(sweep *s, size_t k, hr_run_result *res, outcome *o)
     if (s->dirty)
         pt->workload->reset(s->inst);
     s->dirty = 1;
-    int traced = (s->trace != NULL || s->rounds != NULL) && k == 0;
+    int traced = (s->trace != NULL || s->rounds != NULL || s->html != NULL) && k == 0;
     hr_machine_events(s->m, traced ? (s->trace != NULL ? s->trace->limit : 1000000) : 0);
     hr_machine_neighbour_only(s->m, pt->alg->neighbour_only);
     int err = hr_machine_run(s->m, body, &b, res);
@@ -153,6 +154,8 @@ static int run_once(sweep *s, size_t k, hr_run_result *res, outcome *o)
             err = hr__trace_row(s->trace, s->m, pt->alg->name, what);
         if (err == HR_OK && s->rounds != NULL)
             err = hr__board_write(s->rounds, s->m, what, pt->machine.discipline);
+        if (err == HR_OK && s->html != NULL)
+            err = hr__html_row(s->html, s->m, what, pt->machine.topology, pt->machine.discipline);
     }
     if (err != HR_OK) {
         o->status = "error";
@@ -462,6 +465,6 @@ int hr__sweep_run(const hr_config *c, hr_report *rep, hr_sweep_note note, void *
         sides = &none;
     sweep s = { .c = c, .rep = rep, .note = note, .arg = arg, .st = st, .e = e,
                 .trace = sides->trace, .regions = sides->regions, .schedule = sides->schedule,
-                .rounds = sides->rounds };
+                .rounds = sides->rounds, .html = sides->html };
     return machine_level(&s);
 }

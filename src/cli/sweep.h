@@ -16,6 +16,7 @@
 
 #include "cli/config.h"
 #include "cli/report.h"
+#include "cli/html.h"
 #include "cli/trace.h"
 
 /* Told about every row once it is reported: the algorithm's name and, for a failed row, what
@@ -62,6 +63,7 @@ typedef struct hr_sweep_sides {
     FILE *regions;   /* the first run of every row that ends ok writes its timed regions and
                       * supersteps (hr__regions_write, in rep's format) */
     FILE *rounds;    /* the first run of every row draws its rounds (cli/board.h) */
+    hr_html *html;   /* the first run of every row goes into the page (cli/html.h) */
     FILE *schedule;  /* every row that plans a schedule writes it (hr_algorithm.plan_print)
                       * after a line "# ALGORITHM procs=P [KEY=VALUE ...] seed=S: N steps" */
 } hr_sweep_sides;

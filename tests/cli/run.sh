@@ -373,6 +373,12 @@ cmp -s "$TMP/boards.txt" "$TMP/boards2.txt" && ok || bad "--rounds: the same und
 run configs/examples/sweep.ini --set run.repeat=1 --set machine.procs=4 --rounds "$TMP/none.txt"
 expect_rc 0 "--rounds on async"
 expect_grep "no row runs a round discipline" "$TMP/err" "--rounds on async says so"
+run configs/examples/rounds.ini --set machine.procs=4 --html -
+expect_rc 2 "--html -"
+expect_err "hremu: --html writes a page to a file, not to standard output (hremu --help shows the usage)" "--html -"
+run configs/examples/rounds.ini --set machine.procs=4 --html "$TMP/page.html"
+expect_rc 0 "--html"
+[ "$(grep -c '^{title:' "$TMP/page.html")" = 3 ] && ok || bad "--html: a row each"
 run configs/examples/rounds.ini --trace "$TMP/no/such/dir/trace.csv"
 expect_rc 2 "--trace into a missing directory"
 expect_grep "cannot open" "$TMP/err" "--trace names the problem"
