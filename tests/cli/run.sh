@@ -370,6 +370,46 @@ expect_rc 0 "--rounds"
 HREMU_JITTER=1 "$BIN" configs/examples/rounds.ini --set machine.procs=4 --set machine.discipline=fifo \
     --set run.algorithms=hrel.offline --rounds "$TMP/boards2.txt" >/dev/null 2>&1
 cmp -s "$TMP/boards.txt" "$TMP/boards2.txt" && ok || bad "--rounds: the same under jitter"
+# The tutorial's walk (docs/tutorial.md, "Change the discipline"): under arbitrary write every
+# receiver column of a board holds at most one D, and the lost messages are sent again
+# (messages = the relation's 56 + lost); under fifo nothing is lost and each board's counts add
+# up to its letters. The figures the tutorial quotes are the ones printed.
+TEACH=configs/teaching/disciplines.ini
+run $TEACH --set machine.discipline=arbitrary --set run.algorithms=hrel.aw_uniform --rounds "$TMP/aw.txt" --format csv
+expect_rc 0 "tutorial: arbitrary"
+[ "$(col lost)" = 21 ] && [ "$(col messages)" = 77 ] && [ "$(col rounds)" = 12 ] && ok ||
+    bad "tutorial: aw_uniform lost $(col lost), messages $(col messages), rounds $(col rounds); docs/tutorial.md says 21, 77, 12"
+run $TEACH --set machine.discipline=fifo --set run.algorithms=hrel.fifo_staged --rounds "$TMP/fifo.txt" --format csv
+expect_rc 0 "tutorial: fifo"
+[ "$(col lost)" = 0 ] && [ "$(col stalls)" = 24 ] && [ "$(col rounds)" = 12 ] && ok ||
+    bad "tutorial: fifo_staged lost $(col lost), stalls $(col stalls), rounds $(col rounds); docs/tutorial.md says 0, 24, 12"
+python3 - "$TMP/aw.txt" "$TMP/fifo.txt" <<'PY' && ok || bad "tutorial: the boards' letters and counts"
+import re, sys
+def boards(path):
+    out, cur = [], None
+    for line in open(path):
+        if line.startswith("round "):
+            cur = {"cells": []}; out.append(cur)
+        elif cur is not None and line.strip().startswith("from"):
+            cur["cells"].append(line.split()[2:])
+        elif cur is not None and line.strip().startswith("delivered "):
+            cur["counts"] = {w: int(n) for w, n in
+                             re.findall(r"(delivered|queued|lost|destroyed) (\d+)", line)}
+    return out
+aw, ff = boards(sys.argv[1]), boards(sys.argv[2])
+assert len(aw) == 12 and len(ff) == 12
+for b in aw:
+    cols = list(zip(*b["cells"]))
+    assert all(c.count("D") <= 1 for c in cols)
+    flat = sum(b["cells"], [])
+    assert b["counts"]["delivered"] == flat.count("D") and b["counts"]["lost"] == flat.count("L")
+for b in ff:
+    flat = sum(b["cells"], [])
+    assert "L" not in flat
+    assert b["counts"]["delivered"] == flat.count("D") + flat.count("d")
+    assert b["counts"]["queued"] == flat.count("Q")
+assert sum(b["counts"]["lost"] for b in aw) == 21
+PY
 run configs/examples/sweep.ini --set run.repeat=1 --set machine.procs=4 --rounds "$TMP/none.txt"
 expect_rc 0 "--rounds on async"
 expect_grep "no row runs a round discipline" "$TMP/err" "--rounds on async says so"
