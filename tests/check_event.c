@@ -1,6 +1,7 @@
 /* check_event.c: a run's events (hr_machine_events): one send and one receive for every message,
  * paired by id, in the canonical order, the same under jitter; computing recorded with its
- * times; the limit. (Round messages' fates: tests/cli/run.sh, the --trace cases.) */
+ * times; regions and collectives with their names, holding their messages; the links each
+ * message crossed, one message at a time; the limit. (Round messages' fates: tests/cli/run.sh, the --trace cases.) */
 #include "hr_test.h"
 
 #include <stdlib.h>
@@ -22,6 +23,24 @@ static void keep(void *arg, const hr_event *e)
         ck_assert_ptr_nonnull(s->v);
     }
     s->v[s->n++] = *e;
+}
+
+/* a and b are the same event (field by field: padding is not part of an event). */
+static void same_event(const hr_event *a, const hr_event *b)
+{
+    ck_assert_int_eq(a->kind, b->kind);
+    ck_assert_int_eq(a->proc, b->proc);
+    ck_assert_int_eq(a->peer, b->peer);
+    ck_assert(a->msg == b->msg && a->t0 == b->t0 && a->t1 == b->t1 && a->bytes == b->bytes);
+    ck_assert(a->tag == b->tag && a->prio == b->prio && a->queue == b->queue &&
+              a->round == b->round);
+    ck_assert((a->fate == NULL) == (b->fate == NULL));
+    if (a->fate != NULL)
+        ck_assert_str_eq(a->fate, b->fate);
+    ck_assert((a->name == NULL) == (b->name == NULL));
+    if (a->name != NULL)
+        ck_assert_str_eq(a->name, b->name);
+    ck_assert_int_eq(a->link, b->link);
 }
 
 /* A ring: each processor computes 5000 units, then sends 100 bytes to the next and receives
@@ -96,10 +115,170 @@ START_TEST(test_event_ring)
                 ck_assert(a.v[i].t1 > 97.999e-6 && a.v[i].t1 < 98.001e-6);
         run_ring(discs[d], 1, 1000, &b, &res);
         ck_assert_uint_eq(a.n, b.n);
-        ck_assert(memcmp(a.v, b.v, a.n * sizeof *a.v) == 0);
+        for (size_t i = 0; i < a.n; i++)
+            same_event(&a.v[i], &b.v[i]);
         free(a.v);
         free(b.v);
     }
+}
+END_TEST
+
+/* A region around computing and two collectives: processor i computes (i + 1) * 1000 units,
+ * then broadcasts from 0 and all-reduces (which is a reduce and a broadcast inside: one
+ * collective event, not three). */
+static void regions(hr_proc *p, void *arg)
+{
+    (void)arg;
+    int64_t v = hr_pid(p), sum = 0;
+    hr_region_begin(p, "outer");
+    hr_compute(p, (uint64_t)(hr_pid(p) + 1) * 1000);
+    hr_bcast(p, 0, &v, sizeof v);
+    hr_allreduce(p, &v, &sum, 1, HR_INT64, HR_SUM);
+    hr_region_end(p, "outer");
+}
+
+static void run_regions(int jitter, events *out, hr_machine **m)
+{
+    hr_machine_config cfg = hr_test_config(4, "async");
+    cfg.jitter = jitter;
+    hr_run_result res;
+    ck_assert_int_eq(hr_machine_create(&cfg, m, NULL), HR_OK);
+    hr_machine_events(*m, 1000);
+    ck_assert_int_eq(hr_machine_run(*m, regions, NULL, &res), HR_OK);
+    ck_assert_msg(res.status == HR_OK, "%s", res.report);
+    memset(out, 0, sizeof *out);
+    ck_assert_int_eq(hr_machine_event_each(*m, keep, out), HR_OK);
+}
+
+START_TEST(test_event_regions_collectives)
+{
+    events a, b;
+    hr_machine *ma, *mb;
+    run_regions(0, &a, &ma);
+    for (int me = 0; me < 4; me++) {
+        const hr_event *region = NULL, *coll[2] = { NULL, NULL };
+        int ncoll = 0;
+        for (size_t i = 0; i < a.n; i++) {
+            const hr_event *e = &a.v[i];
+            if (e->proc != me)
+                continue;
+            if (e->kind == HR_EV_REGION) {
+                ck_assert_ptr_null(region);
+                region = e;
+                ck_assert_str_eq(e->name, "outer");
+            } else if (e->kind == HR_EV_COLL) {
+                ck_assert_int_lt(ncoll, 2);
+                coll[ncoll++] = e;
+            } else {
+                ck_assert_ptr_null(e->name);
+            }
+        }
+        ck_assert_ptr_nonnull(region);
+        ck_assert_int_eq(ncoll, 2);
+        ck_assert_str_eq(coll[0]->name, "hr_bcast from root 0");
+        ck_assert_str_eq(coll[1]->name, "hr_allreduce");
+        /* The broadcast starts when the computing ends, (me + 1) us; the all-reduce when the
+         * broadcast returns; the region holds both. */
+        ck_assert_double_eq_tol(coll[0]->t0, (me + 1) * 1e-6, 1e-12);
+        ck_assert(coll[1]->t0 >= coll[0]->t1);
+        ck_assert(region->t0 == 0 && region->t1 >= coll[1]->t1 && region->t1 > coll[1]->t0);
+        /* Every message of a collective lies inside it: sent after the call, received before
+         * the return (a send's port may drain after it). */
+        for (size_t i = 0; i < a.n; i++) {
+            const hr_event *e = &a.v[i];
+            if (e->proc != me || (e->kind != HR_EV_SEND && e->kind != HR_EV_RECV))
+                continue;
+            ck_assert_int_lt(e->tag, 0);
+            const hr_event *c = e->t0 < coll[1]->t0 ? coll[0] : coll[1];
+            ck_assert(e->t0 >= c->t0);
+            if (e->kind == HR_EV_RECV)
+                ck_assert(e->t1 <= c->t1);
+        }
+    }
+    /* The same events under jitter, names and all. */
+    run_regions(1, &b, &mb);
+    ck_assert_uint_eq(a.n, b.n);
+    for (size_t i = 0; i < a.n; i++)
+        same_event(&a.v[i], &b.v[i]);
+    hr_machine_destroy(ma);
+    hr_machine_destroy(mb);
+    free(a.v);
+    free(b.v);
+}
+END_TEST
+
+/* Each processor of a ring of 4 sends 1000 bytes two steps on (every route is two links). */
+static void across(hr_proc *p, void *arg)
+{
+    (void)arg;
+    int me = hr_pid(p);
+    char out[1000] = { 0 }, in[1000];
+    hr_sendrecv(p, (me + 2) % 4, 1, out, sizeof out, (me + 2) % 4, 1, in, sizeof in, NULL);
+}
+
+static void run_across(int jitter, events *out, hr_machine **m)
+{
+    hr_machine_config cfg = hr_test_config(4, "async");
+    cfg.topology = "ring";
+    cfg.jitter = jitter;
+    hr_run_result res;
+    ck_assert_int_eq(hr_machine_create(&cfg, m, NULL), HR_OK);
+    hr_machine_events(*m, 1000);
+    ck_assert_int_eq(hr_machine_run(*m, across, NULL, &res), HR_OK);
+    ck_assert_msg(res.status == HR_OK, "%s", res.report);
+    memset(out, 0, sizeof *out);
+    ck_assert_int_eq(hr_machine_event_each(*m, keep, out), HR_OK);
+}
+
+START_TEST(test_event_links)
+{
+    events a, b;
+    hr_machine *ma, *mb;
+    run_across(0, &a, &ma);
+    int links = 0;
+    for (size_t i = 0; i < a.n; i++) {
+        const hr_event *e = &a.v[i];
+        if (e->kind != HR_EV_SEND)
+            continue;
+        /* The message's link events: two, a path from its sender to its receiver, the second
+         * starting no earlier than the first, each carrying its 1000 bytes. */
+        const hr_event *hop[3];
+        int h = 0;
+        for (size_t j = 0; j < a.n; j++)
+            if (a.v[j].kind == HR_EV_LINK && a.v[j].msg == e->msg) {
+                ck_assert_int_lt(h, 2);
+                hop[h++] = &a.v[j];
+            }
+        ck_assert_int_eq(h, 2);
+        ck_assert_int_eq(hop[0]->proc, e->proc);
+        ck_assert_int_eq(hop[0]->peer, hop[1]->proc);
+        ck_assert_int_eq(hop[1]->peer, e->peer);
+        ck_assert_int_ne(hop[0]->link, hop[1]->link);
+        for (int k = 0; k < 2; k++) {
+            ck_assert_uint_eq(hop[k]->bytes, 1000);
+            ck_assert(hop[k]->t0 >= e->t0 && hop[k]->t1 > hop[k]->t0);
+        }
+        links += 2;
+    }
+    /* A link carries one message at a time: its busy spans never overlap. */
+    size_t nlink = 0;
+    for (size_t i = 0; i < a.n; i++)
+        for (size_t j = i + 1; j < a.n; j++)
+            if (a.v[i].kind == HR_EV_LINK && a.v[j].kind == HR_EV_LINK &&
+                a.v[i].link == a.v[j].link)
+                ck_assert(a.v[i].t1 <= a.v[j].t0 || a.v[j].t1 <= a.v[i].t0);
+    for (size_t i = 0; i < a.n; i++)
+        nlink += a.v[i].kind == HR_EV_LINK;
+    ck_assert_int_eq(links, 8);
+    ck_assert_uint_eq(nlink, 8);
+    run_across(1, &b, &mb);
+    ck_assert_uint_eq(a.n, b.n);
+    for (size_t i = 0; i < a.n; i++)
+        same_event(&a.v[i], &b.v[i]);
+    hr_machine_destroy(ma);
+    hr_machine_destroy(mb);
+    free(a.v);
+    free(b.v);
 }
 END_TEST
 
@@ -124,6 +303,8 @@ Suite *hr_event_suite(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_event_ring);
+    tcase_add_test(tc, test_event_regions_collectives);
+    tcase_add_test(tc, test_event_links);
     tcase_add_test(tc, test_event_limit_and_off);
     suite_add_tcase(s, tc);
     return s;

@@ -153,6 +153,14 @@ typedef enum hr_event_kind {
     HR_EV_ROUND,      /* a round message from proc to peer met its fate in round `round`
                        * (starting at t0): delivered, queued, lost (arbitrary, ocpc); queue is
                        * the receiver's queue length after the round, prio the message's */
+    HR_EV_REGION,     /* proc was inside region `name` from t0 to t1 (its outermost stretch:
+                       * a region re-entered inside itself is one) */
+    HR_EV_COLL,       /* proc was in collective `name` ("hr_bcast from root 0") from its call
+                       * at t0 to its return at t1; its messages are SEND and RECV events with
+                       * the collective's (negative) tag */
+    HR_EV_LINK,       /* on a topology with links: directed link `link`, from node proc to node
+                       * peer (nodes from p on are switches), carried msg's bytes from t0 to t1
+                       * (msg 0: a superstep's put or get) */
 } hr_event_kind;
 
 typedef struct hr_event {
@@ -166,6 +174,12 @@ typedef struct hr_event {
     int         queue;        /* ROUND: the receiver's queue after the round; else -1 */
     uint64_t    round;        /* ROUND: from 1; else 0 */
     const char *fate;         /* ROUND: "delivered", "queued" or "lost"; else NULL */
+    const char *name;         /* REGION, COLL: the region or the collective; else NULL (valid
+                               * until the machine's next run) */
+    int         link;         /* LINK: the link's index (0 .. links - 1); else -1 */
+    double      wall_s;       /* when it was recorded, in seconds of this computer's clock from
+                               * the run's start: not a model figure, it differs between runs
+                               * (the canonical order does not use it) */
 } hr_event;
 
 /* Record up to limit events in each following run (0: none, the default). Machine thread,

@@ -28,7 +28,8 @@ enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2 };
 
 static const char usage_text[] =
     "usage: hremu [CONFIG.ini] [--set SECTION.KEY=VALUE]... [--format table|csv|json]\n"
-    "             [--out FILE] [--trace FILE|-] [--trace-limit N] [--schedule FILE|-]\n"
+    "             [--out FILE] [--trace FILE|-] [--trace-limit N] [--trace-sample K]\n"
+    "             [--trace-wall] [--schedule FILE|-]\n"
     "             [--rounds FILE|-] [--html FILE] [--regions FILE] [--columns LIST]\n"
     "             [--aggregate seed] [--quiet]\n"
     "       hremu --topology SPEC [--procs P] [--format table|csv|json]\n"
@@ -50,6 +51,10 @@ static const char help_text[] =
     "                           - is standard output (CSV; the rows then need --out)\n"
     "  --trace-limit N          record at most N events a run (default 1000000; more are left\n"
     "                           out, and stderr says how many)\n"
+    "  --trace-sample K         trace processors 0, K, 2K, ... only (a big run's sample; its\n"
+    "                           arrows join kept processors only)\n"
+    "  --trace-wall             add when each event was recorded on this computer (wall_s;\n"
+    "                           in JSON a second process a row): differs from run to run\n"
     "  --rounds FILE            round disciplines: draw each round of each row's first run as\n"
     "                           a board (senders down, receivers across, each message's fate,\n"
     "                           the stalled senders) to FILE; - is standard output\n"
@@ -92,6 +97,8 @@ typedef struct options {
     const char  *out;
     const char  *trace;
     const char  *trace_limit;
+    const char  *trace_sample;
+    int          trace_wall;
     const char  *schedule;
     const char  *rounds;
     const char  *html;
@@ -162,6 +169,10 @@ static int parse_args(int argc, char **argv, options *o)
             o->trace = v;
         } else if (option_value(argc, argv, &i, "--trace-limit", &v, &err)) {
             o->trace_limit = v;
+        } else if (strcmp(argv[i], "--trace-wall") == 0) {
+            o->trace_wall = 1;
+        } else if (option_value(argc, argv, &i, "--trace-sample", &v, &err)) {
+            o->trace_sample = v;
         } else if (option_value(argc, argv, &i, "--html", &v, &err)) {
             o->html = v;
         } else if (option_value(argc, argv, &i, "--rounds", &v, &err)) {
@@ -409,6 +420,16 @@ static int run(const options *o, const hr_config *c, const hr_sweep_plan *plan, 
                                o->trace_limit);
         limit = (size_t)v;
     }
+    int sample = 1;
+    if (o->trace_sample != NULL) {
+        char *end;
+        long v = strtol(o->trace_sample, &end, 10);
+        if (*o->trace_sample < '0' || *o->trace_sample > '9' || *end != '\0' || v < 1 ||
+            v > 1 << 20)
+            return usage_error("--trace-sample takes a processor stride from 1 to 1048576 (it is "
+                               "'%s')", o->trace_sample);
+        sample = (int)v;
+    }
     if (o->rounds != NULL && !plan->rounds)
         fprintf(stderr, "hremu: note: --rounds: no row runs a round discipline (fifo, priority, "
                 "arbitrary, ocpc), so there are no rounds to draw\n");
@@ -442,7 +463,7 @@ static int run(const options *o, const hr_config *c, const hr_sweep_plan *plan, 
     hr_trace tr;
     if (trace != NULL)
         hr__trace_begin(&tr, trace, trace == stdout ? HR_TRACE_CSV : hr__trace_format(o->trace),
-                        limit);
+                        limit, sample, o->trace_wall);
     FILE *regions = NULL;
     if (o->regions != NULL) {
         if ((regions = fopen(o->regions, "w")) == NULL) {
@@ -482,7 +503,8 @@ static int run(const options *o, const hr_config *c, const hr_sweep_plan *plan, 
         hr__trace_end(&tr);
         if (tr.dropped > 0)
             fprintf(stderr, "hremu: note: --trace: %zu events past the limit of %zu a run were "
-                    "left out (--trace-limit)\n", tr.dropped, limit);
+                    "left out (--trace-limit; --trace-sample K writes a sample)\n", tr.dropped,
+                    limit);
     }
     if (close_side(trace) != 0) {
         fprintf(stderr, "hremu: %s: write error\n", o->trace);

@@ -102,7 +102,7 @@ typedef struct sink_arg {
 static void event(void *arg, const hr_event *e)
 {
     sink_arg *a = arg;
-    if (e->kind == HR_EV_COMPUTE)
+    if (e->kind != HR_EV_SEND && e->kind != HR_EV_RECV && e->kind != HR_EV_ROUND)
         return;
     char t0[40], t1[40];
     hr__report_double(t0, sizeof t0, e->t0);

@@ -222,7 +222,7 @@ static int fill(field *f, const hr_row *r, hr_format fmt)
 
 /* ---- CSV (RFC 4180 quoting) ----------------------------------------------------------------- */
 
-static void csv_field(FILE *out, const char *s)
+void hr__report_csv_field(FILE *out, const char *s)
 {
     size_t n = strlen(s);
     if (strpbrk(s, ",\"\r\n") == NULL && (n == 0 || (s[0] != ' ' && s[n - 1] != ' '))) {
@@ -246,14 +246,14 @@ static void csv_row(FILE *out, const column *cols, int n, const char *const *v)
     for (int i = 0; i < n; i++) {
         if (i)
             fputc(',', out);
-        csv_field(out, v[i]);
+        hr__report_csv_field(out, v[i]);
     }
     fputc('\n', out);
 }
 
 /* ---- JSON lines ----------------------------------------------------------------------------- */
 
-static void json_string(FILE *out, const char *s)
+void hr__report_json_string(FILE *out, const char *s)
 {
     fputc('"', out);
     for (; *s; s++) {
@@ -278,12 +278,12 @@ static void json_row(FILE *out, const column *cols, int n, const char *const *v)
     for (int i = 0; i < n; i++) {
         if (i)
             fputc(',', out);
-        json_string(out, cols[i].name);
+        hr__report_json_string(out, cols[i].name);
         fputc(':', out);
         if (cols[i].opt && v[i][0] == '\0')
             fputs("null", out);      /* a key of another workload kind */
         else if (cols[i].type == COL_STR)
-            json_string(out, v[i]);
+            hr__report_json_string(out, v[i]);
         else
             fputs(v[i][0] != '\0' ? v[i] : "null", out);
     }

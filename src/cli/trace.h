@@ -15,15 +15,20 @@ typedef struct hr_trace {
     FILE           *out;
     hr_trace_format format;
     size_t          limit;      /* events a run may record (hr_machine_events) */
+    int             sample;     /* only processors 0, sample, 2 sample, ... are written */
+    int             wall;       /* write the events' wall times too */
     size_t          rows;       /* rows written */
     size_t          dropped;    /* events past the limit, over every row */
     size_t          events;     /* events written */
+    unsigned char  *seen;       /* JSON: the links whose track the row has named */
+    size_t          nseen;
 } hr_trace;
 
 /* The format a path asks for: JSON if it ends in ".json", else CSV. */
 hr_trace_format hr__trace_format(const char *path);
 /* Begin the file: the CSV header, or the JSON object's opening. */
-void hr__trace_begin(hr_trace *t, FILE *out, hr_trace_format format, size_t limit);
+void hr__trace_begin(hr_trace *t, FILE *out, hr_trace_format format, size_t limit, int sample,
+                     int wall);
 /* The events of m's last run, as row `what` ("hrel.direct procs=8 ...") of algorithm alg.
  * HR_OK or HR_ENOMEM. */
 int  hr__trace_row(hr_trace *t, const hr_machine *m, const char *alg, const char *what);

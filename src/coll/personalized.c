@@ -44,12 +44,14 @@ void hr_transpose(hr_proc *p, const void *send, void *recv, size_t block)
 {
     hr__group_begin(p, hr_world(p), "hr_transpose", NULL, -1);
     transpose(p, hr_world(p), send, recv, block);
+    hr__coll_end(p);
 }
 
 void hr_group_transpose(hr_proc *p, const hr_group *g, const void *send, void *recv, size_t block)
 {
     hr__group_begin(p, g, "hr_group_transpose", NULL, -1);
     transpose(p, g, send, recv, block);
+    hr__coll_end(p);
 }
 
 /* As hr_transpose, costed the same, but nothing is copied: the blocks stay where they are and
@@ -70,6 +72,7 @@ void hr_transpose_view(hr_proc *p, const void *send, size_t block, const void **
         view[src] = hr__coll_view(p, src, block);
     }
     hr__coll_complete(p);
+    hr__coll_end(p);
 }
 
 void hr_view_end(hr_proc *p)
@@ -110,6 +113,7 @@ void hr_alltoallv(hr_proc *p, const void *send, const size_t *scounts, const siz
 {
     hr__group_begin(p, hr_world(p), "hr_alltoallv", NULL, -1);
     alltoallv(p, hr_world(p), send, scounts, sdispls, recv, rcounts, rdispls, elem, "hr_alltoallv");
+    hr__coll_end(p);
 }
 
 void hr_group_alltoallv(hr_proc *p, const hr_group *g, const void *send, const size_t *scounts,
@@ -118,6 +122,7 @@ void hr_group_alltoallv(hr_proc *p, const hr_group *g, const void *send, const s
 {
     hr__group_begin(p, g, "hr_group_alltoallv", NULL, -1);
     alltoallv(p, g, send, scounts, sdispls, recv, rcounts, rdispls, elem, "hr_group_alltoallv");
+    hr__coll_end(p);
 }
 
 static void gather(hr_proc *p, const hr_group *g, int root, const void *send, void *recv,
@@ -142,6 +147,7 @@ void hr_gather(hr_proc *p, int root, const void *send, void *recv, size_t block)
 {
     hr__group_begin(p, hr_world(p), "hr_gather", "to", root);
     gather(p, hr_world(p), root, send, recv, block);
+    hr__coll_end(p);
 }
 
 void hr_group_gather(hr_proc *p, const hr_group *g, int root, const void *send, void *recv,
@@ -149,6 +155,7 @@ void hr_group_gather(hr_proc *p, const hr_group *g, int root, const void *send, 
 {
     hr__group_begin(p, g, "hr_group_gather", "to", root);
     gather(p, g, root, send, recv, block);
+    hr__coll_end(p);
 }
 
 static void scatter(hr_proc *p, const hr_group *g, int root, const void *send, void *recv,
@@ -172,6 +179,7 @@ void hr_scatter(hr_proc *p, int root, const void *send, void *recv, size_t block
 {
     hr__group_begin(p, hr_world(p), "hr_scatter", "from", root);
     scatter(p, hr_world(p), root, send, recv, block);
+    hr__coll_end(p);
 }
 
 void hr_group_scatter(hr_proc *p, const hr_group *g, int root, const void *send, void *recv,
@@ -179,6 +187,7 @@ void hr_group_scatter(hr_proc *p, const hr_group *g, int root, const void *send,
 {
     hr__group_begin(p, g, "hr_group_scatter", "from", root);
     scatter(p, g, root, send, recv, block);
+    hr__coll_end(p);
 }
 
 static void allgather(hr_proc *p, const hr_group *g, const void *send, void *recv, size_t block)
@@ -200,12 +209,14 @@ void hr_allgather(hr_proc *p, const void *send, void *recv, size_t block)
 {
     hr__group_begin(p, hr_world(p), "hr_allgather", NULL, -1);
     allgather(p, hr_world(p), send, recv, block);
+    hr__coll_end(p);
 }
 
 void hr_group_allgather(hr_proc *p, const hr_group *g, const void *send, void *recv, size_t block)
 {
     hr__group_begin(p, g, "hr_group_allgather", NULL, -1);
     allgather(p, g, send, recv, block);
+    hr__coll_end(p);
 }
 
 /* Dissemination among the members: in round k each sends a zero-byte message to the rank 2^k
@@ -219,4 +230,5 @@ void hr_group_barrier(hr_proc *p, const hr_group *g)
         hr__coll_take(p, hr__group_pid(g, proc_at(me, -d, n)), NULL, 0);
         hr__coll_complete(p);
     }
+    hr__coll_end(p);
 }

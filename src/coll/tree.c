@@ -93,12 +93,14 @@ void hr_group_bcast(hr_proc *p, const hr_group *g, int root, void *buf, size_t l
 {
     hr__group_begin(p, g, "hr_group_bcast", "from", root);
     bcast(p, g, root, buf, len);
+    hr__coll_end(p);
 }
 
 void hr_bcast(hr_proc *p, int root, void *buf, size_t len)
 {
     hr__group_begin(p, hr_world(p), "hr_bcast", "from", root);
     bcast(p, hr_world(p), root, buf, len);
+    hr__coll_end(p);
 }
 
 /* Reduce into out at root; out may be NULL elsewhere.
@@ -166,6 +168,7 @@ static void rooted_reduce(hr_proc *p, const hr_group *g, int root, const void *i
 {
     hr__group_begin(p, g, c->call, "to", root);
     reduce(p, g, root, in, out, c);
+    hr__coll_end(p);
 }
 
 static void allreduce(hr_proc *p, const hr_group *g, const void *in, void *out, const combiner *c)
@@ -173,6 +176,7 @@ static void allreduce(hr_proc *p, const hr_group *g, const void *in, void *out, 
     hr__group_begin(p, g, c->call, NULL, -1);
     reduce(p, g, 0, in, out, c);
     bcast(p, g, 0, out, c->len);
+    hr__coll_end(p);
 }
 
 /* Hillis-Steele: acc holds the combination of in over processors i-2d+1 .. i, ex over
@@ -209,6 +213,7 @@ static int scan(hr_proc *p, const hr_group *g, const void *in, void *out, const 
     hr_free(p, tmp);
     hr_free(p, ex);
     hr_free(p, acc);
+    hr__coll_end(p);
     return inclusive || have_ex;
 }
 

@@ -20,6 +20,7 @@
 #include <setjmp.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <time.h>
 #include <hremu/machine.h>
 
 #include "core/mailbox.h"
@@ -147,22 +148,38 @@ typedef struct hr_ev {
     hr_event e;
     hr_time  t0;           /* e.t0 exactly, for the canonical order */
     uint64_t seq;          /* the order the owner appended them in */
+    size_t   name;         /* REGION, COLL: its name's offset in the owner's names */
 } hr_ev;
 
 typedef struct hr_evbuf {
     hr_ev  *v;
     size_t  n, cap;
     size_t  dropped;       /* past the limit, or out of memory */
+    double  wall0;         /* this computer's clock when the run began (hr__wall_s) */
+    char   *names;         /* the names of REGION and COLL events, each NUL-terminated */
+    size_t  nlen, ncap;
 } hr_evbuf;
 
 /* Record e (its times in t0, t1) into b, at most limit events: the owner thread of b only. */
+/* This computer's monotonic clock, in seconds. Any thread. */
+static inline double hr__wall_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 void hr__ev_add(hr_evbuf *b, size_t limit, hr_event e, hr_time t0, hr_time t1);
-void hr__ev_reset(hr_evbuf *b);
+void hr__ev_reset(hr_evbuf *b, double wall0);
 void hr__ev_free(hr_evbuf *b);
 /* Record, if events are on, p's send of msg (t0 .. t1), its receive, or its computing. */
 void hr__ev_send(hr_proc *p, const hr_msg *msg, hr_time t0, hr_time t1);
 void hr__ev_recv(hr_proc *p, const hr_msg *msg, hr_time t0, hr_time t1);
 void hr__ev_compute(hr_proc *p, hr_time t0, hr_time t1);
+/* hr_net's busy hook (arg the machine): a link event for m->link_msg. */
+void hr__ev_link(void *arg, int l, hr_time t0, hr_time t1, size_t bytes);
+/* p was in a region or a collective (kind HR_EV_REGION, HR_EV_COLL) called name from t0 to t1. */
+void hr__ev_named(hr_proc *p, int kind, const char *name, hr_time t0, hr_time t1);
 
 struct hr_proc {
     /* (owner) */
@@ -205,6 +222,9 @@ struct hr_proc {
     int              park_tag;    /* a message from park_src (or HR_ANY) with park_tag, */
     int              park_need;   /* or, if not 0, park_need more collective blocks */
     char             coll_what[64]; /* the collective it is in, for the report (hr__coll_begin) */
+    char             coll_name[64]; /* the outermost collective it is in, for its event */
+    int              coll_depth;  /* collectives entered and not yet left (hr__coll_end) */
+    hr_time          coll_t0;     /* the clock when it entered the outermost */
     hr_evbuf         ev;          /* its events (event.c), appended by it alone */
     int              coll_tag;    /* its messages' internal tag: HR__TAG_COLL, or a group's */
     struct hr_group *world;       /* hr_world's handle (coll/group.c), this run's */
@@ -282,6 +302,8 @@ typedef struct hr_machine {
     uint64_t             rnd_count;     /* rounds counted in this run */
     size_t               ev_limit;      /* hr_machine_events: events a run may record, 0: none */
     hr_evbuf             rev;           /* round events, written by the round's serial part */
+    hr_evbuf             lev;           /* link events, written under the transit's lock */
+    uint64_t             link_msg;      /* the message being routed, for its link events */
     int                 *rnd_first;     /* [p+1] arrivals by receiver: offsets into rnd_arr */
     int                 *rnd_next;      /* [p] */
     hr_arrival          *rnd_arr;       /* [p] */
@@ -356,6 +378,8 @@ void        hr__view_end(hr_proc *p);
  * name it, printf-style, for a deadlock report: "hr_bcast from root %d". The name stays until the
  * next collective. */
 void   hr__coll_begin(hr_proc *p, int tag, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A collective returns: the end of its event. */
+void   hr__coll_end(hr_proc *p);
 void   hr__p2p_reset(hr_proc *p);               /* drop undelivered messages, between runs */
 /* After the algorithm returned: fail p if it left requests uncompleted (a sync send's buffer is
  * waited for first: it may be on the returned function's stack). */

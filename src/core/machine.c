@@ -29,13 +29,6 @@
 
 #define PROC_STACK (1u << 20)
 
-static double wall_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Room kept at the end of the report for the line that counts the lines left out. */
 #define REPORT_TAIL 48
 
@@ -502,12 +495,14 @@ static void reset_procs(hr_machine *m, int n)
         if (m->procs[i].rbuf != NULL)
             hr__rbuf_reset(m->procs[i].rbuf);
     }
+    double wall0 = hr__wall_s();
     for (int i = 0; i < n; i++) {
         hr__proc_reset(&m->procs[i]);
         hr__round_reset(&m->procs[i]);
-        hr__ev_reset(&m->procs[i].ev);
+        hr__ev_reset(&m->procs[i].ev, wall0);
     }
-    hr__ev_reset(&m->rev);
+    hr__ev_reset(&m->rev, wall0);
+    hr__ev_reset(&m->lev, wall0);
 }
 
 static void destroy_procs(hr_machine *m, int n)
@@ -520,6 +515,7 @@ static void destroy_procs(hr_machine *m, int n)
         hr__ev_free(&m->procs[i].ev);
     }
     hr__ev_free(&m->rev);
+    hr__ev_free(&m->lev);
     hr__round_destroy(m);
     hr__results_free(m);
     free(m->bar_time);
@@ -683,13 +679,13 @@ int hr_machine_run(hr_machine *m, void (*fn)(hr_proc *, void *), void *arg, hr_r
     atomic_store(&m->rnd_arrived, 0);
     m->rnd_count = 0;
 
-    double t0 = wall_now();
+    double t0 = hr__wall_s();
     atomic_fetch_add(&m->gen, 1);
     hr__futex_wake(&m->gen, INT32_MAX);
     uint32_t n;
     while ((n = atomic_load(&m->ndone)) != (uint32_t)m->p)
         hr__futex_wait(&m->ndone, n);
-    res->wall_s = wall_now() - t0;
+    res->wall_s = hr__wall_s() - t0;
 
     collect(m, res);
     hr__results_collect(m);

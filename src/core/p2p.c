@@ -925,6 +925,16 @@ void hr__coll_begin(hr_proc *p, int tag, const char *fmt, ...)
     hr__proc_comm_point(p);
     p->rounds++;
     p->colls++;
+    if (p->coll_depth++ == 0) {
+        memcpy(p->coll_name, p->coll_what, sizeof p->coll_name);
+        p->coll_t0 = p->clock;
+    }
+}
+
+void hr__coll_end(hr_proc *p)
+{
+    if (--p->coll_depth == 0)
+        hr__ev_named(p, HR_EV_COLL, p->coll_name, p->coll_t0, p->clock);
 }
 
 static void post(hr_proc *p, int dest, const void *buf, size_t len, uint8_t kind)

@@ -148,6 +148,7 @@ void hr__proc_reset(hr_proc *p)
     p->msgs_out = p->bytes_out = p->bytes_in = p->stalls = p->rounds = p->lost = 0;
     p->step = 0;
     p->colls = 0;
+    p->coll_depth = 0;
     free(p->regions);
     p->regions = NULL;
     p->nregions = p->capregions = 0;

@@ -121,6 +121,7 @@ void hr_region_end(hr_proc *p, const char *name)
     if (--r->open > 0)
         return;
     hr_tally now = hr__tally(p), d = hr__tally_since(&r->at, &now);
+    hr__ev_named(p, HR_EV_REGION, r->name, r->at.clock, now.clock);
     r->total = (hr_tally){ hr__tadd(r->total.clock, d.clock), hr__tadd(r->total.work, d.work),
                            r->total.msgs + d.msgs, r->total.out + d.out, r->total.in + d.in };
 }

@@ -153,6 +153,7 @@ static void route_round(hr_net *net, void *ctx)
         const hr_round_proc *r = &j->m->procs[s].rnd;
         if (!r->sent)
             continue;
+        j->m->link_msg = (uint64_t)s << 32 | ((j->m->procs[s].msgs_out - 1) & 0xffffffffu);
         hr_time a = hr__net_route(net, s, r->dest, j->start, r->len);
         j->end = hr__max(j->end, hr__tadd(a, hr__cost_bytes(&j->m->cost, r->len)));
     }
@@ -169,7 +170,7 @@ static void round_event(hr_machine *m, hr_time start, int src, int dst, uint64_t
                     * of messages names it */
                    .msg = (uint64_t)src << 32 | ((m->procs[src].msgs_out - 1) & 0xffffffffu),
                    .bytes = m->procs[src].rnd.len, .tag = 0, .prio = prio,
-                   .queue = queue, .round = m->rnd_count + 1, .fate = fate };
+                   .queue = queue, .round = m->rnd_count + 1, .fate = fate, .link = -1 };
     hr__ev_add(&m->rev, m->ev_limit, e, start, start);
 }
 

@@ -255,8 +255,9 @@ static int issue_cmp(const void *a, const void *b)
 }
 
 typedef struct route_job {
-    inflow *in;
-    size_t  k;
+    inflow     *in;
+    size_t      k;
+    hr_machine *m;
 } route_job;
 
 /* On a topology with links, the transfers' arrivals come from the network, in issue order, after
@@ -268,6 +269,7 @@ static void route_transfers(hr_net *net, void *ctx)
 {
     route_job *j = ctx;
     qsort(j->in, j->k, sizeof *j->in, issue_cmp);
+    j->m->link_msg = 0;
     for (size_t i = 0; i < j->k; i++) {
         inflow *f = &j->in[i];
         if (f->is_get) {
@@ -356,7 +358,7 @@ static void sync_serial(hr_machine *m, void *ctx)
             }
         }
     if (m->transit != NULL && k > 0) {
-        route_job job = { in, k };
+        route_job job = { in, k, m };
         hr__transit_serial(m, route_transfers, &job);
     }
     if (k > 0)

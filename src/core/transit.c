@@ -45,6 +45,8 @@ int hr__transit_create(hr_machine *m, hr_transit **out)
         free(tr);
         return HR_ENOMEM;
     }
+    tr->net.busy = hr__ev_link;
+    tr->net.busy_arg = m;
     hr__mutex_init(&tr->lock);
     *out = tr;
     return HR_OK;
@@ -140,6 +142,7 @@ static hr_time route_top(hr_machine *m, hr_transit *tr)
     hr_proc *r = &m->procs[msg->dst];
     int unparked = atomic_load(&r->parked) && ends_park(r, msg) && atomic_exchange(&r->parked, 0);
     atomic_fetch_add(&r->news, 1);
+    m->link_msg = (uint64_t)src << 32 | (msg->seq & 0xffffffffu);
     hr_time a = hr__net_route(&tr->net, src, msg->dst, msg->sent, msg->len);
     msg->arrive = a;
     hr_time back = r->park_need == 0 && r->park_src == src &&

@@ -56,8 +56,11 @@ hr_time hr__net_route(hr_net *n, int src, int dst, hr_time t, size_t bytes)
         hr_time tk = t;
         for (int k = 0; k < h; k++) {
             int l = n->route[k];
-            tk = hr__tadd(hr__tadd(hr__tmax(tk, n->free_at[l]), c->hop), carry(n, l, bytes));
+            hr_time start = hr__tmax(tk, n->free_at[l]);
+            tk = hr__tadd(hr__tadd(start, c->hop), carry(n, l, bytes));
             n->free_at[l] = tk;
+            if (n->busy != NULL)
+                n->busy(n->busy_arg, l, start, tk, bytes);
         }
         done = hr__tadd(tk, c->tau);
         hr_time head = hr__tadd(t, hr__tadd(c->tau, hops));
@@ -72,6 +75,8 @@ hr_time hr__net_route(hr_net *n, int src, int dst, hr_time t, size_t bytes)
         hr_time busy = carry(n, l, bytes);
         slowest = hr__tmax(slowest, busy);
         n->free_at[l] = hr__tadd(hr__tadd(s, hops), busy);
+        if (n->busy != NULL)
+            n->busy(n->busy_arg, l, s, n->free_at[l], bytes);
     }
     hr_time head = hr__tadd(hr__tadd(s, c->tau), hops);
     done = hr__tadd(head, slowest);

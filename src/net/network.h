@@ -32,6 +32,10 @@ typedef struct hr_net {
     int              switching;     /* HR_NET_* */
     hr_time         *free_at;       /* [nlinks] */
     int             *route;         /* [max_route] scratch of the one routing caller */
+    /* If set, told each link's occupancy as it is reserved: link l is busy from t0 to t1
+     * carrying bytes (for traces; called by the routing caller, in routing order). */
+    void           (*busy)(void *arg, int l, hr_time t0, hr_time t1, size_t bytes);
+    void            *busy_arg;
 } hr_net;
 
 /* From injection to the head's arrival, with no link contention: tau + hops * hop between

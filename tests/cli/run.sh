@@ -350,7 +350,7 @@ HREMU_JITTER=1 "$BIN" configs/examples/rounds.ini --format csv >"$TMP/m.csv" 2>"
     bad "rounds example: model columns differ with HREMU_JITTER=1"
 run configs/examples/rounds.ini --set machine.procs=4 --trace "$TMP/trace.csv"
 expect_rc 0 "--trace"
-[ "$(head -n 1 "$TMP/trace.csv")" = "row,algorithm,event,proc,peer,msg,t0_s,t1_s,bytes,tag,priority,queue,round,fate" ] && ok || bad "--trace header"
+[ "$(head -n 1 "$TMP/trace.csv")" = "row,algorithm,event,proc,peer,msg,t0_s,t1_s,bytes,tag,priority,queue,round,fate,name,link" ] && ok || bad "--trace header"
 [ "$(col row "$TMP/trace.csv" | sort -u | tr '\n' ' ')" = "0 1 2 " ] && ok || bad "--trace: the three rows"
 # off-line: 12 messages, 3 rounds, every one delivered in its round
 # hrel.offline delivers each of the 12 messages of the all-to-all on 4 once, in 3 rounds
@@ -795,6 +795,107 @@ for pid, row in enumerate(rows):
     last = max(b for (p, t), spans in tracks.items() if p == pid for (a, b) in spans)
     assert abs(last - float(row["model_time_s"]) * 1e6) < 1e-6, (last, row["model_time_s"])
 PY
+# Regions and collectives: the 2-D FFT's three regions and its hr_transpose are slices on each
+# program track that hold the receives and computing inside them (proper nesting, checked with a
+# stack), and the CSV names them.
+FFT="configs/seed001/table5.ini --set machine.procs=4 --set workload.size=64 --set app.fft2d.xchg=0 --set machine.discipline=async"
+run $FFT --trace "$TMP/fft.json"
+expect_rc 0 "--trace FILE.json with regions"
+python3 - "$TMP/fft.json" <<'PY' && ok || bad "--trace FILE.json: regions and collectives nest"
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+tracks = {}
+for e in ev:
+    if e["ph"] == "X":
+        tracks.setdefault((e["pid"], e["tid"]), []).append((e["ts"], -(e["ts"] + e["dur"]), e))
+inside = 0
+for spans in tracks.values():
+    spans.sort(key=lambda s: s[:2])
+    stack = []
+    for t0, neg, e in spans:
+        while stack and stack[-1][1] <= t0 + 1e-9:
+            stack.pop()
+        assert not stack or -neg <= stack[-1][1] + 1e-9, (stack[-1][2], e)
+        if e["cat"] == "recv" and any(s[2]["cat"] == "collective" for s in stack):
+            inside += 1
+        stack.append((t0, -neg, e))
+names = {(e["cat"], e["name"]) for e in ev if e["ph"] == "X" and e["cat"] in ("region", "collective")}
+assert names == {("region", "fft.rows"), ("region", "fft.exchange"), ("region", "fft.columns"),
+                 ("collective", "hr_transpose")}, names
+assert inside == 4 * 3, inside   # each processor takes 3 blocks in the transpose
+PY
+run $FFT --trace "$TMP/fft.csv"
+# event NAME: the name column of the trace's lines of event NAME, by column name.
+event() {
+    awk -F, -v want="$1" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+                          $c["event"] == want { print $c["name"] }' "$TMP/fft.csv"
+}
+[ "$(event collective | sort -u)" = hr_transpose ] && [ "$(event collective | wc -l)" = 4 ] &&
+[ "$(event region | wc -l)" = 12 ] && ok ||
+    bad "--trace CSV: a collective line a processor named hr_transpose, 3 regions a processor"
+# Link occupancy on the 4 x 4 torus: a track a link that carried anything, named by its ends;
+# its slices never overlap (a link carries one message at a time); every slice belongs to a
+# message that was sent; on the complete graph there are none.
+run configs/teaching/torus.ini --trace "$TMP/torus.json"
+expect_rc 0 "--trace on a torus"
+python3 - "$TMP/torus.json" <<'PY' && ok || bad "--trace FILE.json: link tracks"
+import json, re, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+sent = {(e["pid"], e["args"]["msg"]) for e in ev if e.get("cat") == "send"}
+links = [e for e in ev if e.get("cat") == "link"]
+named = {(e["pid"], e["tid"]) for e in ev if e["name"] == "thread_name" and
+         re.fullmatch(r"link \d+: P\d+>P\d+", e["args"]["name"])}
+assert links and {(e["pid"], e["tid"]) for e in links} == named
+assert all((e["pid"], e["args"]["msg"]) in sent for e in links)
+assert {e["pid"] for e in links} == {2, 3}     # the torus rows; rows 0 and 1 are the complete graph
+spans = {}
+for e in links:
+    spans.setdefault((e["pid"], e["tid"]), []).append((e["ts"], e["ts"] + e["dur"]))
+for v in spans.values():
+    v.sort()
+    assert all(b0 >= a1 - 1e-9 for (a0, a1), (b0, b1) in zip(v, v[1:]))
+PY
+# --trace-wall adds wall_s, this computer's time of each event: non-negative, and every other
+# column as without it; in JSON a second process a row with an instant for each event.
+run configs/teaching/contention.ini --trace "$TMP/w.csv" --trace-wall
+expect_rc 0 "--trace-wall"
+run configs/teaching/contention.ini --trace "$TMP/nw.csv"
+python3 - "$TMP/w.csv" "$TMP/nw.csv" <<'PY' && ok || bad "--trace-wall: wall_s beside the same model columns"
+import csv, sys
+w = list(csv.DictReader(open(sys.argv[1])))
+nw = list(csv.DictReader(open(sys.argv[2])))
+assert len(w) == len(nw) > 0
+for a, b in zip(w, nw):
+    assert float(a.pop("wall_s")) >= 0
+    assert a == b, (a, b)
+PY
+run configs/teaching/contention.ini --trace "$TMP/w.json" --trace-wall
+python3 - "$TMP/w.json" <<'PY' && ok || bad "--trace-wall: JSON wall processes"
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+for row in (0, 1):
+    slices = [e for e in ev if e["pid"] == row and e["ph"] == "X"]
+    wall = [e for e in ev if e["pid"] == 1000000 + row and e["ph"] == "i"]
+    assert len(wall) == len(slices) > 0 and all(e["ts"] >= 0 for e in wall)
+    assert [e for e in ev if e["pid"] == 1000000 + row and e["name"] == "process_name"]
+PY
+# --trace-sample 3 on 8 processors keeps 0, 3 and 6: their tracks, their slices, and the arrows
+# between them, every one paired.
+run configs/teaching/contention.ini --trace "$TMP/sample.json" --trace-sample 3
+expect_rc 0 "--trace-sample"
+python3 - "$TMP/sample.json" <<'PY' && ok || bad "--trace-sample: processors 0, 3, 6 and their arrows"
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+names = sorted({e["args"]["name"] for e in ev if e["name"] == "thread_name"})
+assert names == ["P0", "P0 sends", "P3", "P3 sends", "P6", "P6 sends"], names
+assert all(e["tid"] // 2 in (0, 3, 6) for e in ev if e["ph"] != "M")
+starts = {(e["pid"], e["id"]) for e in ev if e["ph"] == "s"}
+ends = {(e["pid"], e["id"]) for e in ev if e["ph"] == "f"}
+assert starts == ends and len(starts) == 2 * 6, len(starts)   # 2 rows, 3 x 2 ordered pairs
+PY
+run configs/teaching/contention.ini --trace "$TMP/sample.json" --trace-sample 0
+expect_rc 2 "--trace-sample 0"
+expect_err "hremu: --trace-sample takes a processor stride from 1 to 1048576 (it is '0') (hremu --help shows the usage)" "--trace-sample 0"
 run $SW --trace "$TMP/few.csv" --trace-limit 10
 expect_rc 0 "--trace-limit"
 expect_grep "events past the limit of 10 a run were left out" "$TMP/err" "--trace-limit says so"
