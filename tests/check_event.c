@@ -1,7 +1,7 @@
 /* check_event.c: a run's events (hr_machine_events): one send and one receive for every message,
  * paired by id, in the canonical order, the same under jitter; computing recorded with its
  * times; regions and collectives with their names, holding their messages; the links each
- * message crossed, one message at a time; the limit. (Round messages' fates: tests/cli/run.sh, the --trace cases.) */
+ * message crossed, one message at a time; a send's stall for buffer room; the limit. (Round messages' fates: tests/cli/run.sh, the --trace cases.) */
 #include "hr_test.h"
 
 #include <stdlib.h>
@@ -282,6 +282,60 @@ START_TEST(test_event_links)
 }
 END_TEST
 
+/* P0 sends two 100-byte messages to P1, whose buffer holds one, while P1 computes 1000 us
+ * (check_buffer.c works the times out): the second send stalls until P1 takes the first, at
+ * 1000 us. */
+static void stall(hr_proc *p, void *arg)
+{
+    (void)arg;
+    char m[100] = { 0 };
+    if (hr_pid(p) == 0) {
+        hr_send(p, 1, 0, m, sizeof m);
+        hr_send(p, 1, 0, m, sizeof m);
+    } else {
+        hr_compute(p, 1000000);
+        hr_recv(p, 0, 0, m, sizeof m, NULL);
+        hr_recv(p, 0, 0, m, sizeof m, NULL);
+    }
+}
+
+START_TEST(test_event_stall)
+{
+    hr_machine_config cfg = hr_test_config(2, NULL);
+    cfg.buffer = 100;
+    hr_machine *m;
+    hr_run_result res;
+    ck_assert_int_eq(hr_machine_create(&cfg, &m, NULL), HR_OK);
+    hr_machine_events(m, 1000);
+    ck_assert_int_eq(hr_machine_run(m, stall, NULL, &res), HR_OK);
+    ck_assert_msg(res.status == HR_OK, "%s", res.report);
+    ck_assert_uint_eq(res.stalls, 1);
+    events a = { 0 };
+    ck_assert_int_eq(hr_machine_event_each(m, keep, &a), HR_OK);
+    const hr_event *st = NULL, *second = NULL;
+    for (size_t i = 0; i < a.n; i++) {
+        if (a.v[i].kind == HR_EV_STALL) {
+            ck_assert_ptr_null(st);
+            st = &a.v[i];
+        }
+        if (a.v[i].kind == HR_EV_SEND && (a.v[i].msg & 0xffffffffu) == 1)
+            second = &a.v[i];
+    }
+    ck_assert_ptr_nonnull(st);
+    ck_assert_ptr_nonnull(second);
+    ck_assert_int_eq(st->proc, 0);
+    ck_assert_int_eq(st->peer, 1);
+    ck_assert_uint_eq(st->bytes, 100);
+    ck_assert(st->msg == second->msg);
+    /* P0's program waits from issuing the send (its clock still 0: an async send costs the
+     * program nothing under cm5, whose overhead is 0) to the admission at 1000 us. */
+    ck_assert_double_eq_tol(st->t0, 0, 1e-12);
+    ck_assert_double_eq_tol(st->t1, 1000e-6, 1e-12);
+    hr_machine_destroy(m);
+    free(a.v);
+}
+END_TEST
+
 START_TEST(test_event_limit_and_off)
 {
     events a;
@@ -305,6 +359,7 @@ Suite *hr_event_suite(void)
     tcase_add_test(tc, test_event_ring);
     tcase_add_test(tc, test_event_regions_collectives);
     tcase_add_test(tc, test_event_links);
+    tcase_add_test(tc, test_event_stall);
     tcase_add_test(tc, test_event_limit_and_off);
     suite_add_tcase(s, tc);
     return s;

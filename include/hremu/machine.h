@@ -158,6 +158,8 @@ typedef enum hr_event_kind {
     HR_EV_COLL,       /* proc was in collective `name` ("hr_bcast from root 0") from its call
                        * at t0 to its return at t1; its messages are SEND and RECV events with
                        * the collective's (negative) tag */
+    HR_EV_STALL,      /* proc's send of msg to peer waited from t0 to t1 for room in peer's
+                       * bounded receive buffer (buffer = BYTES): the run's stalls */
     HR_EV_LINK,       /* on a topology with links: directed link `link`, from node proc to node
                        * peer (nodes from p on are switches), carried msg's bytes from t0 to t1
                        * (msg 0: a superstep's put or get) */

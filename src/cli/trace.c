@@ -11,7 +11,7 @@
 #include "cli/report.h"
 
 static const char *const kinds[] = { "", "send", "recv", "compute", "round", "region",
-                                      "collective", "link" };
+                                      "collective", "stall", "link" };
 
 hr_trace_format hr__trace_format(const char *path)
 {
@@ -144,6 +144,13 @@ static void json_event(void *arg, const hr_event *e)
         fprintf(out, "%s{\"name\":\"msg %" PRIu64 "\",\"cat\":\"link\",\"ph\":\"X\",\"ts\":%s,"
                 "\"dur\":%s,\"pid\":%zu,\"tid\":%d,\"args\":{\"msg\":%" PRIu64 ",\"bytes\":%"
                 PRIu64 "}}", sep, e->msg, ts, dur, pid, tid, e->msg, e->bytes);
+        a->t->events++;
+        return;
+    }
+    if (e->kind == HR_EV_STALL) {
+        fprintf(out, "%s{\"name\":\"stall to P%d\",\"cat\":\"stall\",\"ph\":\"X\",\"ts\":%s,"
+                "\"dur\":%s,\"pid\":%zu,\"tid\":%d,\"args\":{\"msg\":%" PRIu64 ",\"bytes\":%"
+                PRIu64 "}}", sep, e->peer, ts, dur, pid, track(e), e->msg, e->bytes);
         a->t->events++;
         return;
     }

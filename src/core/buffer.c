@@ -200,7 +200,11 @@ void hr__rbuf_send(hr_proc *p, int dest, hr_msg *msg)
         free(msg);
         hr_fail(p, "out of memory sending to P%d's receive buffer", dest);
     }
-    hr_time arrival = msg->arrive;
+    hr_time arrival = msg->arrive, before = p->clock;
+    /* What a stall event names: msg may be freed once admitted. */
+    uint64_t seq = msg->seq;
+    size_t len = msg->len;
+    int tag = msg->tag;
     msg->stalled = 0;
     atomic_store(&p->buf_admitted, 0);
     hr__mutex_lock(&b->lock);
@@ -218,6 +222,7 @@ void hr__rbuf_send(hr_proc *p, int dest, hr_msg *msg)
     if (p->buf_admit > arrival) {
         p->stalls++;
         p->clock = hr__max(p->clock, p->buf_admit);
+        hr__ev_stall(p, dest, seq, len, tag, before, p->clock);
         hr__proc_publish(p);
     }
 }

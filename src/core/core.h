@@ -176,6 +176,9 @@ void hr__ev_free(hr_evbuf *b);
 void hr__ev_send(hr_proc *p, const hr_msg *msg, hr_time t0, hr_time t1);
 void hr__ev_recv(hr_proc *p, const hr_msg *msg, hr_time t0, hr_time t1);
 void hr__ev_compute(hr_proc *p, hr_time t0, hr_time t1);
+/* p's send of its message seq (len bytes, tag) to dest stalled from t0 to t1 (buffer.c). */
+void hr__ev_stall(hr_proc *p, int dest, uint64_t seq, size_t len, int tag, hr_time t0,
+                  hr_time t1);
 /* hr_net's busy hook (arg the machine): a link event for m->link_msg. */
 void hr__ev_link(void *arg, int l, hr_time t0, hr_time t1, size_t bytes);
 /* p was in a region or a collective (kind HR_EV_REGION, HR_EV_COLL) called name from t0 to t1. */

@@ -97,6 +97,17 @@ void hr__ev_recv(hr_proc *p, const hr_msg *msg, hr_time t0, hr_time t1)
     hr__ev_add(&p->ev, share(p->m), e, t0, t1);
 }
 
+void hr__ev_stall(hr_proc *p, int dest, uint64_t seq, size_t len, int tag, hr_time t0,
+                  hr_time t1)
+{
+    if (p->m->ev_limit == 0)
+        return;
+    hr_event e = { .kind = HR_EV_STALL, .proc = p->id, .peer = dest,
+                   .msg = (uint64_t)p->id << 32 | (seq & 0xffffffffu), .bytes = len, .tag = tag,
+                   .queue = -1, .link = -1 };
+    hr__ev_add(&p->ev, share(p->m), e, t0, t1);
+}
+
 void hr__ev_compute(hr_proc *p, hr_time t0, hr_time t1)
 {
     if (p->m->ev_limit == 0 || t1 == t0)

@@ -43,7 +43,7 @@ for path in sorted(glob.glob(os.path.join(root, "README.md")) + glob.glob(os.pat
             add("%s:%d" % (rel, start + 1), s.split("  #")[0])
         k += 1
     # inline code spans, which may run over a line break
-    for m in re.finditer(r"`(\.?/?hremu [^`]*)`", text):
+    for m in re.finditer(r"`(\.?/?hremu\s[^`]*)`", text):
         add("%s:%d" % (rel, text.count("\n", 0, m.start()) + 1), m.group(1))
 for path in sorted(glob.glob(os.path.join(root, "configs", "**", "*.ini"), recursive=True)):
     rel = os.path.relpath(path, root)
