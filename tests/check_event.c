@@ -137,14 +137,18 @@ static void regions(hr_proc *p, void *arg)
     hr_region_end(p, "outer");
 }
 
-static void run_regions(int jitter, events *out, hr_machine **m)
+/* Run body on 4 processors under async on topology, recording events, into *out; the machine
+ * stays in *m (the events' names live in it). */
+static void run_four(const char *topology, void (*body)(hr_proc *, void *), int jitter,
+                     events *out, hr_machine **m)
 {
     hr_machine_config cfg = hr_test_config(4, "async");
+    cfg.topology = topology;
     cfg.jitter = jitter;
     hr_run_result res;
     ck_assert_int_eq(hr_machine_create(&cfg, m, NULL), HR_OK);
     hr_machine_events(*m, 1000);
-    ck_assert_int_eq(hr_machine_run(*m, regions, NULL, &res), HR_OK);
+    ck_assert_int_eq(hr_machine_run(*m, body, NULL, &res), HR_OK);
     ck_assert_msg(res.status == HR_OK, "%s", res.report);
     memset(out, 0, sizeof *out);
     ck_assert_int_eq(hr_machine_event_each(*m, keep, out), HR_OK);
@@ -154,7 +158,7 @@ START_TEST(test_event_regions_collectives)
 {
     events a, b;
     hr_machine *ma, *mb;
-    run_regions(0, &a, &ma);
+    run_four(NULL, regions, 0, &a, &ma);
     for (int me = 0; me < 4; me++) {
         const hr_event *region = NULL, *coll[2] = { NULL, NULL };
         int ncoll = 0;
@@ -196,7 +200,7 @@ START_TEST(test_event_regions_collectives)
         }
     }
     /* The same events under jitter, names and all. */
-    run_regions(1, &b, &mb);
+    run_four(NULL, regions, 1, &b, &mb);
     ck_assert_uint_eq(a.n, b.n);
     for (size_t i = 0; i < a.n; i++)
         same_event(&a.v[i], &b.v[i]);
@@ -216,25 +220,11 @@ static void across(hr_proc *p, void *arg)
     hr_sendrecv(p, (me + 2) % 4, 1, out, sizeof out, (me + 2) % 4, 1, in, sizeof in, NULL);
 }
 
-static void run_across(int jitter, events *out, hr_machine **m)
-{
-    hr_machine_config cfg = hr_test_config(4, "async");
-    cfg.topology = "ring";
-    cfg.jitter = jitter;
-    hr_run_result res;
-    ck_assert_int_eq(hr_machine_create(&cfg, m, NULL), HR_OK);
-    hr_machine_events(*m, 1000);
-    ck_assert_int_eq(hr_machine_run(*m, across, NULL, &res), HR_OK);
-    ck_assert_msg(res.status == HR_OK, "%s", res.report);
-    memset(out, 0, sizeof *out);
-    ck_assert_int_eq(hr_machine_event_each(*m, keep, out), HR_OK);
-}
-
 START_TEST(test_event_links)
 {
     events a, b;
     hr_machine *ma, *mb;
-    run_across(0, &a, &ma);
+    run_four("ring", across, 0, &a, &ma);
     int links = 0;
     for (size_t i = 0; i < a.n; i++) {
         const hr_event *e = &a.v[i];
@@ -271,7 +261,7 @@ START_TEST(test_event_links)
         nlink += a.v[i].kind == HR_EV_LINK;
     ck_assert_int_eq(links, 8);
     ck_assert_uint_eq(nlink, 8);
-    run_across(1, &b, &mb);
+    run_four("ring", across, 1, &b, &mb);
     ck_assert_uint_eq(a.n, b.n);
     for (size_t i = 0; i < a.n; i++)
         same_event(&a.v[i], &b.v[i]);
