@@ -1,7 +1,7 @@
 /* check_event.c: a run's events (hr_machine_events): one send and one receive for every message,
  * paired by id, in the canonical order, the same under jitter; computing recorded with its
  * times; regions and collectives with their names, holding their messages; the links each
- * message crossed, one message at a time; a send's stall for buffer room; the limit. (Round messages' fates: tests/cli/run.sh, the --trace cases.) */
+ * message crossed, one message at a time; a send's stall for buffer room; a barrier's waits; the limit. (Round messages' fates: tests/cli/run.sh, the --trace cases.) */
 #include "hr_test.h"
 
 #include <stdlib.h>
@@ -326,6 +326,39 @@ START_TEST(test_event_stall)
 }
 END_TEST
 
+/* Processor i computes (i + 1) * 1000 units, then waits at a barrier. */
+static void late(hr_proc *p, void *arg)
+{
+    (void)arg;
+    hr_compute(p, (uint64_t)(hr_pid(p) + 1) * 1000);
+    hr_barrier(p);
+}
+
+START_TEST(test_event_barrier_wait)
+{
+    events a;
+    hr_machine *m;
+    run_four(NULL, late, 0, &a, &m);
+    /* Each waits from the end of its computing, (i + 1) us, to its release by the dissemination
+     * barrier (cm5: 88 us a message, no overhead). Arrivals 1, 2, 3, 4 us; after the round at
+     * distance 1, max(own, previous + 88): 92, 89, 90, 91; at distance 2: 178, 179, 180, 177. */
+    static const double release[4] = { 178e-6, 179e-6, 180e-6, 177e-6 };
+    int seen = 0;
+    for (size_t i = 0; i < a.n; i++) {
+        const hr_event *e = &a.v[i];
+        if (e->kind != HR_EV_COLL)
+            continue;
+        ck_assert_str_eq(e->name, "hr_barrier");
+        ck_assert_double_eq_tol(e->t0, (e->proc + 1) * 1e-6, 1e-12);
+        ck_assert_double_eq_tol(e->t1, release[e->proc], 1e-12);
+        seen |= 1 << e->proc;
+    }
+    ck_assert_int_eq(seen, 0xf);
+    hr_machine_destroy(m);
+    free(a.v);
+}
+END_TEST
+
 START_TEST(test_event_limit_and_off)
 {
     events a;
@@ -350,6 +383,7 @@ Suite *hr_event_suite(void)
     tcase_add_test(tc, test_event_regions_collectives);
     tcase_add_test(tc, test_event_links);
     tcase_add_test(tc, test_event_stall);
+    tcase_add_test(tc, test_event_barrier_wait);
     tcase_add_test(tc, test_event_limit_and_off);
     suite_add_tcase(s, tc);
     return s;

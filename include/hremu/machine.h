@@ -155,9 +155,10 @@ typedef enum hr_event_kind {
                        * the receiver's queue length after the round, prio the message's */
     HR_EV_REGION,     /* proc was inside region `name` from t0 to t1 (its outermost stretch:
                        * a region re-entered inside itself is one) */
-    HR_EV_COLL,       /* proc was in collective `name` ("hr_bcast from root 0") from its call
-                       * at t0 to its return at t1; its messages are SEND and RECV events with
-                       * the collective's (negative) tag */
+    HR_EV_COLL,       /* proc was in collective `name` ("hr_bcast from root 0", "hr_sync")
+                       * from its call at t0 to its return at t1: for a barrier, its wait; a
+                       * collective's messages are SEND and RECV events with its (negative)
+                       * tag */
     HR_EV_STALL,      /* proc's send of msg to peer waited from t0 to t1 for room in peer's
                        * bounded receive buffer (buffer = BYTES): the run's stalls */
     HR_EV_LINK,       /* on a topology with links: directed link `link`, from node proc to node

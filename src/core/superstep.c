@@ -139,6 +139,7 @@ void hr__barrier(hr_proc *p, void (*serial)(hr_machine *m, void *ctx), void *ctx
     hr_machine *m = p->m;
     hr__proc_comm_point(p);
     p->rounds++;
+    hr_time entered = p->clock;
     p->bar_in = hr__max(p->clock, p->out_free);
     p->bar_gen = atomic_load(&m->bar_gen);
     p->bar_call = serial ? "hr_sync" : "hr_barrier";
@@ -162,6 +163,7 @@ void hr__barrier(hr_proc *p, void (*serial)(hr_machine *m, void *ctx), void *ctx
     }
     if (atomic_load(&m->bar_broken))
         hr__proc_exit(p);    /* the last arriver has reported it */
+    hr__ev_named(p, HR_EV_COLL, p->bar_call, entered, p->clock);   /* its wait */
     hr__proc_publish(p);
 }
 
