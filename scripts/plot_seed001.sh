@@ -29,16 +29,7 @@ names="fig5 fig6 fig10 fig11 table5 table10 table11 table12"
 
 if [ "$run" = 1 ]; then
     for name in $names; do
-        cfg=configs/seed001/$name.ini csv="$out/$name.csv"
-        [ -f "$cfg" ] || die "$cfg: missing"
-        echo "$me: $cfg -> $csv"
-        rc=0
-        "$hremu" "$cfg" --format csv --out "$csv.tmp" || rc=$?
-        case $rc in
-        0) mv -f "$csv.tmp" "$csv" || die "cannot move $csv.tmp to $csv" ;;
-        1) mv -f "$csv.tmp" "$csv"; die "$cfg: a run failed (see the status column of $csv)" ;;
-        *) rm -f "$csv.tmp"; die "$cfg: hremu failed (exit $rc)" ;;
-        esac
+        run_config "configs/seed001/$name.ini" "$out/$name.csv"
     done
 fi
 
@@ -68,29 +59,9 @@ done
 awk -v me="$me" -v results="$stage/results.csv" \
     -v C_fig5="$(cols fig5)" -v C_fig6="$(cols fig6)" -v C_fig10="$(cols fig10)" \
     -v C_fig11="$(cols fig11)" -v C_table5="$(cols table5)" -v C_table10="$(cols table10)" \
-    -v C_table11="$(cols table11)" -v C_table12="$(cols table12)" "$CSV_AWK"'
-    function col(name) { return F[c[name]] }
+    -v C_table11="$(cols table11)" -v C_table12="$(cols table12)" "$CSV_AWK$TABLE_AWK"'
     function ms(s) { return sprintf("%.9g", s * 1000) }
     function g4(x) { return sprintf("%#.4g", x) }
-    # once(KEY, WHAT): KEY is new in this file, or fail naming WHAT
-    function once(key, what) {
-        if ((name, key) in seen) fail(FILENAME ": two rows of " what)
-        seen[name, key] = 1
-    }
-    # add(LIST, VALUE): VALUE appended to the ordered list LIST (n[LIST], L[LIST, i]) once
-    function add(list, v) { if (!((list, v) in inl)) { inl[list, v] = 1; L[list, ++nl[list]] = v } }
-    # nsort(LIST): LIST sorted numerically in place (insertion sort; the lists are short)
-    function nsort(list,   i, j, t) {
-        for (i = 2; i <= nl[list]; i++)
-            for (j = i; j > 1 && L[list, j - 1] + 0 > L[list, j] + 0; j--) {
-                t = L[list, j]; L[list, j] = L[list, j - 1]; L[list, j - 1] = t
-            }
-    }
-    function param(key,   s) {
-        s = " " col("params") " "
-        if (!match(s, " " key "=[^ ]*")) fail(FILENAME ": " col("algorithm") " (line " FNR "): no " key "= in params \"" col("params") "\"")
-        return substr(s, RSTART + length(key) + 2, RLENGTH - length(key) - 2)
-    }
     function out(item, alg, variant, p, size, bytes, q, v) {
         print item "," alg "," variant "," p "," size "," bytes "," q "," v > results
     }

@@ -47,16 +47,7 @@ cols() {
 
 if [ "$run" = 1 ]; then
     for name in $names; do
-        cfg=configs/seed002/$name.ini csv="$out/$name.csv"
-        [ -f "$cfg" ] || die "$cfg: missing"
-        echo "$me: $cfg -> $csv"
-        rc=0
-        "$hremu" "$cfg" --format csv --out "$csv.tmp" || rc=$?
-        case $rc in
-        0) mv -f "$csv.tmp" "$csv" || die "cannot move $csv.tmp to $csv" ;;
-        1) mv -f "$csv.tmp" "$csv"; die "$cfg: a run failed (see the status column of $csv)" ;;
-        *) rm -f "$csv.tmp"; die "$cfg: hremu failed (exit $rc)" ;;
-        esac
+        run_config "configs/seed002/$name.ini" "$out/$name.csv"
     done
 
     # The AC buffer search. probe K B: ac.ini with strip K and a B-byte receive buffer; true when
@@ -125,31 +116,11 @@ done
 # figures read) and table.md.
 awk -v me="$me" -v results="$stage/results.csv" \
     -v C_table1="$(cols table1)" -v C_table3="$(cols table3)" -v C_table5="$(cols table5)" \
-    -v C_table6="$(cols table6)" -v C_ac="$(cols ac)" -v C_ac_buffer="$(cols ac_buffer)" "$CSV_AWK"'
-    function col(name) { return F[c[name]] }
+    -v C_table6="$(cols table6)" -v C_ac="$(cols ac)" -v C_ac_buffer="$(cols ac_buffer)" "$CSV_AWK$TABLE_AWK"'
     function g4(x) { return x >= 1000 ? sprintf("%.1f", x) : sprintf("%#.4g", x) }
     function f2(x) { return sprintf("%.2f", x) }
     function f4(x) { return sprintf("%.4f", x) }
     function lg(x) { return log(x) / log(2) }
-    # once(KEY, WHAT): KEY is new in this file, or fail naming WHAT
-    function once(key, what) {
-        if ((name, key) in seen) fail(FILENAME ": two rows of " what)
-        seen[name, key] = 1
-    }
-    # add(LIST, VALUE): VALUE appended to the ordered list LIST (nl[LIST], L[LIST, i]) once
-    function add(list, v) { if (!((list, v) in inl)) { inl[list, v] = 1; L[list, ++nl[list]] = v } }
-    # nsort(LIST): LIST sorted numerically in place (insertion sort; the lists are short)
-    function nsort(list,   i, j, t) {
-        for (i = 2; i <= nl[list]; i++)
-            for (j = i; j > 1 && L[list, j - 1] + 0 > L[list, j] + 0; j--) {
-                t = L[list, j]; L[list, j] = L[list, j - 1]; L[list, j - 1] = t
-            }
-    }
-    function param(key,   s) {
-        s = " " col("params") " "
-        if (!match(s, " " key "=[^ ]*")) fail(FILENAME ": " col("algorithm") " (line " FNR "): no " key "= in params \"" col("params") "\"")
-        return substr(s, RSTART + length(key) + 2, RLENGTH - length(key) - 2)
-    }
     # samep(ITEM, P): every row of ITEM has P processors
     function samep(item, p) {
         if ((item in P) && P[item] != p) fail(FILENAME ": line " FNR ": " p " processors, other rows " P[item])

@@ -26,22 +26,11 @@ seed='' study=topologies helplines=2,19
 inputs="uniform transpose skewed sort"
 COLUMNS_USED="algorithm procs n cost topology model_time_s params status"
 
-# Each CSV is written to CSV.tmp and renamed when hremu has finished (exit 0, or 1 so that the
-# status column shows which run failed).
-for name in $inputs; do
-    cfg=configs/topologies/$name.ini
-    csv="$out/$name.csv"
-    [ "$run" = 1 ] || continue
-    [ -f "$cfg" ] || die "$cfg: missing"
-    echo "$me: $cfg -> $csv"
-    rc=0
-    "$hremu" "$cfg" --format csv --out "$csv.tmp" || rc=$?
-    case $rc in
-    0) mv -f "$csv.tmp" "$csv" || die "cannot move $csv.tmp to $csv" ;;
-    1) mv -f "$csv.tmp" "$csv"; die "$cfg: a run failed (see the status column of $csv)" ;;
-    *) rm -f "$csv.tmp"; die "$cfg: hremu failed (exit $rc)" ;;
-    esac
-done
+if [ "$run" = 1 ]; then
+    for name in $inputs; do
+        run_config "configs/topologies/$name.ini" "$out/$name.csv"
+    done
+fi
 
 # Check every input before writing anything: the columns read, and at least one row.
 set --

@@ -6,8 +6,8 @@
 #   helplines  the lines of its header comment that --help prints (sed range, e.g. 2,12)
 # and the script's arguments. It parses [--no-run] [--docs DIR] [RESULTS_DIR], goes to the
 # checkout's root, sets run, out, docs and hremu, makes the staging directory $stage (next to
-# the outputs, removed on any exit), checks for gnuplot, and defines CSV_AWK, need(), draw() and
-# publish().
+# the outputs, removed on any exit), checks for gnuplot, and defines CSV_AWK, TABLE_AWK,
+# run_config(), need(), draw() and publish().
 abs() { case $1 in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
 
 run=1 docs='' out='' hremu=''
@@ -64,6 +64,46 @@ function header(names,   n, i, want) {
 }
 function fail(msg) { printf "%s: %s\n", me, msg > "/dev/stderr"; failed = 1; exit 1 }
 '
+
+# Table building shared by the awk programs that gather a paper's tables from several CSVs (after
+# CSV_AWK; `name` is the file's base name): col(NAME) the current row's field; once(KEY, WHAT)
+# fails on a second row of KEY in a file; add(LIST, V) appends V to the ordered list LIST
+# (nl[LIST], L[LIST, i]) once; nsort(LIST) sorts it numerically; param(KEY) the row's KEY=VALUE
+# from its params column.
+TABLE_AWK='
+function col(name) { return F[c[name]] }
+function once(key, what) {
+    if ((name, key) in seen) fail(FILENAME ": two rows of " what)
+    seen[name, key] = 1
+}
+function add(list, v) { if (!((list, v) in inl)) { inl[list, v] = 1; L[list, ++nl[list]] = v } }
+function nsort(list,   i, j, t) {
+    for (i = 2; i <= nl[list]; i++)
+        for (j = i; j > 1 && L[list, j - 1] + 0 > L[list, j] + 0; j--) {
+            t = L[list, j]; L[list, j] = L[list, j - 1]; L[list, j - 1] = t
+        }
+}
+function param(key,   s) {
+    s = " " col("params") " "
+    if (!match(s, " " key "=[^ ]*")) fail(FILENAME ": " col("algorithm") " (line " FNR "): no " key "= in params \"" col("params") "\"")
+    return substr(s, RSTART + length(key) + 2, RLENGTH - length(key) - 2)
+}
+'
+
+# run_config CFG CSV: hremu runs CFG into CSV, written to CSV.tmp and renamed when hremu has
+# finished; if a run failed (exit 1) CSV is kept, so that its status column shows which, and the
+# script stops.
+run_config() {
+    [ -f "$1" ] || die "$1: missing"
+    echo "$me: $1 -> $2"
+    rc=0
+    "$hremu" "$1" --format csv --out "$2.tmp" || rc=$?
+    case $rc in
+    0) mv -f "$2.tmp" "$2" || die "cannot move $2.tmp to $2" ;;
+    1) mv -f "$2.tmp" "$2"; die "$1: a run failed (see the status column of $2)" ;;
+    *) rm -f "$2.tmp"; die "$1: hremu failed (exit $rc)" ;;
+    esac
+}
 
 # need FILE NAMES: FILE exists, has every named column and at least one row.
 need() {
