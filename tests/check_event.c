@@ -154,10 +154,27 @@ static void run_four(const char *topology, void (*body)(hr_proc *, void *), int 
     ck_assert_int_eq(hr_machine_event_each(*m, keep, out), HR_OK);
 }
 
+/* Run body again as run_four did for *a (on machine ma), under jitter: the same events, field by
+ * field. Then both runs' machines and events are freed. */
+static void same_under_jitter(const char *topology, void (*body)(hr_proc *, void *), events *a,
+                              hr_machine *ma)
+{
+    events b;
+    hr_machine *mb;
+    run_four(topology, body, 1, &b, &mb);
+    ck_assert_uint_eq(a->n, b.n);
+    for (size_t i = 0; i < a->n; i++)
+        same_event(&a->v[i], &b.v[i]);
+    hr_machine_destroy(ma);
+    hr_machine_destroy(mb);
+    free(a->v);
+    free(b.v);
+}
+
 START_TEST(test_event_regions_collectives)
 {
-    events a, b;
-    hr_machine *ma, *mb;
+    events a;
+    hr_machine *ma;
     run_four(NULL, regions, 0, &a, &ma);
     for (int me = 0; me < 4; me++) {
         const hr_event *region = NULL, *coll[2] = { NULL, NULL };
@@ -200,14 +217,7 @@ START_TEST(test_event_regions_collectives)
         }
     }
     /* The same events under jitter, names and all. */
-    run_four(NULL, regions, 1, &b, &mb);
-    ck_assert_uint_eq(a.n, b.n);
-    for (size_t i = 0; i < a.n; i++)
-        same_event(&a.v[i], &b.v[i]);
-    hr_machine_destroy(ma);
-    hr_machine_destroy(mb);
-    free(a.v);
-    free(b.v);
+    same_under_jitter(NULL, regions, &a, ma);
 }
 END_TEST
 
@@ -222,8 +232,8 @@ static void across(hr_proc *p, void *arg)
 
 START_TEST(test_event_links)
 {
-    events a, b;
-    hr_machine *ma, *mb;
+    events a;
+    hr_machine *ma;
     run_four("ring", across, 0, &a, &ma);
     int links = 0;
     for (size_t i = 0; i < a.n; i++) {
@@ -261,14 +271,7 @@ START_TEST(test_event_links)
         nlink += a.v[i].kind == HR_EV_LINK;
     ck_assert_int_eq(links, 8);
     ck_assert_uint_eq(nlink, 8);
-    run_four("ring", across, 1, &b, &mb);
-    ck_assert_uint_eq(a.n, b.n);
-    for (size_t i = 0; i < a.n; i++)
-        same_event(&a.v[i], &b.v[i]);
-    hr_machine_destroy(ma);
-    hr_machine_destroy(mb);
-    free(a.v);
-    free(b.v);
+    same_under_jitter("ring", across, &a, ma);
 }
 END_TEST
 

@@ -164,21 +164,6 @@ static void assert_bytes_once(const hr_sched *s, const uint64_t *com)
     free(got);
 }
 
-/* Do two schedules have the same steps, transfer for transfer? */
-static int same_sched(const hr_sched *x, const hr_sched *y)
-{
-    if (x->p != y->p || x->nsteps != y->nsteps)
-        return 0;
-    for (int st = 0; st <= x->nsteps; st++)
-        if (x->start[st] != y->start[st])
-            return 0;
-    for (size_t e = 0; e < x->start[x->nsteps]; e++)
-        if (x->xfer[e].src != y->xfer[e].src || x->xfer[e].dst != y->xfer[e].dst ||
-            x->xfer[e].bytes != y->xfer[e].bytes)
-            return 0;
-    return 1;
-}
-
 /* Transfers of s that carry less than what their message had left: split parts. */
 static size_t count_partial(const hr_sched *s, const uint64_t *com)
 {

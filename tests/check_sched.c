@@ -460,21 +460,6 @@ START_TEST(test_sched_random_valid)
 }
 END_TEST
 
-/* Do two schedules have the same steps, transfer for transfer? */
-static int same_sched(const hr_sched *x, const hr_sched *y)
-{
-    if (x->p != y->p || x->nsteps != y->nsteps)
-        return 0;
-    for (int st = 0; st <= x->nsteps; st++)
-        if (x->start[st] != y->start[st])
-            return 0;
-    for (size_t e = 0; e < x->start[x->nsteps]; e++)
-        if (x->xfer[e].src != y->xfer[e].src || x->xfer[e].dst != y->xfer[e].dst ||
-            x->xfer[e].bytes != y->xfer[e].bytes)
-            return 0;
-    return 1;
-}
-
 START_TEST(test_sched_gs_complete_is_ps)
 {
     /* Sec. 4.4: "For a complete exchange operation this algorithm creates the same
