@@ -17,6 +17,7 @@
     X(mailbox)            \
     X(p2p)                \
     X(nonblock)           \
+    X(order)              \
     X(buffer)             \
     X(deadlock)           \
     X(superstep)          \

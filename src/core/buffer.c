@@ -216,7 +216,7 @@ void hr__rbuf_send(hr_proc *p, int dest, hr_msg *msg)
     hr__mutex_unlock(&b->lock);
     hr__proc_publish(p);    /* others' decisions may wait on this clock */
     submit_ctx c = { r, msg };
-    hr_wait_desc d = { HR_WAIT_BUFFER, dest, msg->tag, msg->len, "hr_send" };
+    hr_wait_desc d = { HR_WAIT_BUFFER, dest, msg->tag, msg->len, "hr_send", 0 };
     hr__wait(p, &d, admitted_ready, &c);
     /* From here msg is the receiver's (it may be taken and freed already). */
     if (p->buf_admit > arrival) {

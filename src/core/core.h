@@ -6,6 +6,7 @@
  *
  *   field            written by                    read by
  *   pub_clock        owner (release)               ANY-receivers' safety test (acquire)
+ *   post_floor       owner                         routing decisions (transit.c)
  *   state            owner (BLOCKED), wakers and   owner's futex wait, the resolver
  *                    the resolver (RUNNING)
  *   event, wait      owner, before it blocks       the resolver, while every live proc is blocked
@@ -35,6 +36,9 @@
 
 enum { HR_MSG_COPY, HR_MSG_REF, HR_MSG_LEND, HR_MSG_SYNC };
 enum { HR_PROC_RUNNING = 0, HR_PROC_BLOCKED = 1, HR_PROC_DONE = 2 };
+/* hr_proc.granted: the resolver's grant; past floors: a routing grant may pass an uncommitted
+ * rendezvous' floor (nothing else could be granted). */
+enum { HR__GRANT = 1, HR__GRANT_PAST_FLOORS = 2 };
 
 /* What a blocked processor waits for, for the resolver and the deadlock report. */
 typedef enum hr_wait_kind {
@@ -54,6 +58,7 @@ typedef struct hr_wait_desc {
     int          tag;
     size_t       bytes;
     const char  *call;   /* the API call, for the report */
+    int          wake_any; /* RECV: any arriving message wakes it (it has other receives posted) */
 } hr_wait_desc;
 
 /* A message. It is in exactly one place at a time: being built by its sender, in the receiver's
@@ -250,9 +255,25 @@ struct hr_proc {
                                    * inject nothing until a message is routed to it (transit.c) */
     _Atomic int      sync_open;   /* its rendezvous messages posted, not yet committed by their
                                    * receivers (p2p.c): it may not park meanwhile (transit.c) */
+    _Atomic hr_time  post_floor;  /* the post time of its first pending receive request (they
+                                   * are in posting order), else HR_TIME_INF: no receive it has
+                                   * posted or will post is earlier than this or its clock */
     _Atomic uint64_t news;        /* messages submitted or routed to it (transit.c, under its
                                    * lock) */
     hr_wait_desc     wait;
+    /* A wait that ends once other processors' published clocks pass a time (p2p.c, clocks_past):
+     * nothing can still be sent to it that is due before (watch_a, watch_src), from any processor
+     * but itself and watch_skip, or from watch_one alone if it is >= 0. watch_a is HR_TIME_INF
+     * for any other wait. Clocks are published without waking anyone: the resolver wakes such a
+     * waiter once they have passed (machine.c) before it grants any event. Owner, before it
+     * blocks; read by the resolver. */
+    _Atomic hr_time  watch_a;
+    _Atomic int      watch_src, watch_skip, watch_one;
+    /* A wait for a message to be routed (p2p.c, route_wait): its key is (event, route_src,
+     * route_seq); route_src is -1 for any other wait. The resolver prefers other grants while a
+     * rendezvous not yet committed may precede it (machine.c). */
+    _Atomic int      route_src;
+    _Atomic uint64_t route_seq;
     _Alignas(64) char pad;
 };
 
@@ -391,6 +412,9 @@ void   hr__p2p_finish(hr_proc *p);
 /* Can no processor other than p and skip still send p a message arriving before (a, src)?
  * (conservative synchronisation on published clocks; p2p.c) */
 int    hr__p2p_nothing_before(hr_proc *p, hr_time a, int src, int skip);
+/* Does q's watch hold, given the least (published clock + tau, id) pairs lo[0..2] of the
+ * machine (ties by id; HR_TIME_INF where fewer)? The resolver's test, the same as q's own. */
+int    hr__p2p_watch_holds(const hr_proc *q, const hr_time lo[3], const int lo_id[3]);
 
 /* context.c */
 /* The id (>= 0) of the group that key names: the same for every member that asks with equal
@@ -420,9 +444,18 @@ void hr__transit_destroy(hr_transit *tr);
  * past msg->sent. Its owner thread. */
 void hr__transit_submit(hr_proc *p, hr_msg *msg);
 /* Route, in (sent, src, seq) order, every submitted message no processor can still precede
- * (every other published clock is past its key); with upto, also every one up to upto's key
- * (the resolver's grant). Wakes the receivers. Any proc. */
-void hr__transit_decide(hr_proc *p, const hr_msg *upto);
+ * (every other published clock is past its key, and every uncommitted rendezvous' floor); with
+ * upto, also every one up to upto's key (the resolver's grant), but, unless past_floors, not
+ * past a floor. Wakes the receivers. Any proc. */
+void hr__transit_decide(hr_proc *p, const hr_msg *upto, int past_floors);
+/* A rendezvous message whose sender goes on before its receiver commits it (hr_sendrecv,
+ * hr_isend): until then its transfer's key is known only to be no earlier than its floor,
+ * (max(issue, the receiver's earliest possible post), src, seq), and routing must not pass
+ * that. Its sender, before publishing a clock past msg->sent. */
+void hr__transit_open(hr_proc *p, hr_msg *msg);
+/* The least floor of the open rendezvous messages as a key in *t, *id, *seq; 0 if there is
+ * none. Any proc, not under the transit's lock. */
+int  hr__transit_floor(hr_machine *m, hr_time *t, int *id, uint64_t *seq);
 /* Park p if nothing was submitted or routed to it since its last receive check (under the
  * lock): HR__PARKED; HR__PARK_LOOK: something was, look again; HR__PARK_NOT: it has a rendezvous
  * message whose transfer is not submitted yet, and sleeps unparked (woken once it is). */
@@ -445,6 +478,7 @@ static inline int hr__msg_routed(const hr_msg *msg)
 void hr__barrier(hr_proc *p, void (*serial)(hr_machine *m, void *ctx), void *ctx);
 
 static inline hr_time hr__max(hr_time a, hr_time b) { return a > b ? a : b; }
+static inline hr_time hr__min(hr_time a, hr_time b) { return a < b ? a : b; }
 
 /* The one order of messages wherever real-time order must not decide: by a model time (arrival
  * for receives from any and buffer admissions, injection for link reservations), then source,

@@ -260,6 +260,53 @@ static void abort_run(hr_machine *m, int why)
     hr__futex_wake(&m->rnd_gen, INT32_MAX);   /* round waiters sleep on the round's word */
 }
 
+/* Wake every blocked processor whose watch holds (core.h): its wait has ended, though nobody
+ * told it, since publishing a clock wakes no one. This comes before any grant: a grant lets a
+ * processor act as if nothing could come before its event, and a wait that has ended may lead
+ * to something that does (a rendezvous committed at a key below a grantee's message). How many
+ * were woken. */
+static int wake_watchers(hr_machine *m)
+{
+    hr_time lo[3] = { HR_TIME_INF, HR_TIME_INF, HR_TIME_INF };
+    int lo_id[3] = { -1, -1, -1 };
+    for (int i = 0; i < m->p; i++) {
+        hr_time c = atomic_load_explicit(&m->procs[i].pub_clock, memory_order_acquire);
+        if (c == HR_TIME_INF)
+            continue;
+        c = hr__tadd(c, m->cost.tau);
+        int at = 3;      /* ids come in increasing order: ties stay behind */
+        while (at > 0 && c < lo[at - 1])
+            at--;
+        for (int k = 2; k > at; k--) {
+            lo[k] = lo[k - 1];
+            lo_id[k] = lo_id[k - 1];
+        }
+        if (at < 3) {
+            lo[at] = c;
+            lo_id[at] = i;
+        }
+    }
+    int woken = 0;
+    for (int i = 0; i < m->p; i++) {
+        hr_proc *q = &m->procs[i];
+        if (atomic_load(&q->state) == HR_PROC_BLOCKED && hr__p2p_watch_holds(q, lo, lo_id)) {
+            hr__wake(q);
+            woken++;
+        }
+    }
+    return woken;
+}
+
+/* Is q waiting for a message to be routed whose key (ev, ...) is above the floor (fl, fl_id,
+ * fl_seq) of an uncommitted rendezvous? */
+static int floor_below(const hr_proc *q, hr_time ev, hr_time fl, int fl_id, uint64_t fl_seq)
+{
+    int src = atomic_load(&q->route_src);
+    if (src < 0 || fl != ev)
+        return src >= 0 && fl < ev;
+    return fl_id != src ? fl_id < src : fl_seq < atomic_load(&q->route_seq);
+}
+
 /* Runs with every live processor settled in a wait (see the file comment). The scan reads one
  * processor at a time, so it is a true snapshot only if nobody was woken while it ran: a woken
  * processor could send, wake one already scanned, and block again before the scan reaches it.
@@ -272,8 +319,14 @@ static void resolve(hr_machine *m)
     /* A resolver called late may find that everyone has since been woken and finished. */
     if (live == 0 || atomic_load(&m->abort) != 0 || atomic_load(&m->blocked) != live)
         goto out;
-    hr_proc *best = NULL;
-    hr_time best_ev = HR_TIME_INF;
+    /* The least event, ties by processor id; but a wait for routing that an uncommitted
+     * rendezvous may precede comes last: its receiver's wait, granted first, may commit it. */
+    hr_time fl;
+    int fl_id;
+    uint64_t fl_seq = 0;
+    int floors = m->transit != NULL && hr__transit_floor(m, &fl, &fl_id, &fl_seq);
+    hr_proc *best = NULL, *held = NULL;
+    hr_time best_ev = HR_TIME_INF, held_ev = HR_TIME_INF;
     int seen = 0;
     for (int i = 0; i < m->p; i++) {
         hr_proc *q = &m->procs[i];
@@ -284,7 +337,12 @@ static void resolve(hr_machine *m)
             goto out;   /* woken but not yet running: it will block or finish and resolve again */
         seen++;
         hr_time ev = atomic_load(&q->event);
-        if (ev < best_ev) {
+        if (floors && ev != HR_TIME_INF && floor_below(q, ev, fl, fl_id, fl_seq)) {
+            if (ev < held_ev) {
+                held_ev = ev;
+                held = q;
+            }
+        } else if (ev < best_ev) {
             best_ev = ev;
             best = q;
         }
@@ -294,11 +352,20 @@ static void resolve(hr_machine *m)
     if (seen == 0 || atomic_load(&m->wakes) != wakes || atomic_load(&m->live) != seen ||
         atomic_load(&m->blocked) != seen)
         goto out;
-    if (best != NULL) {
-        atomic_store(&best->granted, 1);
+    if (atomic_load(&m->failed)) {
+        /* A failed processor may be what the others wait for (its messages never sent): the
+         * run has failed, so nothing is granted; every waiter leaves. */
+        abort_run(m, HR_EFAIL);
+    } else if (wake_watchers(m)) {
+        /* woken to find their clocks passed: no grant while any wait ends by itself */
+    } else if (best != NULL) {
+        atomic_store(&best->granted, HR__GRANT);
         hr__wake(best);
+    } else if (held != NULL) {
+        atomic_store(&held->granted, HR__GRANT_PAST_FLOORS);
+        hr__wake(held);
     } else {
-        abort_run(m, atomic_load(&m->failed) ? HR_EFAIL : HR_EDEADLK);
+        abort_run(m, HR_EDEADLK);
     }
 out:
     hr__mutex_unlock(&m->resolve_lock);
@@ -319,21 +386,32 @@ static void settle(hr_proc *p, _Atomic uint32_t *word, uint32_t val)
         hr__proc_exit(p);
 }
 
+/* Before a ready function runs: it says anew what its wait watches or routes (core.h). */
+static void no_watch(hr_proc *p)
+{
+    atomic_store(&p->watch_a, HR_TIME_INF);
+    atomic_store(&p->route_src, -1);
+}
+
 void hr__wait(hr_proc *p, const hr_wait_desc *d, hr_ready_fn ready, void *ctx)
 {
     p->wait = *d;
     p->recv_idle = 0;
     p->await_need = 0;
-    atomic_store(&p->wake_on, d->kind == HR_WAIT_RECV ? d->peer : HR__WAKE_NEVER);
+    atomic_store(&p->wake_on, d->kind != HR_WAIT_RECV ? HR__WAKE_NEVER
+                              : d->wake_any          ? HR_ANY
+                                                     : d->peer);
     for (;;) {
+        no_watch(p);
         if (ready(p, ctx))
-            return;
+            break;
         atomic_exchange(&p->state, HR_PROC_BLOCKED);   /* an RMW: see read_state */
+        no_watch(p);
         if (ready(p, ctx)) {
             /* Satisfied after all; whoever else flipped us to RUNNING meanwhile did no harm. */
             uint32_t expect = HR_PROC_BLOCKED;
             atomic_compare_exchange_strong(&p->state, &expect, HR_PROC_RUNNING);
-            return;
+            break;
         }
         /* A message routed to p since it looked may be the one it waits for: look again
          * rather than sleep unparked, holding routing back with its clock. */
@@ -345,6 +423,9 @@ void hr__wait(hr_proc *p, const hr_wait_desc *d, hr_ready_fn ready, void *ctx)
         settle(p, &p->state, HR_PROC_BLOCKED);
         atomic_store(&p->parked, 0);
     }
+    /* A grant is for the wait it was given in: one that ended without using it must not
+     * force a later wait's decision. */
+    atomic_store(&p->granted, 0);
 }
 
 void hr__wait_word(hr_proc *p, const hr_wait_desc *d, _Atomic uint32_t *word, uint32_t val)

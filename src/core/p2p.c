@@ -141,8 +141,11 @@ static hr_msg *sync_post(hr_proc *p, int dest, int tag, const void *buf, size_t 
     number(p, msg, dest);
     atomic_store_explicit(&msg->routed, 1, memory_order_relaxed);
     if (open && p->m->transit != NULL && dest != p->id) {
+        /* Its sender goes on (receives, computes) and publishes later clocks while the transfer
+         * is not submitted yet: routing must not pass its key meanwhile (transit.c). */
         msg->open = 1;
         atomic_fetch_add(&p->sync_open, 1);
+        hr__transit_open(p, msg);
     }
     deliver(p, dest, msg);
     return msg;
@@ -150,7 +153,7 @@ static hr_msg *sync_post(hr_proc *p, int dest, int tag, const void *buf, size_t 
 
 static void sync_finish(hr_proc *p, hr_msg *msg, const char *call)
 {
-    hr_wait_desc d = { HR_WAIT_SYNC_SEND, msg->dst, msg->tag, msg->len, call };
+    hr_wait_desc d = { HR_WAIT_SYNC_SEND, msg->dst, msg->tag, msg->len, call, 0 };
     hr__wait(p, &d, taken_ready, msg);
     hr__ev_send(p, msg, msg->sent, msg->done);
     p->clock = hr__tadd(hr__max(p->clock, msg->done), p->m->cost.overhead);
@@ -250,6 +253,53 @@ static hr_msg *least_any(hr_proc *p, recv_ctx *c, hr_time *at, const hr_msg **un
     return best;
 }
 
+/* (lb, q), a processor's published clock plus tau and its id, cannot send anything due before
+ * (a, src). */
+static int past(hr_time lb, int q, hr_time a, int src)
+{
+    return lb > a || (lb == a && q > src);
+}
+
+int hr__p2p_watch_holds(const hr_proc *q, const hr_time lo[3], const int lo_id[3])
+{
+    hr_time a = atomic_load(&q->watch_a);
+    int src = atomic_load(&q->watch_src), skip = atomic_load(&q->watch_skip);
+    int one = atomic_load(&q->watch_one);
+    if (a == HR_TIME_INF)
+        return 0;
+    if (one >= 0) {
+        hr_time c = atomic_load_explicit(&q->m->procs[one].pub_clock, memory_order_acquire);
+        return c == HR_TIME_INF || past(hr__tadd(c, q->m->cost.tau), one, a, src);
+    }
+    /* The least pair other than q and skip decides: every other is past it. */
+    for (int i = 0; i < 3; i++)
+        if (lo_id[i] != q->id && lo_id[i] != skip)
+            return lo[i] == HR_TIME_INF || past(lo[i], lo_id[i], a, src);
+    return 1;
+}
+
+/* Has every processor that may still send p something (all but p and skip, or only one if it is
+ * >= 0) published a clock that puts it past (a, src)? If not, p's pending event is a and it
+ * watches the clocks (core.h): 0, and the caller waits. */
+static int clocks_past(hr_proc *p, hr_time a, int src, int skip, int one)
+{
+    int ok;
+    if (one >= 0) {
+        hr_time lb = atomic_load_explicit(&p->m->procs[one].pub_clock, memory_order_acquire);
+        ok = lb == HR_TIME_INF || past(hr__tadd(lb, p->m->cost.tau), one, a, src);
+    } else {
+        ok = hr__p2p_nothing_before(p, a, src, skip);
+    }
+    if (!ok) {
+        atomic_store(&p->watch_src, src);
+        atomic_store(&p->watch_skip, skip);
+        atomic_store(&p->watch_one, one);
+        atomic_store(&p->watch_a, a);
+        atomic_store(&p->event, a);
+    }
+    return ok;
+}
+
 int hr__p2p_nothing_before(hr_proc *p, hr_time a, int src, int skip)
 {
     const hr_machine *m = p->m;
@@ -259,8 +309,7 @@ int hr__p2p_nothing_before(hr_proc *p, hr_time a, int src, int skip)
         hr_time lb = atomic_load_explicit(&m->procs[q].pub_clock, memory_order_acquire);
         if (lb == HR_TIME_INF)
             continue;
-        lb = hr__tadd(lb, m->cost.tau);
-        if (lb > a || (lb == a && q > src))
+        if (past(hr__tadd(lb, m->cost.tau), q, a, src))
             continue;
         return 0;
     }
@@ -276,6 +325,14 @@ static void drain_all(hr_proc *p)
         sched_yield();
 }
 
+/* p waits for msg, keyed by its injection, to be routed: its pending event (core.h). */
+static void route_wait(hr_proc *p, const hr_msg *msg)
+{
+    atomic_store(&p->route_src, msg->src);
+    atomic_store(&p->route_seq, msg->seq);
+    atomic_store(&p->event, msg->sent);
+}
+
 /* msg is in the mailbox but its arrival is not decided (transit.c): route what can be routed,
  * and with the resolver's grant for this message's injection time, up to it. 0 if msg is
  * routed now; else msg's injection time is the pending event, and 1: wait. */
@@ -284,29 +341,36 @@ static int unrouted_wait(hr_proc *p, const hr_msg *msg)
     /* A grant is for the event published when it was given; only one at or past this message's
      * injection time lets it be forced (everyone else waits for later times). */
     hr_time e = atomic_load(&p->event);
-    int forced = atomic_exchange(&p->granted, 0) && e != HR_TIME_INF && e >= msg->sent;
-    hr__transit_decide(p, forced ? msg : NULL);
+    int grant = atomic_exchange(&p->granted, 0);
+    int forced = grant && e != HR_TIME_INF && e >= msg->sent;
+    hr__transit_decide(p, forced ? msg : NULL, grant == HR__GRANT_PAST_FLOORS);
     if (hr__msg_routed(msg))
         return 0;
-    atomic_store(&p->event, msg->sent);
+    route_wait(p, msg);
     return 1;
+}
+
+/* Submit the rendezvous msg's transfer for routing, from max(issue, post) on. */
+static void commit(hr_proc *p, hr_msg *msg, hr_time post)
+{
+    msg->committed = 1;
+    msg->sent = hr__max(msg->sent, post);
+    atomic_store_explicit(&msg->routed, 0, memory_order_relaxed);
+    hr__transit_submit(p, msg);
 }
 
 /* On a topology with links, a rendezvous message found by a receive is matched by its
  * uncontended arrival (arrival_of). Once found, its transfer is submitted for routing from
  * max(issue, post) on, as an async message would be from its injection: safe in key order, since
- * its sender, blocked until it is taken, and its receiver hold routing back at their clocks,
- * which are no later. 1 if c->msg is ready to take, else 0 (wait for its routing). */
+ * its sender (blocked until it is taken, or, if it goes on, by its open message's floor:
+ * transit.c) and its receiver hold routing back at times no later. 1 if c->msg is ready to take,
+ * else 0 (wait for its routing). */
 static int commit_sync(hr_proc *p, recv_ctx *c)
 {
     hr_msg *msg = c->msg;
     p->seen_news = atomic_load(&p->news);
-    if (!msg->committed) {
-        msg->committed = 1;
-        msg->sent = hr__max(msg->sent, c->post);
-        atomic_store_explicit(&msg->routed, 0, memory_order_relaxed);
-        hr__transit_submit(p, msg);
-    }
+    if (!msg->committed)
+        commit(p, msg, c->post);
     if (hr__msg_routed(msg) || !unrouted_wait(p, msg))
         return 1;
     p->recv_idle = 1;    /* it takes this one next: nothing else until it is routed */
@@ -321,6 +385,15 @@ static int found(hr_proc *p, recv_ctx *c)
     if (msg->kind == HR_MSG_SYNC && p->m->transit != NULL && msg->src != p->id && !c->probe)
         return commit_sync(p, c);
     return 1;
+}
+
+/* Could unrouted, a message whose arrival is not decided yet, arrive before the candidate
+ * (arriving at a), or is there no candidate? It arrives tau after its injection at the
+ * earliest: one injected later cannot, and the receive need not wait for its routing (the
+ * receiver's next injection then comes after the candidate's arrival, past unrouted's key). */
+static int may_precede(const hr_proc *p, const hr_msg *unrouted, const hr_msg *cand, hr_time a)
+{
+    return cand == NULL || !past(hr__tadd(unrouted->sent, p->m->cost.tau), unrouted->src, a, cand->src);
 }
 
 static int recv_ready(hr_proc *p, void *ctx)
@@ -345,7 +418,7 @@ static int recv_ready(hr_proc *p, void *ctx)
         c->msg = least_any(p, c, &a, &unrouted);
         if (c->msg != NULL)
             p->recv_idle = 0;   /* it may take this one later: its next send may come early */
-        if (unrouted != NULL) {
+        if (unrouted != NULL && may_precede(p, unrouted, c->msg, a)) {
             if (unrouted_wait(p, unrouted))
                 return 0;
             continue;     /* routed now: look again */
@@ -357,15 +430,14 @@ static int recv_ready(hr_proc *p, void *ctx)
         if (atomic_exchange(&p->granted, 0))
             return found(p, c);
         /* The candidate's own source is skipped: its later messages come after it anyway. */
-        if (!hr__p2p_nothing_before(p, a, c->msg->src, c->msg->src)) {
-            atomic_store(&p->event, a);
+        if (!clocks_past(p, a, c->msg->src, c->msg->src, -1))
             return 0;
-        }
         /* Everything sent before those clocks were published is in the queue now. If the
          * whole queue brings no earlier message, the candidate stands. */
         hr_msg *head = c->msg;
         drain_all(p);
-        if (least_any(p, c, &a, &unrouted) == head && unrouted == NULL)
+        if (least_any(p, c, &a, &unrouted) == head &&
+            (unrouted == NULL || !may_precede(p, unrouted, head, a)))
             return found(p, c);
     }
 }
@@ -381,7 +453,7 @@ static void check_match(hr_proc *p, int src, int tag, const char *call)
 static void find_message(hr_proc *p, recv_ctx *c, const char *call)
 {
     hr__proc_comm_point(p);
-    hr_wait_desc d = { HR_WAIT_RECV, c->src, c->tag, 0, call };
+    hr_wait_desc d = { HR_WAIT_RECV, c->src, c->tag, 0, call, 0 };
     hr__wait(p, &d, recv_ready, c);
 }
 
@@ -524,15 +596,15 @@ void hr_probe(hr_proc *p, int src, int tag, hr_status *st)
  * no processor can still send one that arrives by t (its published clock plus tau is past t),
  * or until the resolver grants the wait (every other processor waits for a later event). */
 
-/* Can no processor but p send p a message, from src (or any), that arrives by t? */
+/* Can no processor but p send p a message, from src (or any), that arrives by t? If not, t is
+ * p's pending event, and it watches the clocks (clocks_past). */
 static int nothing_by(hr_proc *p, int src, hr_time t)
 {
     if (src == HR_ANY)
-        return hr__p2p_nothing_before(p, t, p->m->p, -1);
+        return clocks_past(p, t, p->m->p, -1, -1);
     if (src == p->id)
         return 1;
-    hr_time lb = atomic_load_explicit(&p->m->procs[src].pub_clock, memory_order_acquire);
-    return lb == HR_TIME_INF || hr__tadd(lb, p->m->cost.tau) > t;
+    return clocks_past(p, t, p->m->p, -1, src);
 }
 
 /* When a bounded lookup counts msg in: a probe at its arrival (a rendezvous, with post 0: its
@@ -610,10 +682,8 @@ static int bounded_ready(hr_proc *p, void *ctx)
             /* The source's later messages come after one still in transit. */
             if (unrouted != NULL || atomic_exchange(&p->granted, 0))
                 return bounded_none(p, c);
-            if (!nothing_by(p, c->src, t)) {
-                atomic_store(&p->event, t);
+            if (!nothing_by(p, c->src, t))
                 return 0;
-            }
             drain_all(p);      /* what the source sent before its clock was published */
             if (hr__mbox_find(&p->box, c->src, c->tag, &c->prev) == NULL)
                 return bounded_none(p, c);
@@ -626,13 +696,14 @@ static int bounded_ready(hr_proc *p, void *ctx)
                 atomic_store(&p->event, HR_TIME_INF);
                 return bounded_found(p, c, t);
             }
-            if (!hr__p2p_nothing_before(p, a, c->msg->src, c->msg->src)) {
-                atomic_store(&p->event, a);
+            if (!clocks_past(p, a, c->msg->src, c->msg->src, -1))
                 return 0;
-            }
+            /* A message still in transit was injected past t - tau (else it was waited for
+             * above): it arrives after t, so after the candidate. */
             hr_msg *head = c->msg;
             drain_all(p);
-            if (least_any(p, c, &a, &unrouted) == head && unrouted == NULL) {
+            if (least_any(p, c, &a, &unrouted) == head &&
+                (unrouted == NULL || hr__tadd(unrouted->sent, tau) > t)) {
                 atomic_store(&p->event, HR_TIME_INF);
                 return bounded_found(p, c, t);
             }
@@ -640,10 +711,8 @@ static int bounded_ready(hr_proc *p, void *ctx)
         }
         if (granted)
             return bounded_none(p, c);
-        if (!nothing_by(p, HR_ANY, t)) {
-            atomic_store(&p->event, t);
+        if (!nothing_by(p, HR_ANY, t))
             return 0;
-        }
         hr_msg *head = c->msg;
         drain_all(p);
         if (least_any(p, c, &a, &unrouted) == head &&
@@ -686,6 +755,12 @@ static void request_free(hr_proc *p, hr_request **req)
     *req = NULL;
 }
 
+/* Publish when p's first pending receive was posted (core.h, post_floor). */
+static void post_floor(hr_proc *p)
+{
+    atomic_store(&p->post_floor, p->pending != NULL ? p->pending->post : HR_TIME_INF);
+}
+
 /* Take r out of p's pending receives. */
 static void unlink_request(hr_proc *p, const hr_request *r)
 {
@@ -693,6 +768,7 @@ static void unlink_request(hr_proc *p, const hr_request *r)
     while (*at != r)
         at = &(*at)->next;
     *at = r->next;
+    post_floor(p);
 }
 
 /* The predecessor of msg, a message from src still in p's mailbox, in src's list. */
@@ -722,11 +798,68 @@ static void take_request(hr_proc *p, hr_request *r, recv_ctx *c, const char *cal
     r->done = 1;
 }
 
+/* Commit, on a topology with links, every rendezvous that a posted receive from a named source
+ * is sure to take, before p waits for any of them. Its key, max(issue, post), is what it would
+ * be when that receive is completed, but its sender's floor (transit.c) holds routing back
+ * until it is committed: a processor completing its receives one by one (hr_waitall) would
+ * otherwise hold back, with a later receive's message, the routing of an earlier one's, as its
+ * partners do with its own. A receive is sure of its message when no receive from any source
+ * is posted before it (that one might take it) and the receives from its source posted before
+ * it have been matched to earlier messages. */
+static void commit_posted(hr_proc *p)
+{
+    enum { MAXCLAIM = 64 };
+    const hr_msg *claimed[MAXCLAIM];
+    int nclaimed = 0;
+    if (p->m->transit == NULL)
+        return;
+    drain_all(p);
+    for (hr_request *r = p->pending; r != NULL && nclaimed < MAXCLAIM; r = r->next) {
+        if (r->src == HR_ANY)
+            return;
+        if (r->msg != NULL) {
+            claimed[nclaimed++] = r->msg;
+            continue;
+        }
+        hr_msg *msg = p->box.src[r->src].head;
+        for (; msg != NULL; msg = msg->next) {
+            if (r->tag != HR_ANY_TAG && msg->tag != r->tag)
+                continue;
+            if (msg->tag < 0)
+                continue;       /* a collective's */
+            int taken = 0;
+            for (int i = 0; i < nclaimed && !taken; i++)
+                taken = claimed[i] == msg;
+            if (!taken)
+                break;
+        }
+        if (msg == NULL)
+            continue;           /* not sent yet: it comes after every message in the queue */
+        claimed[nclaimed++] = msg;
+        if (msg->kind == HR_MSG_SYNC && !msg->committed && msg->src != p->id) {
+            commit(p, msg, r->post);
+            r->msg = msg;
+        }
+    }
+}
+
+/* The ready function of a posted receive's completion: first commit what other posted receives
+ * are sure to take (it is woken by any arrival for that). */
+static int posted_ready(hr_proc *p, void *ctx)
+{
+    commit_posted(p);
+    return recv_ready(p, ctx);
+}
+
 static void complete_recv(hr_proc *p, hr_request *r, const char *call)
 {
     complete_overlapping(p, r->src, r->tag, r);
     recv_ctx c = request_ctx(p, r);
-    find_message(p, &c, call);
+    hr__proc_comm_point(p);
+    int others = p->m->transit != NULL && p->m->disc->engine == HR_DISC_P2P_SYNC &&
+                 (p->pending != r || r->next != NULL);
+    hr_wait_desc d = { HR_WAIT_RECV, c.src, c.tag, 0, call, others };
+    hr__wait(p, &d, others ? posted_ready : recv_ready, &c);
     take_request(p, r, &c, call);
 }
 
@@ -757,7 +890,7 @@ static int test_recv(hr_proc *p, hr_request *r)
     }
     recv_ctx c = request_ctx(p, r);
     hr__proc_comm_point(p);
-    hr_wait_desc d = { HR_WAIT_RECV, r->src, r->tag, 0, "hr_test" };
+    hr_wait_desc d = { HR_WAIT_RECV, r->src, r->tag, 0, "hr_test", 0 };
     hr__wait(p, &d, bounded_ready, &c);
     if (c.none) {
         r->msg = c.msg != NULL && c.msg->committed ? c.msg : NULL;
@@ -783,7 +916,7 @@ static int taken_by(hr_proc *p, void *ctx)
 static int test_send(hr_proc *p, hr_request *r)
 {
     hr_msg *msg = r->msg;
-    hr_wait_desc d = { HR_WAIT_SYNC_SEND, msg->dst, msg->tag, msg->len, "hr_test" };
+    hr_wait_desc d = { HR_WAIT_SYNC_SEND, msg->dst, msg->tag, msg->len, "hr_test", 0 };
     hr__wait(p, &d, taken_by, msg);
     return atomic_load_explicit(&msg->taken, memory_order_acquire) && msg->done <= p->clock;
 }
@@ -834,6 +967,7 @@ hr_request *hr_irecv(hr_proc *p, int src, int tag, void *buf, size_t cap)
     while (*at != NULL)
         at = &(*at)->next;
     *at = r;
+    post_floor(p);
     return r;
 }
 
@@ -891,7 +1025,7 @@ int hr_iprobe(hr_proc *p, int src, int tag, hr_status *st)
     check_match(p, src, tag, "hr_iprobe");
     hr__proc_comm_point(p);
     recv_ctx c = { .src = src, .tag = tag, .probe = 1, .post = 0 };
-    hr_wait_desc d = { HR_WAIT_RECV, src, tag, 0, "hr_iprobe" };
+    hr_wait_desc d = { HR_WAIT_RECV, src, tag, 0, "hr_iprobe", 0 };
     hr__wait(p, &d, bounded_ready, &c);
     if (c.none) {
         poll_cost(p);
@@ -968,7 +1102,7 @@ void hr__coll_lend(hr_proc *p, int dest, const void *buf, size_t len)
 void hr__coll_take(hr_proc *p, int src, void *buf, size_t len)
 {
     recv_ctx c = { .src = src, .tag = p->coll_tag, .post = p->clock };
-    hr_wait_desc d = { HR_WAIT_RECV, src, p->coll_tag, len, p->coll_what };
+    hr_wait_desc d = { HR_WAIT_RECV, src, p->coll_tag, len, p->coll_what, 0 };
     hr__wait(p, &d, recv_ready, &c);
     if (c.msg->len != len)
         hr_fail(p, "collective: P%d sent %zu bytes where %zu were expected (mismatched calls?)",
@@ -977,33 +1111,49 @@ void hr__coll_take(hr_proc *p, int src, void *buf, size_t len)
 }
 
 /* Ready when count sources have a routed collective block in p's queue. A grant (everyone
- * waits) is left for the takes, which know how to force their message. */
+ * waits, and the least unrouted block's key is the least event) routes up to that block. */
 static int blocks_ready(hr_proc *p, void *ctx)
 {
     int count = *(const int *)ctx;
     drain_all(p);
     p->recv_idle = 1;
     p->seen_news = atomic_load(&p->news);
-    hr__transit_decide(p, NULL);
-    int have = 0;
+    int grant = atomic_exchange(&p->granted, 0);
+    hr_time e = atomic_load(&p->event);
     const hr_msg *least = NULL;
-    for (int i = 0; i < p->box.nactive; i++) {
-        hr_msg *prev;
-        const hr_msg *msg = hr__mbox_find(&p->box, p->box.active[i], p->coll_tag, &prev);
-        if (msg == NULL)
-            continue;
-        if (hr__msg_routed(msg))
-            have++;
-        else if (least == NULL || hr__msg_before(msg->sent, msg, least->sent, least))
-            least = msg;
+    int have;
+    for (;;) {
+        have = 0;
+        least = NULL;
+        for (int i = 0; i < p->box.nactive; i++) {
+            hr_msg *prev;
+            const hr_msg *msg = hr__mbox_find(&p->box, p->box.active[i], p->coll_tag, &prev);
+            if (msg == NULL)
+                continue;
+            if (hr__msg_routed(msg))
+                have++;
+            else if (least == NULL || hr__msg_before(msg->sent, msg, least->sent, least))
+                least = msg;
+        }
+        if (have >= count || least == NULL)
+            break;
+        /* The grant was for the event published then: it forces only a block keyed there. */
+        int forced = grant && e != HR_TIME_INF && e >= least->sent;
+        hr__transit_decide(p, forced ? least : NULL, grant == HR__GRANT_PAST_FLOORS);
+        grant = 0;
+        if (!hr__msg_routed(least))
+            break;
     }
-    if (have >= count || atomic_load(&p->granted)) {
+    if (have >= count) {
         atomic_store(&p->event, HR_TIME_INF);
         return 1;
     }
     p->await_need = count - have;
     p->wait.bytes = (size_t)(count - have);
-    atomic_store(&p->event, least != NULL ? least->sent : HR_TIME_INF);
+    if (least != NULL)
+        route_wait(p, least);
+    else
+        atomic_store(&p->event, HR_TIME_INF);
     return 0;
 }
 
@@ -1015,14 +1165,14 @@ void hr__coll_await(hr_proc *p, int count)
      * early, which is safe (the takes wait for the rest). */
     if (p->m->transit == NULL || count <= 0)
         return;
-    hr_wait_desc d = { HR_WAIT_BLOCKS, HR_ANY, p->coll_tag, (size_t)count, p->coll_what };
+    hr_wait_desc d = { HR_WAIT_BLOCKS, HR_ANY, p->coll_tag, (size_t)count, p->coll_what, 0 };
     hr__wait(p, &d, blocks_ready, &count);
 }
 
 const void *hr__coll_view(hr_proc *p, int src, size_t len)
 {
     recv_ctx c = { .src = src, .tag = p->coll_tag, .post = p->clock };
-    hr_wait_desc d = { HR_WAIT_RECV, src, p->coll_tag, len, p->coll_what };
+    hr_wait_desc d = { HR_WAIT_RECV, src, p->coll_tag, len, p->coll_what, 0 };
     hr__wait(p, &d, recv_ready, &c);
     hr_msg *msg = c.msg;
     if (msg->len != len)
@@ -1057,7 +1207,7 @@ void hr__coll_complete(hr_proc *p)
      * receiver posted its receive (or absorbed the data, if later). That keeps every real-time
      * wait a model-time wait, which the resolver's safety argument needs (machine.c). LEND
      * messages stay on the list until hr__view_end: their data is still being read. */
-    hr_wait_desc d = { HR_WAIT_REFS, HR_ANY, HR__TAG_COLL, 0, p->coll_what };
+    hr_wait_desc d = { HR_WAIT_REFS, HR_ANY, HR__TAG_COLL, 0, p->coll_what, 0 };
     hr__wait(p, &d, refs_ready, NULL);
     hr_msg **at = &p->refs;
     while (*at != NULL) {
@@ -1092,7 +1242,7 @@ void hr__view_end(hr_proc *p)
             hr__wake(sender);
     }
     p->nviews = 0;
-    hr_wait_desc d = { HR_WAIT_LENT, HR_ANY, HR__TAG_COLL, 0, "hr_view_end" };
+    hr_wait_desc d = { HR_WAIT_LENT, HR_ANY, HR__TAG_COLL, 0, "hr_view_end", 0 };
     hr__wait(p, &d, lent_ready, NULL);
     while (p->refs != NULL) {    /* all LEND now: hr__coll_complete freed the rest */
         hr_msg *next = p->refs->own;

@@ -163,6 +163,8 @@ void hr__proc_reset(hr_proc *p)
     atomic_store(&p->outstanding, 0);
     atomic_store(&p->lent, 0);
     atomic_store(&p->sync_open, 0);
+    atomic_store(&p->watch_a, HR_TIME_INF);
+    atomic_store(&p->post_floor, HR_TIME_INF);
 }
 
 /* ---- the network ---------------------------------------------------------------------------- */

@@ -279,7 +279,7 @@ int hr_round_end(hr_proc *p, int more)
         if (!ok)
             hr_fail(p, "out of memory in the round engine");
     } else {
-        hr_wait_desc d = { HR_WAIT_ROUND, HR_ANY, 0, 0, "hr_round_end" };
+        hr_wait_desc d = { HR_WAIT_ROUND, HR_ANY, 0, 0, "hr_round_end", 0 };
         hr__wait_word(p, &d, &m->rnd_gen, gen);
     }
     if (m->rnd_counted)

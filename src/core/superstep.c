@@ -158,7 +158,7 @@ void hr__barrier(hr_proc *p, void (*serial)(hr_machine *m, void *ctx), void *ctx
             if (i != p->id)
                 hr__wake(&m->procs[i]);
     } else {
-        hr_wait_desc d = { HR_WAIT_BARRIER, HR_ANY, 0, 0, p->bar_call };
+        hr_wait_desc d = { HR_WAIT_BARRIER, HR_ANY, 0, 0, p->bar_call, 0 };
         hr__wait(p, &d, bar_ready, NULL);
     }
     if (atomic_load(&m->bar_broken))

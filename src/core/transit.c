@@ -17,7 +17,9 @@
  */
 #include "core/core.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "util/sync.h"
 
@@ -29,7 +31,42 @@ struct hr_transit {
     /* The least published clock at the last decision, read without the lock: a sender whose
      * clock was past it cannot be what holds routing back, and need not try (a hint only). */
     _Atomic hr_time least;
+    /* The key of the last message routed: every later one must come after it. A message
+     * submitted below it would have been routed out of order (the canonical order promised
+     * has a hole): the run fails, naming both (order_broken). */
+    struct { hr_time sent; int src, dst; uint64_t seq; } last;
+    int             routed_any;
+    hr_msg        **open;      /* open rendezvous messages, not yet committed (hr__transit_open) */
+    size_t          nopen, capopen;
+    /* [p] The decision under way left this processor out of its bounds: it was parked. It may
+     * wake meanwhile (a grant, a rendezvous delivered), but injects nothing before it takes a
+     * message routed to it, so the first one that ends its receive bounds it again. */
+    uint8_t        *skipped;
 };
+
+/* Is msg's key below the last routed one's? */
+static int below_last(const hr_transit *tr, const hr_msg *msg)
+{
+    if (!tr->routed_any || msg->sent != tr->last.sent)
+        return tr->routed_any && msg->sent < tr->last.sent;
+    return msg->src != tr->last.src ? msg->src < tr->last.src : msg->seq < tr->last.seq;
+}
+
+/* Fail the run: msg comes after a message routed before it, whose arrival may be wrong. Called
+ * with the lock held; releases it. */
+__attribute__((noreturn)) static void order_broken(hr_proc *p, hr_transit *tr, const hr_msg *msg)
+{
+    char why[400];
+    snprintf(why, sizeof why,
+             "internal error, the canonical order broke: P%d's message %llu to P%d, injected at "
+             "%.9g s, was submitted after P%d's message %llu to P%d, injected at %.9g s, had been "
+             "routed before it (model times may be wrong; please report this run)",
+             msg->src, (unsigned long long)msg->seq, msg->dst, hr__time_to_s(msg->sent),
+             tr->last.src, (unsigned long long)tr->last.seq, tr->last.dst,
+             hr__time_to_s(tr->last.sent));
+    hr__mutex_unlock(&tr->lock);
+    hr_fail(p, "%s", why);
+}
 
 static int key_less(const hr_msg *a, const hr_msg *b)
 {
@@ -41,7 +78,12 @@ int hr__transit_create(hr_machine *m, hr_transit **out)
     hr_transit *tr = calloc(1, sizeof *tr);
     if (tr == NULL)
         return HR_ENOMEM;
+    if ((tr->skipped = calloc((size_t)m->p, 1)) == NULL) {
+        free(tr);
+        return HR_ENOMEM;
+    }
     if (hr__net_init(&tr->net, m->net, &m->cost, m->switching) != HR_OK) {
+        free(tr->skipped);
         free(tr);
         return HR_ENOMEM;
     }
@@ -55,6 +97,8 @@ int hr__transit_create(hr_machine *m, hr_transit **out)
 void hr__transit_reset(hr_transit *tr)
 {
     tr->n = 0;     /* the messages themselves are the mailboxes' (hr__p2p_reset) */
+    tr->nopen = 0;
+    tr->routed_any = 0;
     hr__net_reset(&tr->net);
 }
 
@@ -65,13 +109,82 @@ void hr__transit_destroy(hr_transit *tr)
     hr__net_destroy(&tr->net);
     hr__mutex_destroy(&tr->lock);
     free(tr->heap);
+    free(tr->open);
+    free(tr->skipped);
     free(tr);
+}
+
+/* Take msg off the open list: its receiver commits it (under the lock). */
+static void unopen(hr_transit *tr, const hr_msg *msg)
+{
+    for (size_t i = 0; i < tr->nopen; i++)
+        if (tr->open[i] == msg) {
+            tr->open[i] = tr->open[--tr->nopen];
+            return;
+        }
+    HR_ASSERT(0 && "an open rendezvous is on the open list");
+}
+
+void hr__transit_open(hr_proc *p, hr_msg *msg)
+{
+    hr_transit *tr = p->m->transit;
+    hr__mutex_lock(&tr->lock);
+    if (tr->nopen == tr->capopen) {
+        size_t cap = tr->capopen ? 2 * tr->capopen : 64;
+        hr_msg **o = realloc(tr->open, cap * sizeof *o);
+        if (o == NULL) {
+            hr__mutex_unlock(&tr->lock);
+            hr_fail(p, "out of memory routing a message");
+        }
+        tr->open = o;
+        tr->capopen = cap;
+    }
+    tr->open[tr->nopen++] = msg;
+    hr__mutex_unlock(&tr->lock);
+}
+
+/* The least floor of the open messages (hr__transit_open), under the lock. A receive that will
+ * take msg is posted no earlier than its receiver's first pending request, nor than its clock:
+ * both are published after the receiver changes them, and only rise, so the values read now
+ * bound what is posted later. */
+static int least_floor(const hr_machine *m, const hr_transit *tr, hr_time *t, int *id,
+                       uint64_t *seq)
+{
+    *t = HR_TIME_INF;
+    *id = -1;
+    for (size_t i = 0; i < tr->nopen; i++) {
+        const hr_msg *msg = tr->open[i];
+        const hr_proc *r = &m->procs[msg->dst];
+        hr_time post = hr__min(atomic_load_explicit(&r->pub_clock, memory_order_acquire),
+                               atomic_load(&r->post_floor));
+        hr_time f = hr__max(msg->sent, post);
+        if (*id < 0 || f < *t || (f == *t && (msg->src < *id || (msg->src == *id &&
+                                                                 msg->seq < *seq)))) {
+            *t = f;
+            *id = msg->src;
+            *seq = msg->seq;
+        }
+    }
+    return *id >= 0;
+}
+
+int hr__transit_floor(hr_machine *m, hr_time *t, int *id, uint64_t *seq)
+{
+    hr_transit *tr = m->transit;
+    hr__mutex_lock(&tr->lock);
+    int any = least_floor(m, tr, t, id, seq);
+    hr__mutex_unlock(&tr->lock);
+    return any;
 }
 
 void hr__transit_submit(hr_proc *p, hr_msg *msg)
 {
     hr_transit *tr = p->m->transit;
     hr__mutex_lock(&tr->lock);
+    if (below_last(tr, msg))
+        order_broken(p, tr, msg);
+    if (msg->open)
+        unopen(tr, msg);
     if (tr->n == tr->cap) {
         size_t cap = tr->cap ? 2 * tr->cap : 256;
         hr_msg **h = realloc(tr->heap, cap * sizeof *h);
@@ -130,17 +243,27 @@ static int ends_park(hr_proc *r, const hr_msg *msg)
     return r->park_src == HR_ANY || r->park_src == msg->src;
 }
 
-/* Route the least message and tell its receiver. If that ends the receiver's parked receive,
- * return the time from which it may inject again, else HR_TIME_INF. It takes a message first:
- * this one, arriving at a, when it waits for exactly this one; else this one or one routed
- * later, which is keyed no earlier and arrives tau or more after its key (every receive takes
- * the clock to the arrival at least). */
+/* Route the least message and tell its receiver. If the decision under way left the receiver
+ * out (tr->skipped) and this message ends its receive, return the time from which it may inject
+ * again, else HR_TIME_INF. It takes a message first: this one, arriving at a, when it waits for
+ * exactly this one; else this one or one routed later, which is keyed no earlier and arrives tau
+ * or more after its key (every receive takes the clock to the arrival at least). */
 static hr_time route_top(hr_machine *m, hr_transit *tr)
 {
     hr_msg *msg = pop(tr);
     int src = msg->src;
+    HR_ASSERT(!below_last(tr, msg));    /* the heap pops in key order; submit checked the rest */
+    tr->last.sent = msg->sent;
+    tr->last.src = src;
+    tr->last.dst = msg->dst;
+    tr->last.seq = msg->seq;
+    tr->routed_any = 1;
     hr_proc *r = &m->procs[msg->dst];
-    int unparked = atomic_load(&r->parked) && ends_park(r, msg) && atomic_exchange(&r->parked, 0);
+    /* Its park's fields stand while the lock is held, whether or not it has woken since. */
+    int ends = tr->skipped[msg->dst] && ends_park(r, msg);
+    if (ends)
+        tr->skipped[msg->dst] = 0;
+    int unparked = ends && atomic_exchange(&r->parked, 0);
     atomic_fetch_add(&r->news, 1);
     m->link_msg = (uint64_t)src << 32 | (msg->seq & 0xffffffffu);
     hr_time a = hr__net_route(&tr->net, src, msg->dst, msg->sent, msg->len);
@@ -149,12 +272,11 @@ static hr_time route_top(hr_machine *m, hr_transit *tr)
                            (r->park_tag == HR_ANY_TAG || r->park_tag == msg->tag)
                        ? a : hr__tadd(msg->sent, m->cost.tau);
     atomic_store_explicit(&msg->routed, 1, memory_order_release);   /* msg is r's from here */
-    if (!unparked) {
+    if (unparked)
+        hr__wake(r);
+    else
         hr__wake_for(r, src);
-        return HR_TIME_INF;
-    }
-    hr__wake(r);
-    return back;
+    return ends ? back : HR_TIME_INF;
 }
 
 /* Keep (lo, lo_id) and (lo2, lo2_id) the two least (clock, id) pairs with (c, id) added. */
@@ -171,7 +293,15 @@ static void least_two(hr_time c, int id, hr_time *lo, int *lo_id, hr_time *lo2, 
     }
 }
 
-void hr__transit_decide(hr_proc *p, const hr_msg *upto)
+/* Is the key (t, id, seq) below msg's? */
+static int key_below(hr_time t, int id, uint64_t seq, const hr_msg *msg)
+{
+    if (t != msg->sent)
+        return t < msg->sent;
+    return id != msg->src ? id < msg->src : seq < msg->seq;
+}
+
+void hr__transit_decide(hr_proc *p, const hr_msg *upto, int past_floors)
 {
     hr_machine *m = p->m;
     hr_transit *tr = m->transit;
@@ -181,27 +311,39 @@ void hr__transit_decide(hr_proc *p, const hr_msg *upto)
         return;
     }
     /* The least two published clocks, ties by id: the second for a head from the first. */
-    hr_time lo = HR_TIME_INF, lo2 = HR_TIME_INF;
-    int lo_id = -1, lo2_id = -1;
+    hr_time lo = HR_TIME_INF, lo2 = HR_TIME_INF, fl;
+    int lo_id = -1, lo2_id = -1, fl_id;
+    uint64_t fl_seq = 0;
     for (int q = 0; q < m->p; q++) {
+        hr_proc *pq = &m->procs[q];
         /* A processor parked in a receive with nothing routed to take injects nothing until a
          * message is routed to it, here, under this lock, at a key no less than the head's;
          * it arrives tau later, so the parked one's next injection comes after the head. */
-        if (q != p->id && atomic_load(&m->procs[q].parked))
+        tr->skipped[q] = q != p->id && atomic_load(&pq->parked);
+        if (tr->skipped[q])
             continue;
-        hr_time c = atomic_load_explicit(&m->procs[q].pub_clock, memory_order_acquire);
+        hr_time c = atomic_load_explicit(&pq->pub_clock, memory_order_acquire);
         least_two(c, q, &lo, &lo_id, &lo2, &lo2_id);
     }
-    atomic_store_explicit(&tr->least, lo, memory_order_relaxed);
+    /* Rendezvous transfers their receivers have not committed yet are keyed no earlier than
+     * their floors. Commits are under this lock: the open list stands while it is held. */
+    least_floor(m, tr, &fl, &fl_id, &fl_seq);
+    atomic_store_explicit(&tr->least, hr__min(lo, fl), memory_order_relaxed);
     while (tr->n > 0) {
         hr_msg *top = tr->heap[0];
-        if (upto == NULL || key_less(upto, top)) {
-            /* The first processor other than top's source in (clock, id) order. */
+        int bounded = upto == NULL || key_less(upto, top);
+        if (bounded) {
+            /* The first processor other than top's source in (clock, id) order: the source's
+             * own later injections come after top. */
             hr_time c = lo_id == top->src ? lo2 : lo;
             int id = lo_id == top->src ? lo2_id : lo_id;
             if (c != HR_TIME_INF && (c < top->sent || (c == top->sent && id < top->src)))
                 break;
         }
+        /* An uncommitted rendezvous may precede top, even one of top's source. A grant does not
+         * pass it either, unless the resolver found nothing else to grant (machine.c). */
+        if ((bounded || !past_floors) && fl_id >= 0 && key_below(fl, fl_id, fl_seq, top))
+            break;
         /* A parked receiver that now has a message may inject again from its arrival on: it
          * bounds what may be routed after this one. */
         int dst = top->dst;              /* top may be taken and freed once routed */
@@ -218,7 +360,7 @@ void hr__transit_sent(hr_proc *p, hr_time before)
      * may go. Anyone else's advance changes nothing, and its scan of every clock would cost
      * O(p) a message for nothing. Receivers that wait try for themselves (p2p.c). */
     if (before <= atomic_load_explicit(&p->m->transit->least, memory_order_relaxed))
-        hr__transit_decide(p, NULL);
+        hr__transit_decide(p, NULL, 0);
 }
 
 int hr__transit_park(hr_proc *p)
@@ -248,6 +390,7 @@ void hr__transit_serial(hr_machine *m, void (*fn)(hr_net *net, void *ctx), void 
 {
     hr_transit *tr = m->transit;
     hr__mutex_lock(&tr->lock);
+    memset(tr->skipped, 0, (size_t)m->p);     /* everyone waits: no bounds to keep */
     while (tr->n > 0)
         route_top(m, tr);
     fn(&tr->net, ctx);
