@@ -443,6 +443,8 @@ void hr__transit_destroy(hr_transit *tr);
 /* Submit msg (src, dst, seq, sent and len set) to be routed; before the sender publishes a clock
  * past msg->sent. Its owner thread. */
 void hr__transit_submit(hr_proc *p, hr_msg *msg);
+/* Submit a rendezvous msg's transfer, its key raised to post first. Its receiver's thread. */
+void hr__transit_commit(hr_proc *p, hr_msg *msg, hr_time post);
 /* Route, in (sent, src, seq) order, every submitted message no processor can still precede
  * (every other published clock is past its key, and every uncommitted rendezvous' floor); with
  * upto, also every one up to upto's key (the resolver's grant), but, unless past_floors, not

@@ -74,7 +74,8 @@ static void report_end(hr_machine *m)
  * release that the waiter's exchange, an acquire, reads from: the waiter's look at its condition
  * then happens after the waker made it true. If the waiter's comes first, the waker reads
  * BLOCKED and wakes it. (A pair of seq_cst fences would do as well, but ThreadSanitizer cannot
- * model fences.) x86 needed none of this, its stores being ordered; weaker machines do. */
+ * model fences.) x86 needs it as much as weaker machines: its store buffer lets a load pass an
+ * earlier store to another location, the one reordering x86-TSO allows, and this pattern's. */
 static uint32_t read_state(hr_proc *q)
 {
     return atomic_fetch_or(&q->state, 0);

@@ -354,9 +354,8 @@ static int unrouted_wait(hr_proc *p, const hr_msg *msg)
 static void commit(hr_proc *p, hr_msg *msg, hr_time post)
 {
     msg->committed = 1;
-    msg->sent = hr__max(msg->sent, post);
     atomic_store_explicit(&msg->routed, 0, memory_order_relaxed);
-    hr__transit_submit(p, msg);
+    hr__transit_commit(p, msg, post);
 }
 
 /* On a topology with links, a rendezvous message found by a receive is matched by its

@@ -179,8 +179,17 @@ int hr__transit_floor(hr_machine *m, hr_time *t, int *id, uint64_t *seq)
 
 void hr__transit_submit(hr_proc *p, hr_msg *msg)
 {
+    hr__transit_commit(p, msg, 0);
+}
+
+void hr__transit_commit(hr_proc *p, hr_msg *msg, hr_time post)
+{
     hr_transit *tr = p->m->transit;
     hr__mutex_lock(&tr->lock);
+    /* An open message's key is read under the lock (least_floor): it changes under it, on its
+     * receiver's thread (an async message's never changes: its receiver reads it unlocked). */
+    if (post > msg->sent)
+        msg->sent = post;
     if (below_last(tr, msg))
         order_broken(p, tr, msg);
     if (msg->open)
