@@ -21,6 +21,16 @@ ifneq ($(SAN),)
 CFLAGS   += -fsanitize=$(SAN) -fno-omit-frame-pointer
 LDFLAGS  += -fsanitize=$(SAN)
 endif
+# `make fuzz` builds everything again with FUZZ=1: clang, libFuzzer's coverage, ASan and UBSan,
+# into build-fuzz/.
+ifeq ($(FUZZ),1)
+BUILD    := build-fuzz
+CC       := clang
+OPT      := -O1 -g
+CFLAGS   += -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
+            -fno-omit-frame-pointer
+LDFLAGS  += -fsanitize=address,undefined
+endif
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
@@ -30,14 +40,24 @@ TEST_SRC := $(wildcard tests/*.c)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 EX_SRC   := $(wildcard examples/ring_sum/*.c)
 EX_OBJ   := $(EX_SRC:%.c=$(BUILD)/%.o)
-DEPS     := $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(EX_OBJ:.o=.d) $(BUILD)/src/cli/main.d
+# Fuzzing: each tests/fuzz/fuzz_NAME.c is a libFuzzer harness (LLVMFuzzerTestOneInput) with its
+# seed corpus in tests/fuzz/corpus/NAME/. `make check` replays every corpus through its harness
+# linked with tests/fuzz/replay.c's main (any compiler, any SAN); `make fuzz` links each with
+# libFuzzer (FUZZ=1) and runs it for FUZZ_SECONDS (scripts/fuzz.sh).
+FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_NAMES := $(FUZZ_SRC:tests/fuzz/fuzz_%.c=%)
+REPLAYS  := $(FUZZ_NAMES:%=$(BUILD)/fuzz/replay_%)
+FUZZERS  := $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
+DEPS     := $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(EX_OBJ:.o=.d) $(BUILD)/src/cli/main.d \
+            $(FUZZ_SRC:%.c=$(BUILD)/%.d) $(BUILD)/tests/fuzz/replay.d
 
 LIB      := $(BUILD)/libhremu.a
 BIN      := $(BUILD)/hremu
 TESTS    := $(BUILD)/tests/check_hremu
 EXAMPLE  := $(BUILD)/examples/check_example
 
-.PHONY: all deps run check check-tests check-browser stress bench install uninstall fuzz clean
+.PHONY: all deps run check check-tests check-browser stress bench install uninstall fuzz fuzzers \
+        clean
 all: $(BIN) hremu
 
 deps:
@@ -81,9 +101,13 @@ ASAN_ENV := $(if $(findstring address,$(SAN)),ASAN_OPTIONS=detect_leaks=1 UBSAN_
 check: deps
 	@$(MAKE) --no-print-directory check-tests
 
-check-tests: $(TESTS) $(EXAMPLE) $(BIN)
+check-tests: $(TESTS) $(EXAMPLE) $(BIN) $(REPLAYS)
 	$(TSAN_ENV) $(ASAN_ENV) HREMU_BIN=$(CURDIR)/$(BIN) $(TESTS)
 	$(TSAN_ENV) $(ASAN_ENV) $(EXAMPLE)
+	@for n in $(FUZZ_NAMES); do \
+	    echo "$(BUILD)/fuzz/replay_$$n tests/fuzz/corpus/$$n"; \
+	    $(TSAN_ENV) $(ASAN_ENV) $(BUILD)/fuzz/replay_$$n tests/fuzz/corpus/$$n || exit 1; \
+	done
 	$(TSAN_ENV) $(ASAN_ENV) HREMU_BIN=$(CURDIR)/$(BIN) tests/cli/run.sh
 	$(TSAN_ENV) $(ASAN_ENV) HREMU_BIN=$(CURDIR)/$(BIN) tests/cli/commands.sh
 	$(TSAN_ENV) $(ASAN_ENV) HREMU_BIN=$(CURDIR)/$(BIN) SAN="$(SAN)" tests/cli/determinism.sh
@@ -120,8 +144,26 @@ $(BUILD)/bench/ref_fft2d: bench/ref_fft2d.c bench/bench_common.h
 	$(CC) -std=c11 -D_GNU_SOURCE -O2 -g $(WARN) -pthread $(shell pkg-config --cflags fftw3) -o $@ $< \
 	    $(shell pkg-config --libs fftw3) $(LDLIBS)
 
-fuzz:
-	scripts/fuzz.sh
+# A harness with the replay main (make check), or with libFuzzer's (FUZZ=1: make fuzz).
+$(BUILD)/fuzz/replay_%: $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/tests/fuzz/replay.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+
+$(BUILD)/fuzz/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+
+fuzzers: $(FUZZERS)
+
+# The harnesses' objects are kept between builds, not removed as intermediate files.
+.SECONDARY: $(FUZZ_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/fuzz/replay.o
+
+# Every harness under libFuzzer for FUZZ_SECONDS (default 60) each; clang and its runtimes
+# (libclang-rt-14-dev) are installed if missing.
+fuzz: deps
+	@scripts/deps.sh clang libclang-rt-14-dev
+	@$(MAKE) --no-print-directory FUZZ=1 fuzzers
+	scripts/fuzz.sh build-fuzz/fuzz $(FUZZ_NAMES)
 
 # Installs the library of this build (SAN=... installs the sanitized one, which then needs the same
 # -fsanitize at link time), the hremu command and its man page, the public headers and hremu.pc; builds the library first if needed,

@@ -1,34 +1,33 @@
 #!/bin/sh
-# Fuzz the config parser and validator: build tests/fuzz/fuzz_config.c with clang's libFuzzer,
-# AddressSanitizer and UndefinedBehaviorSanitizer (compiling the library's sources directly), then
-# run it for FUZZ_SECONDS (default 60) from the seed corpus tests/fuzz/corpus/.
-# New interesting inputs go to tests/fuzz/corpus-new/ (not committed; merge the few worth keeping
-# by hand); a crash, leak or hang is written to build-fuzz/ and fails this script.
-# Extra arguments go to the fuzzer, e.g. `scripts/fuzz.sh -jobs=2`.
+# Run the fuzz harnesses that `make fuzz` built (FUZZ=1: clang, libFuzzer, ASan and UBSan), each for
+# FUZZ_SECONDS (default 60), from its seed corpus tests/fuzz/corpus/NAME/:
+#     scripts/fuzz.sh DIR NAME...     # DIR/fuzz_NAME for each NAME, e.g. build-fuzz/fuzz config mtx
+# New interesting inputs go to tests/fuzz/corpus-new/NAME/ (not committed: copy the few worth
+# keeping into tests/fuzz/corpus/NAME/, which `make check` replays); a crash, leak, timeout or
+# out-of-memory input is written to build-fuzz/NAME-* and fails this script. Extra libFuzzer
+# flags go in FUZZ_FLAGS, e.g. FUZZ_FLAGS=-jobs=2.
 set -eu
 cd "$(dirname "$0")/.."
-CC=${FUZZ_CC:-clang}
+[ $# -ge 2 ] || { echo "usage: scripts/fuzz.sh DIR NAME..." >&2; exit 2; }
+DIR=$1
+shift
 SECS=${FUZZ_SECONDS:-60}
-OUT=build-fuzz
-BIN=$OUT/fuzz_config
-
-# What the build needs, and clang with its libFuzzer and sanitizer runtimes (libclang-rt-14-dev)
-# unless FUZZ_CC names another compiler: scripts/deps.sh installs whatever is missing.
-if [ -z "${FUZZ_CC:-}" ]; then
-    scripts/deps.sh clang libclang-rt-14-dev
-else
-    scripts/deps.sh
+failed=""
+for name in "$@"; do
+    bin=$DIR/fuzz_$name
+    [ -x "$bin" ] || { echo "scripts/fuzz.sh: $bin is not built (make fuzz builds it)" >&2; exit 2; }
+    new=tests/fuzz/corpus-new/$name
+    mkdir -p "$new"
+    dict=
+    [ -f "tests/fuzz/$name.dict" ] && dict=-dict=tests/fuzz/$name.dict
+    echo "scripts/fuzz.sh: fuzzing $name for $SECS s"
+    # shellcheck disable=SC2086
+    "$bin" -max_total_time="$SECS" -timeout=10 -rss_limit_mb=2048 -max_len=8192 $dict \
+        -artifact_prefix="build-fuzz/$name-" -print_final_stats=1 ${FUZZ_FLAGS:-} \
+        "$new" "tests/fuzz/corpus/$name" || failed="$failed $name"
+done
+if [ -n "$failed" ]; then
+    echo "scripts/fuzz.sh: failed:$failed (inputs in build-fuzz/)" >&2
+    exit 1
 fi
-
-mkdir -p "$OUT" tests/fuzz/corpus-new
-SRC=$(ls src/*/*.c | grep -v '^src/cli/main\.c$')
-# shellcheck disable=SC2086
-"$CC" -std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer \
-    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-    -pthread -Iinclude -Isrc $(pkg-config --cflags liburcu inih) \
-    -o "$BIN" tests/fuzz/fuzz_config.c $SRC $(pkg-config --libs liburcu inih) -lm
-
-echo "scripts/fuzz.sh: fuzzing the config parser for $SECS s"
-"$BIN" -max_total_time="$SECS" -timeout=10 -rss_limit_mb=2048 -max_len=8192 \
-    -dict=tests/fuzz/config.dict -artifact_prefix="$OUT/" -print_final_stats=1 "$@" \
-    tests/fuzz/corpus-new tests/fuzz/corpus
+echo "scripts/fuzz.sh: $# harnesses ran $SECS s each without a fault"

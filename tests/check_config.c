@@ -438,7 +438,7 @@ START_TEST(test_config_params)
 {
     const hr_algorithm *alg = algorithm_with_params();
     if (alg == NULL)
-        return;   /* no registered algorithm takes parameters yet */
+        HR_TEST_SKIP("no registered algorithm takes parameters");
     const hr_param_spec *s = &alg->params[0];
     char text[512], set[256];
     snprintf(text, sizeof text, "[run]\nalgorithms = %s\n[machine]\ndiscipline = %s\n%s", alg->name,

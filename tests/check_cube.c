@@ -304,6 +304,8 @@ START_TEST(test_cube_every_shape_every_algorithm)
     static const char *const cube_algs[] = { "bcast.binomial", "reduce.binomial",
                                              "prefix.hypercube" };
     int cap = HR_TEST_TSAN ? 256 : 1024;
+    if (HR_TEST_TSAN)
+        hr_test_skip("rh shapes of more than 256 processors: too slow under TSan", 1);
     for (size_t s = 0; s < sizeof rh_shapes / sizeof rh_shapes[0]; s++) {
         int k, n, p;
         char spec[16];
@@ -397,8 +399,10 @@ START_TEST(test_cube_steps)
     for (size_t s = 0; s < sizeof rh_shapes / sizeof rh_shapes[0]; s++) {
         int k, n, p;
         char spec[16];
-        if (!rh_shape(s, HR_TEST_TSAN ? 256 : 1024, spec, &k, &n, &p))
+        if (!rh_shape(s, HR_TEST_TSAN ? 256 : 1024, spec, &k, &n, &p)) {
+            hr_test_skip("rh shapes of more than 256 processors: too slow under TSan", 1);
             continue;
+        }
         run_values("prefix.rh", spec, p, 1, 0, HR_SUM, "async", 0, &o);
         ck_assert_int_eq((int)o.res.rounds, prefix_rh_steps(k, n));
         /* n = 1 by hand: Phase I k; BB 01 and 11 get their lower neighbour's total through SB 0
@@ -560,6 +564,7 @@ START_TEST(test_cube_workload_verifies)
             ck_assert_int_eq(hr_machine_create(&cfg, &m, NULL), HR_OK);
             p = hr_machine_procs(m);
             if (p > (HR_TEST_TSAN ? 64 : 1024)) {
+                hr_test_skip("more than 64 processors: too slow under TSan", 1);
                 hr_machine_destroy(m);
                 continue;
             }
@@ -642,6 +647,8 @@ START_TEST(test_cube_sorts)
     static const char *const datasets[] = { "R", "S", "C", "N" };
     char why[256];
     int cap = HR_TEST_TSAN ? 256 : 1024;
+    if (HR_TEST_TSAN)
+        hr_test_skip("rh shapes of more than 256 processors: too slow under TSan", 1);
     for (size_t s = 0; s < sizeof rh_shapes / sizeof rh_shapes[0]; s++) {
         int k, n, p;
         char spec[16];

@@ -214,6 +214,8 @@ START_TEST(test_fft_every_case_verifies)
     static const int Ns[] = { 8, 32, 64, 256, 24 };
     static const int ps[] = { 1, 2, 4, 8, 16, 3, 6 };
     static const char *const discs[] = { "async", "sync" };
+    if (HR_TEST_TSAN)
+        hr_test_skip("N > 64: too slow under TSan", 1);
     for (size_t n = 0; n < sizeof Ns / sizeof Ns[0]; n++)
         for (size_t q = 0; q < sizeof ps / sizeof ps[0]; q++) {
             int N = Ns[n], p = ps[q];

@@ -414,6 +414,7 @@ START_TEST(test_sched_random_valid)
                     cols += any;
                 }
                 ck_assert_int_eq(s.nsteps, cols);
+                ck_assert_int_eq(hr__sched_check_flags(&s, com, HR_SCHED_LINEAR, NULL, 0), HR_OK);
                 for (int st = 0; st < s.nsteps; st++) {
                     int r = s.xfer[s.start[st]].dst;
                     ck_assert_int_gt(r, last);
@@ -426,6 +427,8 @@ START_TEST(test_sched_random_valid)
                 /* PS: each step one XOR distance, at most P2 - 1 steps. */
                 ck_assert_int_eq(hr__sched_ps(p, com, &s), HR_OK);
                 assert_valid(&s, com, 1, "PS");
+                ck_assert_int_eq(hr__sched_check_flags(&s, com, HR_SCHED_PAIRS | HR_SCHED_XOR,
+                                                       NULL, 0), HR_OK);
                 ck_assert_int_le(s.nsteps, p2 - 1);
                 ck_assert_int_ge(s.nsteps, lower);
                 for (int st = 0; st < s.nsteps; st++) {
@@ -438,6 +441,8 @@ START_TEST(test_sched_random_valid)
                 /* BS: each step one XOR distance of the virtual numbers (me + 1) mod p. */
                 ck_assert_int_eq(hr__sched_bs(p, com, &s), HR_OK);
                 assert_valid(&s, com, 1, "BS");
+                ck_assert_int_eq(hr__sched_check_flags(&s, com, HR_SCHED_PAIRS | HR_SCHED_XOR_BS,
+                                                       NULL, 0), HR_OK);
                 ck_assert_int_le(s.nsteps, p2 - 1);
                 ck_assert_int_ge(s.nsteps, lower);
                 for (int st = 0; st < s.nsteps; st++) {
@@ -596,6 +601,95 @@ START_TEST(test_sched_check_catches)
 }
 END_TEST
 
+/* hr__sched_check_flags(s, com, flags) finds a fault with needle in its reason. */
+static void assert_broken_flags(const hr_sched *s, const uint64_t *com, unsigned flags,
+                                const char *needle)
+{
+    char why[200];
+    ck_assert_int_eq(hr__sched_check_flags(s, com, flags, why, sizeof why), HR_EINVAL);
+    ck_assert_msg(strstr(why, needle), "why = \"%s\", expected \"%s\" in it", why, needle);
+}
+
+/* The shapes of the paper's schedules: LS's one receiver a step, ascending; PS's one XOR a step,
+ * ascending; BS's one XOR of the virtual numbers (i + 1) mod p. */
+START_TEST(test_sched_check_shapes)
+{
+    /* Pattern on 4: 0 -> 1, 2 -> 1, 0 -> 3, 1 -> 2 (bytes 1, 2, 3, 4). */
+    uint64_t com[16] = { 0 };
+    com[0 * 4 + 1] = 1, com[2 * 4 + 1] = 2, com[0 * 4 + 3] = 3, com[1 * 4 + 2] = 4;
+    handmade h;
+    /* LS's own: receivers 1, 2, 3. */
+    static const size_t st_ls[] = { 0, 2, 3, 4 };
+    static const hr_xfer x_ls[] = { { 0, 1, 1 }, { 2, 1, 2 }, { 1, 2, 4 }, { 0, 3, 3 } };
+    make(&h, 4, 3, st_ls, x_ls);
+    ck_assert_int_eq(hr__sched_check_flags(&h.s, com, HR_SCHED_LINEAR, NULL, 0), HR_OK);
+    /* Two receivers in one step; receivers out of order. */
+    static const size_t st_two[] = { 0, 3, 4 };
+    static const hr_xfer x_two[] = { { 0, 1, 1 }, { 1, 2, 4 }, { 2, 1, 2 }, { 0, 3, 3 } };
+    make(&h, 4, 2, st_two, x_two);
+    assert_broken_flags(&h.s, com, HR_SCHED_LINEAR,
+                        "step 1: 1 -> 2 has receiver 2, the step's first transfer 0 -> 1 "
+                        "receiver 1");
+    static const size_t st_back[] = { 0, 1, 3, 4 };
+    static const hr_xfer x_back[] = { { 1, 2, 4 }, { 0, 1, 1 }, { 2, 1, 2 }, { 0, 3, 3 } };
+    make(&h, 4, 3, st_back, x_back);
+    assert_broken_flags(&h.s, com, HR_SCHED_LINEAR, "step 2: 0 -> 1 has receiver 1, not above "
+                        "step 1's 2");
+    ck_assert_int_eq(hr__sched_check_flags(&h.s, com, 0, NULL, 0), HR_OK);
+
+    /* PS's own on this pattern: XOR 1 (0 -> 1), 2 (none), 3 (0 -> 3, 1 -> 2), then 2 -> 1 has
+     * XOR 3 too. */
+    uint64_t ps_com[16] = { 0 };
+    ps_com[0 * 4 + 1] = 1, ps_com[0 * 4 + 3] = 3, ps_com[1 * 4 + 2] = 4, ps_com[2 * 4 + 1] = 2;
+    static const size_t st_ps[] = { 0, 1, 4 };
+    static const hr_xfer x_ps[] = { { 0, 1, 1 }, { 0, 3, 3 }, { 1, 2, 4 }, { 2, 1, 2 } };
+    make(&h, 4, 2, st_ps, x_ps);
+    ck_assert_int_eq(hr__sched_check_flags(&h.s, ps_com, HR_SCHED_PAIRS | HR_SCHED_XOR, NULL, 0),
+                     HR_OK);
+    /* The same steps in the other order; and 0 -> 1 moved to step 2: pairs still, not PS's. */
+    static const size_t st_psb[] = { 0, 3, 4 };
+    static const hr_xfer x_psb[] = { { 0, 3, 3 }, { 1, 2, 4 }, { 2, 1, 2 }, { 0, 1, 1 } };
+    make(&h, 4, 2, st_psb, x_psb);
+    assert_broken_flags(&h.s, ps_com, HR_SCHED_XOR, "step 2: 0 -> 1 has XOR 1, not above step "
+                        "1's 3");
+    static const size_t st_psm[] = { 0, 2, 4 };
+    static const hr_xfer x_psm[] = { { 0, 1, 1 }, { 2, 1, 2 }, { 0, 3, 3 }, { 1, 2, 4 } };
+    make(&h, 4, 2, st_psm, x_psm);
+    assert_broken_flags(&h.s, ps_com, HR_SCHED_XOR, "step 1: 2 -> 1 has XOR 3, the step's first "
+                        "transfer 0 -> 1 XOR 1");
+
+    /* BS on 4: virtual numbers 1, 2, 3, 0, so 0 -> 3, 1 -> 2 and 2 -> 1 have virtual XOR 1 and
+     * 0 -> 1 has 3: the order PS's check refused above is BS's own. */
+    make(&h, 4, 2, st_psb, x_psb);
+    ck_assert_int_eq(hr__sched_check_flags(&h.s, ps_com, HR_SCHED_PAIRS | HR_SCHED_XOR_BS, NULL,
+                                           0), HR_OK);
+    make(&h, 4, 2, st_ps, x_ps);
+    assert_broken_flags(&h.s, ps_com, HR_SCHED_XOR_BS, "step 2: 0 -> 3 has XOR 1, not above "
+                        "step 1's 3");
+    make(&h, 4, 2, st_psm, x_psm);
+    assert_broken_flags(&h.s, ps_com, HR_SCHED_XOR_BS, "step 1: 2 -> 1 has XOR 1, the step's "
+                        "first transfer 0 -> 1 XOR 3");
+
+    /* Two shapes at once are no promise at all. */
+    assert_broken_flags(&h.s, ps_com, HR_SCHED_XOR | HR_SCHED_LINEAR, "two shapes");
+
+    /* Each scheduler's schedule has its own shape and not the others' (complete pattern, p =
+     * 8: LS has 7 senders a step, PS's and BS's pairings differ). */
+    uint64_t *full = complete_pattern(8);
+    hr_sched s;
+    static const unsigned shape[3] = { HR_SCHED_LINEAR, HR_SCHED_XOR, HR_SCHED_XOR_BS };
+    int (*const fn[3])(int, const uint64_t *, hr_sched *) = { hr__sched_ls, hr__sched_ps,
+                                                             hr__sched_bs };
+    for (int a = 0; a < 3; a++) {
+        ck_assert_int_eq(fn[a](8, full, &s), HR_OK);
+        for (int b = 0; b < 3; b++)
+            ck_assert_int_eq(hr__sched_check_flags(&s, full, shape[b], NULL, 0) == HR_OK, a == b);
+        hr__sched_free(&s);
+    }
+    free(full);
+}
+END_TEST
+
 /* ---- printing ------------------------------------------------------------------------------ */
 
 /* hr__sched_print of s, as a string to free. */
@@ -684,6 +778,7 @@ Suite *hr_sched_suite(void)
 
     tc = tcase_create("check_print");
     tcase_add_test(tc, test_sched_check_catches);
+    tcase_add_test(tc, test_sched_check_shapes);
     tcase_add_test(tc, test_sched_print);
     suite_add_tcase(s, tc);
     return s;

@@ -265,7 +265,7 @@ static void body_sync_oom(hr_proc *p, void *arg)
 START_TEST(test_superstep_sync_out_of_memory_fails_the_run)
 {
     if (!hr_test_may_limit_memory())
-        return;
+        HR_TEST_SKIP("limits the address space: only with the plain allocator, in a forked test");
     struct rlimit old;
     ck_assert_int_eq(getrlimit(RLIMIT_AS, &old), 0);   /* restored below, whatever P0 did */
     hr_machine_config cfg = hr_test_config(2, NULL);

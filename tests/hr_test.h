@@ -47,6 +47,17 @@
 HR_TEST_SUITES(HR_TEST_DECL)
 #undef HR_TEST_DECL
 
+/* Skip the running test, or part of it: Check has no skip status, so hr_test_skip prints one
+ * line "SKIP test_name: reason" (", in part" after the name when part) and the runner counts
+ * the skips in its summary (tests/main.c). HR_TEST_SKIP returns from the test: a test that
+ * skips says so instead of passing in silence. */
+void hr_test_skip(const char *reason, int part);
+#define HR_TEST_SKIP(reason)         \
+    do {                             \
+        hr_test_skip((reason), 0);   \
+        return;                      \
+    } while (0)
+
 /* ThreadSanitizer's cost per synchronisation grows with the number of threads: tests of scale
  * use HR_TEST_SCALE_PROCS processors (1024, or 256 under TSan) and HR_TEST_TSAN to shrink loops. */
 #if defined(__SANITIZE_THREAD__)

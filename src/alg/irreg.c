@@ -22,49 +22,62 @@
 
 typedef int (*scheduler)(int p, const uint64_t *com, hr_sched *out);
 
-/* Keep schedule s (made with err; overlap as the scheduler's family runs it) as x's plan, or
- * free it and say why. */
-static int keep_plan(hr_pattern *x, hr_sched *s, int err, int overlap, char *why, size_t whylen)
+int hr__irreg_keep_plan(void *inst, hr_sched *s, int err, unsigned promise, int overlap,
+                        char *why, size_t whylen)
 {
+    hr_pattern *x = inst;
     if (err != HR_OK) {
         free(s);
         snprintf(why, whylen, "the schedule could not be made: %s", hr_strerror(err));
         return err;
+    }
+    /* The runner trusts the schedule (one send a step, receives as the shape says, every
+     * message once): a fault here would otherwise be a hang or wrong data at best. */
+    char fault[256];
+    if ((err = hr__sched_check_flags(s, x->com, promise, fault, sizeof fault)) != HR_OK) {
+        snprintf(why, whylen, "the schedule breaks its promise: %s",
+                 err == HR_EINVAL ? fault : hr_strerror(err));
+        hr__sched_free(s);
+        free(s);
+        return err == HR_EINVAL ? HR_EFAIL : err;
     }
     s->overlap = overlap;
     x->plan = s;
     return HR_OK;
 }
 
-static int plan_with(void *inst, scheduler fn, char *why, size_t whylen)
+static int plan_with(void *inst, scheduler fn, unsigned promise, char *why, size_t whylen)
 {
     hr_pattern *x = inst;
     hr_sched *s = malloc(sizeof *s);
-    return keep_plan(x, s, s != NULL ? fn(x->p, x->com, s) : HR_ENOMEM, 0, why, whylen);
+    return hr__irreg_keep_plan(inst, s, s != NULL ? fn(x->p, x->com, s) : HR_ENOMEM, promise, 0,
+                               why, whylen);
 }
 
+/* Seed 001's schedulers and what each promises (sched.h): LS's steps are one receiver's, in
+ * ascending order; PS's and BS's the pairs of one XOR, ascending; GS's disjoint pairs. */
 int hr_alg_irreg_ls_plan(void *inst, const hr_plan_args *args, char *why, size_t len)
 {
     (void)args;
-    return plan_with(inst, hr__sched_ls, why, len);
+    return plan_with(inst, hr__sched_ls, HR_SCHED_LINEAR, why, len);
 }
 
 int hr_alg_irreg_ps_plan(void *inst, const hr_plan_args *args, char *why, size_t len)
 {
     (void)args;
-    return plan_with(inst, hr__sched_ps, why, len);
+    return plan_with(inst, hr__sched_ps, HR_SCHED_PAIRS | HR_SCHED_XOR, why, len);
 }
 
 int hr_alg_irreg_bs_plan(void *inst, const hr_plan_args *args, char *why, size_t len)
 {
     (void)args;
-    return plan_with(inst, hr__sched_bs, why, len);
+    return plan_with(inst, hr__sched_bs, HR_SCHED_PAIRS | HR_SCHED_XOR_BS, why, len);
 }
 
 int hr_alg_irreg_gs_plan(void *inst, const hr_plan_args *args, char *why, size_t len)
 {
     (void)args;
-    return plan_with(inst, hr__sched_gs, why, len);
+    return plan_with(inst, hr__sched_gs, HR_SCHED_PAIRS, why, len);
 }
 
 void hr_alg_irreg_unplan(void *inst)
@@ -96,11 +109,18 @@ static int plan_perm(void *inst, const hr_plan_args *args, hr_perm_variant v, ch
         o.no_reset = args->params[1] == 0;
     }
     hr_sched *s = malloc(sizeof *s);
+    /* What perm.h promises: partial permutations; LP's the pairs of one XOR a step, ascending,
+     * with dummies; CGMH's messages may be split. */
+    unsigned promise = HR_SCHED_PERM;
+    if (v == HR_PERM_LP)
+        promise |= HR_SCHED_PAIRS | HR_SCHED_XOR | HR_SCHED_DUMMIES;
+    else if (v == HR_PERM_CGMH_FIXED || v == HR_PERM_CGMH_MS || v == HR_PERM_CGMH_BJ)
+        promise |= HR_SCHED_SPLITS;
     /* A permutation's send and receive go at once. So do LP's exchanges: Figure 1 has both
      * partners send first, then receive, which under rendezvous (CMMD's) would deadlock; read
      * as one send-and-receive, as the permutations'. */
-    return keep_plan(x, s, s != NULL ? hr__perm_schedule(x->p, x->com, &o, s) : HR_ENOMEM, 1,
-                     why, whylen);
+    return hr__irreg_keep_plan(inst, s, s != NULL ? hr__perm_schedule(x->p, x->com, &o, s)
+                                                  : HR_ENOMEM, promise, 1, why, whylen);
 }
 
 #define PERM_PLAN(NAME, VARIANT)                                                              \

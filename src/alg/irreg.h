@@ -36,6 +36,16 @@ int      hr_alg_irreg_cgmh_ms_plan(void *inst, const hr_plan_args *args, char *w
 int      hr_alg_irreg_cgmh_bj_plan(void *inst, const hr_plan_args *args, char *why,
                                    size_t whylen);
 int      hr_alg_irreg_perm_print(const void *inst, FILE *out);
+/* Keep schedule s, which a scheduler made with result err, as the plan of pattern instance inst,
+ * once it holds what the scheduler promises: hr__sched_check_flags(s, pattern, promise), the
+ * HR_SCHED_* flags of sched.h. overlap as hr_sched's. Every plan above ends here, so a schedule
+ * that breaks its promise never runs. HR_OK (inst owns s, freed by hr_alg_irreg_unplan); or,
+ * s freed (err != HR_OK: s is only freed, its contents untouched), err, HR_EFAIL with
+ * "the schedule breaks its promise: step N: ..." in why (the first fault, naming the step and
+ * the processors) or HR_ENOMEM. Any thread. */
+struct hr_sched;
+int      hr__irreg_keep_plan(void *inst, struct hr_sched *s, int err, unsigned promise,
+                             int overlap, char *why, size_t whylen);
 /* Seed 002's asynchronous communication (AC, sec. 3.3), with strip mining: params[0] = strip. */
 void     hr_alg_irreg_ac(hr_proc *p, void *inst, const double *params);
 

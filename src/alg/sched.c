@@ -44,7 +44,9 @@
  * The checker also serves seed 002's schedules of permutations (alg/perm.c) through
  * hr__sched_check_flags: PERM, SPLITS and DUMMIES (sched.h) relax or tighten the invariants.
  * hr__sched_check is its PAIRS-or-nothing case, with the same texts in why. With SPLITS it
- * keeps 8 bytes a pattern entry (the bytes sent so far), otherwise 1 (sent or not).
+ * keeps 8 bytes a pattern entry (the bytes sent so far), otherwise 1 (sent or not). LINEAR, XOR
+ * and XOR_BS check the shape of LS's, PS's (and LP's) and BS's steps, so that irreg.c can refuse
+ * at run time a schedule that is not the paper's even when it would deliver every byte.
  */
 #include "alg/sched.h"
 
@@ -316,7 +318,22 @@ int hr__sched_check(const hr_sched *s, const uint64_t *com, int pairs, char *why
     return hr__sched_check_flags(s, com, pairs ? HR_SCHED_PAIRS : 0u, why, whylen);
 }
 
-#define SCHED_FLAGS_ALL (HR_SCHED_PAIRS | HR_SCHED_PERM | HR_SCHED_SPLITS | HR_SCHED_DUMMIES)
+#define SCHED_FLAGS_ALL (HR_SCHED_PAIRS | HR_SCHED_PERM | HR_SCHED_SPLITS | HR_SCHED_DUMMIES | \
+                         HR_SCHED_LINEAR | HR_SCHED_XOR | HR_SCHED_XOR_BS)
+
+/* What makes transfer u -> v belong to a step of the shape flags ask for (at most one of LINEAR,
+ * XOR, XOR_BS): its receiver, the XOR of its ends, or of their virtual numbers (BS); -1 for no
+ * shape. */
+static int shape_key(unsigned flags, int p, int u, int v)
+{
+    if (flags & HR_SCHED_LINEAR)
+        return v;
+    if (flags & HR_SCHED_XOR)
+        return u ^ v;
+    if (flags & HR_SCHED_XOR_BS)
+        return ((u + 1) % p) ^ ((v + 1) % p);
+    return -1;
+}
 
 int hr__sched_check_flags(const hr_sched *s, const uint64_t *com, unsigned flags, char *why,
                           size_t whylen)
@@ -340,6 +357,9 @@ int hr__sched_check_flags(const hr_sched *s, const uint64_t *com, unsigned flags
     if (s->start[s->nsteps] && !s->xfer)
         return fault(why, whylen, "%zu transfers but xfer is NULL", s->start[s->nsteps]);
 
+    unsigned shapes = flags & (HR_SCHED_LINEAR | HR_SCHED_XOR | HR_SCHED_XOR_BS);
+    if (shapes & (shapes - 1))
+        return fault(why, whylen, "flags %#x ask for two shapes of step", shapes);
     int pairs = (flags & HR_SCHED_PAIRS) != 0, perm = (flags & HR_SCHED_PERM) != 0;
     int splits = (flags & HR_SCHED_SPLITS) != 0, dummies = (flags & HR_SCHED_DUMMIES) != 0;
     size_t pp = (size_t)p * p;
@@ -355,7 +375,8 @@ int hr__sched_check_flags(const hr_sched *s, const uint64_t *com, unsigned flags
     for (int i = 0; i < p; i++)
         partner[i] = sendto[i] = recvfrom[i] = -1;
     err = HR_OK;
-    for (int st = 0; st < s->nsteps && err == HR_OK; st++) {
+    const char *shape = shapes == HR_SCHED_LINEAR ? "receiver" : shapes ? "XOR" : NULL;
+    for (int st = 0, last = -1; st < s->nsteps && err == HR_OK; st++) {
         size_t a = s->start[st], b = s->start[st + 1];
         for (size_t e = a; e < b && err == HR_OK; e++) {
             const hr_xfer *x = &s->xfer[e];
@@ -367,6 +388,24 @@ int hr__sched_check_flags(const hr_sched *s, const uint64_t *com, unsigned flags
                 err = fault(why, whylen, "step %d: %d -> %d on the diagonal", st + 1, x->src,
                             x->dst);
                 break;
+            }
+            if (shape != NULL) {
+                /* The step's shape: one receiver (LS), one XOR (PS, LP) or one XOR of virtual
+                 * numbers (BS), ascending from step to step as the paper's loop goes. */
+                int key = shape_key(shapes, p, x->src, x->dst);
+                int first = shape_key(shapes, p, s->xfer[a].src, s->xfer[a].dst);
+                if (key != first) {
+                    err = fault(why, whylen, "step %d: %d -> %d has %s %d, the step's first "
+                                "transfer %d -> %d %s %d", st + 1, x->src, x->dst, shape, key,
+                                s->xfer[a].src, s->xfer[a].dst, shape, first);
+                    break;
+                }
+                if (e == a && key <= last) {
+                    err = fault(why, whylen, "step %d: %d -> %d has %s %d, not above step %d's"
+                                " %d", st + 1, x->src, x->dst, shape, key, st, last);
+                    break;
+                }
+                last = key;
             }
             size_t m = (size_t)x->src * p + x->dst;
             /* A dummy (DUMMIES): 0 bytes where the pattern has no message. */

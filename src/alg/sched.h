@@ -128,12 +128,19 @@ enum {
     HR_SCHED_PERM    = 1u << 1, /* each step a partial permutation: one send, one receive each */
     HR_SCHED_SPLITS  = 1u << 2, /* a message may go in parts (> 0 bytes each) summing to its bytes */
     HR_SCHED_DUMMIES = 1u << 3, /* 0-byte transfers allowed where the pattern has no message */
+    /* The shapes of the paper's schedules, which with "every message exactly once" make a
+     * schedule the paper's own (LS's, PS's, BS's; LP's but for which dummies it sends): */
+    HR_SCHED_LINEAR  = 1u << 4, /* each step one receiver, receivers ascending step to step (LS) */
+    HR_SCHED_XOR     = 1u << 5, /* each step the pairs i, i XOR j of one j, j ascending step to
+                                 * step (PS, LP) */
+    HR_SCHED_XOR_BS  = 1u << 6, /* as XOR on the virtual numbers (i + 1) mod p (BS) */
 };
 
 /* hr__sched_check with the HR_SCHED_* flags above or'ed in flags: hr__sched_check(s, com, pairs,
  * ...) is hr__sched_check_flags(s, com, pairs ? HR_SCHED_PAIRS : 0, ...), word for word in why.
- * An unknown flag bit is HR_EINVAL ("unknown flags"). Same returns as hr__sched_check. Any
- * thread. */
+ * An unknown flag bit, or two of the shapes LINEAR, XOR, XOR_BS, is HR_EINVAL. Same returns as
+ * hr__sched_check; why names the step (numbered from 1) and the processors of the first fault.
+ * O(p^2 + transfers) time. Any thread. */
 int hr__sched_check_flags(const hr_sched *s, const uint64_t *com, unsigned flags, char *why,
                           size_t whylen);
 

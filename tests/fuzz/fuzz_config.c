@@ -3,7 +3,8 @@
  * The input is a config file, optionally followed by a line "%%" and then one --set assignment
  * per line ("machine.procs=4,8"), so that overrides are fuzzed through the same checks. Every
  * input must come back as HR_OK or an error with a one-line message; ASan and UBSan watch for
- * everything else, LeakSanitizer for lost memory. Build and run with scripts/fuzz.sh.
+ * everything else, LeakSanitizer for lost memory. `make fuzz` builds and runs it; `make check`
+ * replays tests/fuzz/corpus/config/.
  */
 #include <stddef.h>
 #include <stdint.h>
