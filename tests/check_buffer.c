@@ -153,7 +153,7 @@ START_TEST(test_buffer_message_larger_than_buffer_fails)
     cfg.buffer = 50;
     hr_run_result res;
     hr_test_run(&cfg, body_stall, &o, &res);
-    ck_assert_int_eq(res.status, HR_EFAIL);
+    ck_assert_int_eq(res.status, HR_EMISUSE);
     ck_assert_msg(strstr(res.report, "can never fit in P1's 50-byte receive buffer") != NULL, "%s",
                   res.report);
 }

@@ -503,7 +503,7 @@ START_TEST(test_cube_non_neighbour_refused)
     job j = { &wrong, &v };
     hr_run_result res;
     ck_assert_int_eq(hr_machine_run(m, body, &j, &res), HR_OK);
-    ck_assert_int_eq(res.status, HR_EFAIL);
+    ck_assert_int_eq(res.status, HR_EMISUSE);
     /* Node 8 (BB 01, SB 0) to node 0 is a link; node 16 (BB 10, SB 0) to node 0 is not. */
     ck_assert_msg(strstr(res.report, "P16 and P0 are not neighbours on rh 3 1") != NULL, "%s",
                   res.report);

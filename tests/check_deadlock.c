@@ -230,6 +230,44 @@ START_TEST(test_deadlock_failures_in_processor_order)
 }
 END_TEST
 
+/* Misuse the library detects is named as misuse (status HR_EMISUSE, "misuse:" in the line); a
+ * failure every processor reports alike is one line naming the three lowest and counting the
+ * others, the same under jitter; different failures stay apart, in processor order. */
+static void body_send_past_p(hr_proc *p, void *arg)
+{
+    (void)arg;
+    int x = 1;
+    if (hr_pid(p) == 0)
+        hr_send(p, hr_nprocs(p), 0, &x, sizeof x);
+}
+
+static void body_alike_fail(hr_proc *p, void *arg)
+{
+    (void)arg;
+    if (hr_pid(p) % 2 == 1 && hr_pid(p) < 4)
+        hr_fail(p, "odd one out");
+    hr_fail(p, "the same reason");
+}
+
+START_TEST(test_deadlock_misuse_and_identical_failures)
+{
+    hr_machine_config cfg = hr_test_config(4, NULL);
+    hr_run_result res;
+    hr_test_run(&cfg, body_send_past_p, NULL, &res);
+    ck_assert_int_eq(res.status, HR_EMISUSE);
+    ck_assert_str_eq(res.report, "P0: misuse: hr_send: processor 4 does not exist (p = 4)\n");
+    ck_assert_str_eq(hr_strerror(res.status), "the algorithm misused the hremu API");
+    for (int jitter = 0; jitter < 2; jitter++) {
+        cfg = hr_test_config(64, NULL);
+        cfg.jitter = jitter;
+        hr_test_run(&cfg, body_alike_fail, NULL, &res);
+        ck_assert_int_eq(res.status, HR_EFAIL);
+        ck_assert_str_eq(res.report, "P0, P2, P4 and 59 more processors: the same reason\n"
+                                     "P1 and P3: odd one out\n");
+    }
+}
+END_TEST
+
 Suite *hr_deadlock_suite(void)
 {
     Suite *s = suite_create("deadlock");
@@ -244,6 +282,7 @@ Suite *hr_deadlock_suite(void)
     tcase_add_test(tc, test_deadlock_names_unmatched_messages);
     tcase_add_test(tc, test_deadlock_names_the_collective);
     tcase_add_test(tc, test_deadlock_failures_in_processor_order);
+    tcase_add_test(tc, test_deadlock_misuse_and_identical_failures);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -350,11 +350,11 @@ START_TEST(test_nonblock_deadlock_and_misuse)
     ck_assert_msg(strstr(res.report, "P1 waits in hr_wait from P0 (tag 5)") != NULL, "%s",
                   res.report);
     hr_test_run(&cfg, body_left_pending, NULL, &res);
-    ck_assert_int_eq(res.status, HR_EFAIL);
-    ck_assert_msg(strstr(res.report, "P0: returned with 1 request not completed") != NULL, "%s",
+    ck_assert_int_eq(res.status, HR_EMISUSE);
+    ck_assert_msg(strstr(res.report, "P0: misuse: returned with 1 request not completed") != NULL, "%s",
                   res.report);
     hr_test_run(&cfg, body_misuse, NULL, &res);
-    ck_assert_int_eq(res.status, HR_EFAIL);
+    ck_assert_int_eq(res.status, HR_EMISUSE);
     ck_assert_msg(strstr(res.report, "hr_irecv: tag -3 is negative") != NULL, "%s", res.report);
 }
 END_TEST
@@ -380,7 +380,7 @@ START_TEST(test_nonblock_pending_sync_send_at_return)
     hr_run_result res;
     hr_machine_config cfg = hr_test_config(2, "sync");
     hr_test_run(&cfg, body_pending_sync_send, &o, &res);
-    ck_assert_int_eq(res.status, HR_EFAIL);
+    ck_assert_int_eq(res.status, HR_EMISUSE);
     ck_assert_int_eq(o.bad[1], 0);
     ck_assert_msg(strstr(res.report, "returned with 1 request not completed") != NULL, "%s",
                   res.report);
@@ -418,6 +418,53 @@ START_TEST(test_nonblock_sendrecv_and_waitall_deadlock)
 }
 END_TEST
 
+/* A copy of a request handle kept after hr_wait completed the request (and set the handle to
+ * NULL): waiting on the copy is refused by name, not read after a free (ASan checks the
+ * latter); so is a handle listed twice in hr_waitall, and another processor's request. */
+static hr_request *shared_req[2];
+
+static void body_stale_request(hr_proc *p, void *arg)
+{
+    int how = *(const int *)arg, x = hr_pid(p), y;
+    hr_request *r = hr_irecv(p, 1 - hr_pid(p), 0, &y, sizeof y);
+    hr_request *s = hr_isend(p, 1 - hr_pid(p), 0, &x, sizeof x);
+    if (how == 2) {
+        shared_req[hr_pid(p)] = r;
+        hr_barrier(p);
+        if (hr_pid(p) == 0)
+            hr_wait(p, &shared_req[1], NULL);     /* P1's */
+        hr_wait(p, &r, NULL);
+        hr_wait(p, &s, NULL);
+        return;
+    }
+    hr_request *copy = r;
+    hr_request *both[3] = { r, s, r };
+    if (how == 1) {
+        hr_waitall(p, 3, both, NULL);
+        return;
+    }
+    hr_wait(p, &r, NULL);
+    hr_wait(p, &s, NULL);
+    hr_wait(p, &copy, NULL);                      /* completed already */
+}
+
+START_TEST(test_nonblock_stale_request_is_misuse)
+{
+    static const char *const want[3] = {
+        "P0 and P1: misuse: hr_wait: the request was completed already",
+        "P0 and P1: misuse: hr_waitall: the request was completed already",
+        "P0: misuse: hr_wait: the request is P1's, not this processor's",
+    };
+    for (int how = 0; how < 3; how++) {
+        hr_machine_config cfg = hr_test_config(2, how == 1 ? "sync" : NULL);
+        hr_run_result res;
+        hr_test_run(&cfg, body_stale_request, &how, &res);
+        ck_assert_int_eq(res.status, HR_EMISUSE);
+        ck_assert_msg(strstr(res.report, want[how]) == res.report, "case %d: %s", how, res.report);
+    }
+}
+END_TEST
+
 Suite *hr_nonblock_suite(void)
 {
     Suite *s = suite_create("nonblock");
@@ -432,6 +479,7 @@ Suite *hr_nonblock_suite(void)
     tcase_add_test(tc, test_nonblock_deadlock_and_misuse);
     tcase_add_test(tc, test_nonblock_pending_sync_send_at_return);
     tcase_add_test(tc, test_nonblock_sendrecv_and_waitall_deadlock);
+    tcase_add_test(tc, test_nonblock_stale_request_is_misuse);
     suite_add_tcase(s, tc);
     return s;
 }

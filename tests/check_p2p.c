@@ -227,7 +227,7 @@ START_TEST(test_p2p_misuse_fails_the_run)
         hr_machine_config cfg = hr_test_config(2, NULL);
         hr_run_result res;
         hr_test_run(&cfg, body_misuse, &what, &res);
-        ck_assert_int_eq(res.status, HR_EFAIL);
+        ck_assert_int_eq(res.status, HR_EMISUSE);
         ck_assert_msg(strstr(res.report, want[what]) != NULL, "report: %s", res.report);
     }
 }

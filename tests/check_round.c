@@ -289,12 +289,12 @@ START_TEST(test_round_misuse_is_reported)
     hr_machine_config cfg = hr_test_config(2, "fifo");
     hr_run_result res;
     hr_test_run(&cfg, body_two_sends, NULL, &res);
-    ck_assert_int_eq(res.status, HR_EFAIL);
+    ck_assert_int_eq(res.status, HR_EMISUSE);
     ck_assert_msg(strstr(res.report, "a second message in one round") != NULL, "%s", res.report);
 
     cfg = hr_test_config(2, "async");
     hr_test_run(&cfg, body_round_on_async, NULL, &res);
-    ck_assert_int_eq(res.status, HR_EFAIL);
+    ck_assert_int_eq(res.status, HR_EMISUSE);
     ck_assert_msg(strstr(res.report, "discipline async has no rounds") != NULL, "%s", res.report);
 
     cfg = hr_test_config(3, "arbitrary");

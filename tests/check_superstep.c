@@ -147,8 +147,8 @@ START_TEST(test_superstep_bad_put_fails)
     hr_machine_config cfg = hr_test_config(2, NULL);
     hr_run_result res;
     hr_test_run(&cfg, body_bad_put, NULL, &res);
-    ck_assert_int_eq(res.status, HR_EFAIL);
-    ck_assert_msg(strstr(res.report, "P1: hr_put: bytes 2..6 are outside P0's slot 0") != NULL,
+    ck_assert_int_eq(res.status, HR_EMISUSE);
+    ck_assert_msg(strstr(res.report, "P1: misuse: hr_put: bytes 2..6 are outside P0's slot 0") != NULL,
                   "%s", res.report);
 }
 END_TEST
@@ -232,8 +232,8 @@ START_TEST(test_superstep_put_after_last_sync_fails)
     hr_machine_config cfg = hr_test_config(2, NULL);
     hr_run_result res;
     hr_test_run(&cfg, body_late_put, cell, &res);
-    ck_assert_int_eq(res.status, HR_EFAIL);
-    ck_assert_msg(strstr(res.report, "P1: 2 hr_put or hr_get calls after the last hr_sync never "
+    ck_assert_int_eq(res.status, HR_EMISUSE);
+    ck_assert_msg(strstr(res.report, "P1: misuse: 2 hr_put or hr_get calls after the last hr_sync never "
                                      "took effect") != NULL, "%s", res.report);
     ck_assert_int_eq(cell[0], 0);
 }

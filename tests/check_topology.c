@@ -265,8 +265,8 @@ START_TEST(test_topology_neighbour_only)
     hr_run_result res;
     ck_assert_int_eq(run_send_to("mesh 4x4", 4, 1, &res), HR_OK);
     ck_assert_int_eq(run_send_to("mesh 4x4", 5, 0, &res), HR_OK);
-    ck_assert_int_eq(run_send_to("mesh 4x4", 5, 1, &res), HR_EFAIL);
-    ck_assert_msg(strstr(res.report, "P0: hr_send: P0 and P5 are not neighbours on mesh 4x4 (2 "
+    ck_assert_int_eq(run_send_to("mesh 4x4", 5, 1, &res), HR_EMISUSE);
+    ck_assert_msg(strstr(res.report, "P0: misuse: hr_send: P0 and P5 are not neighbours on mesh 4x4 (2 "
                                      "links apart)") != NULL, "%s", res.report);
     ck_assert_int_eq(run_send_to("complete", 15, 1, &res), HR_OK);
 }

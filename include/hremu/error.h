@@ -11,7 +11,8 @@
     X(EFAIL,    -6, "the algorithm reported a failure")              \
     X(EVERIFY,  -7, "the result failed verification")                \
     X(ESYS,     -8, "system call failed")                            \
-    X(EKIND,    -9, "algorithm cannot take this workload or machine")
+    X(EKIND,    -9, "algorithm cannot take this workload or machine")    \
+    X(EMISUSE, -10, "the algorithm misused the hremu API")
 
 typedef enum hr_err {
     HR_OK = 0,

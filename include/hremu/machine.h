@@ -44,8 +44,10 @@ typedef struct hr_machine_config {
 
 /* What one run measured. Model figures are deterministic; wall_s is not. */
 typedef struct hr_run_result {
-    int      status;          /* HR_OK, HR_EFAIL (hr_fail), HR_EDEADLK, or HR_ERANGE (model time
-                                 left the clock's range of 2^63 - 1 ps, about 106.75 days) */
+    int      status;          /* HR_OK, HR_EFAIL (hr_fail), HR_EMISUSE (the API misused: a bad
+                                 argument or a call out of place, which the library detected),
+                                 HR_EDEADLK, or HR_ERANGE (model time left the clock's range of
+                                 2^63 - 1 ps, about 106.75 days) */
     double   model_time_s;    /* max over processors of its final clock; INFINITY for HR_ERANGE */
     uint64_t rounds;          /* max over processors of collective calls, supersteps and rounds;
                                  under hr_machine_neighbour_only, steps instead */

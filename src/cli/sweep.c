@@ -127,6 +127,7 @@ static const char *status_name(int status)
     switch (status) {
     case HR_EDEADLK: return "deadlock";
     case HR_ERANGE:  return "overflow";
+    case HR_EMISUSE: return "misuse";
     default:         return "failed";
     }
 }

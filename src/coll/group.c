@@ -45,7 +45,7 @@ int hr_group_rank(const hr_group *g) { return g->rank; }
 int hr_group_pid(const hr_group *g, int rank)
 {
     if (rank < 0 || rank >= g->size)
-        hr_fail(g->owner, "hr_group_pid: rank %d is not in a group of %d", rank, g->size);
+        hr__misuse(g->owner, "hr_group_pid: rank %d is not in a group of %d", rank, g->size);
     return hr__group_pid(g, rank);
 }
 
@@ -85,14 +85,14 @@ hr_group *hr_group_make(hr_proc *p, const int *pids, int n)
 {
     int np = p->m->p, rank = -1;
     if (n < 1 || n > np || pids == NULL)
-        hr_fail(p, "hr_group_make: %d members (1 to %d, from a list)", n, np);
+        hr__misuse(p, "hr_group_make: %d members (1 to %d, from a list)", n, np);
     unsigned char *seen = hr_calloc(p, (size_t)np, 1);
     for (int r = 0; r < n; r++) {
         if (pids[r] < 0 || pids[r] >= np)
-            hr_fail(p, "hr_group_make: member %d is processor %d, which does not exist (p = %d)",
+            hr__misuse(p, "hr_group_make: member %d is processor %d, which does not exist (p = %d)",
                     r, pids[r], np);
         if (seen[pids[r]]++)
-            hr_fail(p, "hr_group_make: processor %d is listed twice", pids[r]);
+            hr__misuse(p, "hr_group_make: processor %d is listed twice", pids[r]);
         if (pids[r] == p->id)
             rank = r;
     }
@@ -127,9 +127,9 @@ static int member_cmp(const void *a, const void *b)
 hr_group *hr_group_split(hr_proc *p, hr_group *parent, int colour, int key)
 {
     if (parent == NULL || parent->owner != p)
-        hr_fail(p, "hr_group_split: the parent is not a group of this processor's");
+        hr__misuse(p, "hr_group_split: the parent is not a group of this processor's");
     if (colour < 0 && colour != HR_UNDEFINED)
-        hr_fail(p, "hr_group_split: colour %d (>= 0, or HR_UNDEFINED for no group)", colour);
+        hr__misuse(p, "hr_group_split: colour %d (>= 0, or HR_UNDEFINED for no group)", colour);
     int n = parent->size;
     int mine[2] = { colour, key };
     int *all = hr_malloc(p, sizeof(int) * 2 * (size_t)n);
@@ -161,13 +161,13 @@ hr_group *hr_group_split(hr_proc *p, hr_group *parent, int colour, int key)
 void hr__group_begin(hr_proc *p, const hr_group *g, const char *call, const char *prep, int root)
 {
     if (g == NULL)
-        hr_fail(p, "%s: the group is NULL (this processor is not a member?)", call);
+        hr__misuse(p, "%s: the group is NULL (this processor is not a member?)", call);
     if (g->owner != p)
-        hr_fail(p, "%s: the group handle is processor %d's, not this one's", call, g->owner->id);
+        hr__misuse(p, "%s: the group handle is processor %d's, not this one's", call, g->owner->id);
     if (prep != NULL && (root < 0 || root >= g->size) && g->pids == NULL)
-        hr_fail(p, "%s: root %d does not exist (p = %d)", call, root, g->size);
+        hr__misuse(p, "%s: root %d does not exist (p = %d)", call, root, g->size);
     if (prep != NULL && (root < 0 || root >= g->size))
-        hr_fail(p, "%s: root %d is not a rank of the group (%d members)", call, root, g->size);
+        hr__misuse(p, "%s: root %d is not a rank of the group (%d members)", call, root, g->size);
     if (g->pids == NULL && prep != NULL)
         hr__coll_begin(p, g->tag, "%s %s root %d", call, prep, root);
     else if (g->pids == NULL)

@@ -94,7 +94,7 @@ static void alltoallv(hr_proc *p, const hr_group *g, const void *send, const siz
             hr__coll_post(p, hr__group_pid(g, d), s + sdispls[d] * elem, scounts[d] * elem);
     }
     if (scounts[me] != rcounts[me])
-        hr_fail(p, "%s: %zu elements to self but %zu expected", call, scounts[me], rcounts[me]);
+        hr__misuse(p, "%s: %zu elements to self but %zu expected", call, scounts[me], rcounts[me]);
     memcpy(r + rdispls[me] * elem, s + sdispls[me] * elem, scounts[me] * elem);
     int blocks = 0;
     for (int src = 0; src < n; src++)

@@ -52,11 +52,11 @@ static combiner builtin(hr_proc *p, hr_type t, hr_op op, size_t count, hr_builti
 {
     const char *tname = hr__type_name(t), *oname = hr__op_name(op), *needs;
     if (tname == NULL)
-        hr_fail(p, "%s: unknown element type %d", call, (int)t);
+        hr__misuse(p, "%s: unknown element type %d", call, (int)t);
     if (oname == NULL)
-        hr_fail(p, "%s: unknown operator %d", call, (int)op);
+        hr__misuse(p, "%s: unknown operator %d", call, (int)op);
     if ((needs = hr__op_needs(t, op)) != NULL)
-        hr_fail(p, "%s: %s needs %s, not %s", call, oname, needs, tname);
+        hr__misuse(p, "%s: %s needs %s, not %s", call, oname, needs, tname);
     *b = (hr_builtin_op){ .type = t, .op = op };
     return combine_with(p, hr__op_fn, b, count, hr__type_size(t), call);
 }
@@ -65,9 +65,9 @@ static combiner user(hr_proc *p, hr_reduce_fn fn, void *ctx, size_t count, size_
                      const char *call)
 {
     if (fn == NULL)
-        hr_fail(p, "%s: the function is NULL", call);
+        hr__misuse(p, "%s: the function is NULL", call);
     if (elem_size == 0)
-        hr_fail(p, "%s: elem_size is 0", call);
+        hr__misuse(p, "%s: elem_size is 0", call);
     return combine_with(p, fn, ctx, count, elem_size, call);
 }
 

@@ -191,7 +191,7 @@ void hr__rbuf_send(hr_proc *p, int dest, hr_msg *msg)
     if (msg->len > b->cap) {
         size_t len = msg->len;
         free(msg);
-        hr_fail(p, "hr_send: a %zu-byte message can never fit in P%d's %llu-byte receive buffer",
+        hr__misuse(p, "hr_send: a %zu-byte message can never fit in P%d's %llu-byte receive buffer",
                 len, dest, (unsigned long long)b->cap);
     }
     /* The stay record is allocated here, where a failure can fail the sender, and not when the

@@ -91,8 +91,16 @@ typedef struct hr_msg {
     unsigned char   payload[];  /* COPY */
 } hr_msg;
 
-/* A non-blocking send or receive (hr_isend, hr_irecv), in its owner's memory. */
+/* A non-blocking send or receive (hr_isend, hr_irecv), in its owner's pool (p2p.c): slabs
+ * that last the run, so that a handle kept after its request completed (a copy of it) still
+ * points at a request, marked free, and is refused by name instead of read after a free. Free
+ * requests are reused first in, first out, the last freed last. */
+#define HR__REQ_LIVE 0x6c697665u
+#define HR__REQ_FREE 0x66726565u
 struct hr_request {
+    _Atomic uint32_t magic;     /* HR__REQ_LIVE or HR__REQ_FREE */
+    int        owner;           /* the processor whose pool holds it; set once */
+    struct hr_request *free_next;  /* the owner's free list */
     struct hr_request *next;    /* receives: the owner's pending list, in posting order */
     uint8_t    is_recv;
     uint8_t    done;            /* receive: taken (perhaps by a later receive's turn); st is
@@ -238,6 +246,7 @@ struct hr_proc {
     struct hr_group *world;       /* hr_world's handle (coll/group.c), this run's */
     void            *made_lists;  /* the lists hr_group_make was given, and how often */
     hr_request      *pending;     /* receives posted by hr_irecv and not yet matched, in order */
+    hr_request      *req_free, *req_free_tail; /* its pool's free requests (p2p.c) */
     int              nrequests;   /* requests not yet completed */
     uint64_t         msgs_in;     /* messages absorbed from others: msgs_out's counterpart */
     hr_time          work;        /* local work charged: hr_compute, or measured CPU time */
@@ -303,11 +312,19 @@ typedef struct hr_machine {
     _Atomic uint64_t     wakes;         /* successful wakes: the resolver's snapshot check */
     pthread_mutex_t      resolve_lock;
     _Atomic int          abort;         /* 0, HR_EDEADLK or HR_EFAIL: blocked procs leave */
-    _Atomic int          failed;        /* some proc called hr_fail */
+    _Atomic int          failed;        /* some proc called hr_fail (or misused the API) */
+    _Atomic int          misused;       /* some proc misused the API (hr__misuse) */
     _Atomic int          range;         /* some proc's model time left the range (HR_ERANGE) */
     pthread_mutex_t      ctx_lock;      /* groups' contexts (context.c), this run's */
     hr_ctx_table        *ctx;
     pthread_mutex_t      report_lock;
+    /* Processors' lines ("P<id>: text") with one text: reported once, naming the three lowest
+     * ids and how many more (machine.c, hr__report). */
+    struct hr_report_group {
+        int    ids[3], count;
+        char   text[480];
+    }                    rgroups[24];
+    int                  nrgroups;
     char                 report[4096];
     size_t               report_len;
     int                  report_dropped; /* lines that did not fit (hr__report) */
@@ -364,6 +381,9 @@ __attribute__((noreturn)) void hr__proc_exit(hr_proc *p);
 void hr__report(hr_machine *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* proc.c */
+/* The algorithm misused the API (a bad argument, a call out of place): as hr_fail, but the
+ * run's status is HR_EMISUSE and its line says "misuse". Owner only. */
+__attribute__((noreturn, format(printf, 2, 3))) void hr__misuse(hr_proc *p, const char *fmt, ...);
 /* Under hr_machine_neighbour_only, fail the run if dest is not linked to p. */
 void hr__proc_check_link(hr_proc *p, int dest, const char *call);
 /* pub_clock = clock (release), after hr__proc_check_range. Owner only. */

@@ -32,8 +32,48 @@
 /* Room kept at the end of the report for the line that counts the lines left out. */
 #define REPORT_TAIL 48
 
-/* Append one line to the run's report, whole or not at all (a line cut short would be read as
- * another processor's); report_end says how many were left out. */
+/* Append line (len bytes) to the report, whole or not at all (a line cut short would be read
+ * as another processor's); report_end says how many were left out. Under the report's lock. */
+static void report_append(hr_machine *m, const char *line, size_t len)
+{
+    if (m->report_len + len < sizeof m->report - REPORT_TAIL) {
+        memcpy(m->report + m->report_len, line, len + 1);
+        m->report_len += len;
+    } else {
+        m->report_dropped++;
+    }
+}
+
+/* Count processor id's line "P<id>: text" in the group of its text, if one is free or has it:
+ * 1, else 0. Under the report's lock. */
+static int report_group(hr_machine *m, int id, const char *text)
+{
+    struct hr_report_group *g = NULL;
+    for (int i = 0; i < m->nrgroups && g == NULL; i++)
+        if (strcmp(m->rgroups[i].text, text) == 0)
+            g = &m->rgroups[i];
+    if (g == NULL) {
+        if (m->nrgroups == (int)(sizeof m->rgroups / sizeof m->rgroups[0]) ||
+            strlen(text) >= sizeof g->text)
+            return 0;
+        g = &m->rgroups[m->nrgroups++];
+        snprintf(g->text, sizeof g->text, "%s", text);
+        g->count = 0;
+    }
+    /* keep the three lowest ids, in order, whatever order the lines came in */
+    int k = g->count < 3 ? g->count : 3;
+    if (k < 3 || id < g->ids[2]) {
+        int at = k < 3 ? k : 2;
+        while (at > 0 && g->ids[at - 1] > id) {
+            g->ids[at] = g->ids[at - 1];
+            at--;
+        }
+        g->ids[at] = id;
+    }
+    g->count++;
+    return 1;
+}
+
 void hr__report(hr_machine *m, const char *fmt, ...)
 {
     char line[1024];
@@ -44,18 +84,37 @@ void hr__report(hr_machine *m, const char *fmt, ...)
     if (n <= 0)
         return;
     size_t len = (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
+    int id, at = 0;
     hr__mutex_lock(&m->report_lock);
-    if (m->report_len + len < sizeof m->report - REPORT_TAIL) {
-        memcpy(m->report + m->report_len, line, len + 1);
-        m->report_len += len;
-    } else {
-        m->report_dropped++;
-    }
+    if (sscanf(line, "P%d: %n", &id, &at) != 1 || at == 0 || !report_group(m, id, line + at))
+        report_append(m, line, len);
     hr__mutex_unlock(&m->report_lock);
 }
 
-/* After the run: say how many lines did not fit. */
+/* After the run: the processors' grouped lines, then how many lines did not fit. Machine
+ * thread. */
 static void report_end(hr_machine *m)
+{
+    for (int i = 0; i < m->nrgroups; i++) {
+        const struct hr_report_group *g = &m->rgroups[i];
+        char line[640];
+        if (g->count == 1)
+            snprintf(line, sizeof line, "P%d: %s", g->ids[0], g->text);
+        else if (g->count == 2)
+            snprintf(line, sizeof line, "P%d and P%d: %s", g->ids[0], g->ids[1], g->text);
+        else if (g->count == 3)
+            snprintf(line, sizeof line, "P%d, P%d and P%d: %s", g->ids[0], g->ids[1], g->ids[2],
+                     g->text);
+        else
+            snprintf(line, sizeof line, "P%d, P%d, P%d and %d more processors: %s", g->ids[0],
+                     g->ids[1], g->ids[2], g->count - 3, g->text);
+        report_append(m, line, strlen(line));
+    }
+    m->nrgroups = 0;
+}
+
+/* After the report is ordered: say how many lines did not fit. */
+static void report_dropped(hr_machine *m)
 {
     if (m->report_dropped > 0)
         snprintf(m->report + m->report_len, sizeof m->report - m->report_len,
@@ -134,7 +193,7 @@ static void order_report(char *report)
     for (const char *at = copy; *at != '\0' && n < MAXLINES; n++) {
         size_t len = strcspn(at, "\n") + (at[strcspn(at, "\n")] == '\n');
         int id;
-        lines[n] = (report_line){ .key = sscanf(at, "P%d:", &id) == 1 ? id : INT_MAX,
+        lines[n] = (report_line){ .key = sscanf(at, "P%d", &id) == 1 ? id : INT_MAX,
                                   .index = n, .text = at, .len = len };
         at += len;
     }
@@ -492,7 +551,7 @@ static void run_body(hr_proc *p)
             size_t n = 0;
             for (const hr_rma *r = p->rma_head; r != NULL; r = r->next)
                 n++;
-            hr_fail(p, "%zu hr_put or hr_get call%s after the last hr_sync never took effect "
+            hr__misuse(p, "%zu hr_put or hr_get call%s after the last hr_sync never took effect "
                     "(they take effect at the next hr_sync)", n, n == 1 ? "" : "s");
         }
     }
@@ -749,9 +808,11 @@ int hr_machine_run(hr_machine *m, void (*fn)(hr_proc *, void *), void *arg, hr_r
     m->arg = arg;
     m->report_len = 0;
     m->report_dropped = 0;
+    m->nrgroups = 0;
     m->report[0] = '\0';
     atomic_store(&m->abort, 0);
     atomic_store(&m->failed, 0);
+    atomic_store(&m->misused, 0);
     atomic_store(&m->range, 0);
     atomic_store(&m->bar_broken, 0);
     atomic_store(&m->live, m->p);
@@ -771,12 +832,14 @@ int hr_machine_run(hr_machine *m, void (*fn)(hr_proc *, void *), void *arg, hr_r
 
     collect(m, res);
     hr__results_collect(m);
-    res->status = atomic_load(&m->range)    ? HR_ERANGE
-                : atomic_load(&m->failed) ? HR_EFAIL
-                                          : atomic_load(&m->abort);
-    if (res->status == HR_EFAIL)
-        order_report(m->report);
+    res->status = atomic_load(&m->range)     ? HR_ERANGE
+                : atomic_load(&m->misused) ? HR_EMISUSE
+                : atomic_load(&m->failed)  ? HR_EFAIL
+                                           : atomic_load(&m->abort);
     report_end(m);
+    if (res->status == HR_EFAIL || res->status == HR_EMISUSE)
+        order_report(m->report);
+    report_dropped(m);
     memcpy(res->report, m->report, sizeof res->report);
     return HR_OK;
 }

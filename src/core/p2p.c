@@ -18,6 +18,7 @@
 #include "core/core.h"
 
 #include <sched.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,7 +36,7 @@ static void check_peer(hr_proc *p, int peer, const char *call, int any_ok)
     if (any_ok && peer == HR_ANY)
         return;
     if (peer < 0 || peer >= p->m->p)
-        hr_fail(p, "%s: processor %d does not exist (p = %d)", call, peer, p->m->p);
+        hr__misuse(p, "%s: processor %d does not exist (p = %d)", call, peer, p->m->p);
 }
 
 /* Name msg as p's next message to dest. It goes out in p's next communication step: a step is
@@ -166,11 +167,11 @@ static void send_begin(hr_proc *p, int dest, int tag, const void *buf, size_t le
 {
     check_peer(p, dest, call, 0);
     if (tag < 0)
-        hr_fail(p, "%s: tag %d is negative (tags >= 0 are the user's)", call, tag);
+        hr__misuse(p, "%s: tag %d is negative (tags >= 0 are the user's)", call, tag);
     if (buf == NULL && len > 0)
-        hr_fail(p, "%s: NULL buffer of %zu bytes", call, len);
+        hr__misuse(p, "%s: NULL buffer of %zu bytes", call, len);
     if (p->m->disc->engine == HR_DISC_ROUND)
-        hr_fail(p, "%s: discipline %s communicates in rounds (hr_round_send)", call,
+        hr__misuse(p, "%s: discipline %s communicates in rounds (hr_round_send)", call,
                 p->m->disc->name);
     hr__proc_comm_point(p);
     hr__proc_check_link(p, dest, call);
@@ -445,7 +446,7 @@ static void check_match(hr_proc *p, int src, int tag, const char *call)
 {
     check_peer(p, src, call, 1);
     if (tag < 0 && tag != HR_ANY_TAG)
-        hr_fail(p, "%s: tag %d is negative (use HR_ANY_TAG for any)", call, tag);
+        hr__misuse(p, "%s: tag %d is negative (use HR_ANY_TAG for any)", call, tag);
 }
 
 /* Find c's message, waiting for it; c->post is set by the caller. */
@@ -525,7 +526,7 @@ static size_t take_into(hr_proc *p, recv_ctx *c, void *buf, size_t cap, hr_statu
 {
     size_t len = c->msg->len;
     if (len > cap)
-        hr_fail(p, "%s: a %zu-byte message from P%d (tag %d) does not fit in %zu bytes", call,
+        hr__misuse(p, "%s: a %zu-byte message from P%d (tag %d) does not fit in %zu bytes", call,
                 len, c->msg->src, c->msg->tag, cap);
     if (st != NULL)
         *st = (hr_status){ c->msg->src, c->msg->tag, len };
@@ -736,12 +737,28 @@ static int overlaps(int src1, int tag1, int src2, int tag2)
            (tag1 == HR_ANY_TAG || tag2 == HR_ANY_TAG || tag1 == tag2);
 }
 
+/* Requests come from slabs of the owner's memory, kept for the run (core.h). */
+enum { REQ_SLAB = 64 };
+
 static hr_request *request_new(hr_proc *p, int is_recv)
 {
-    hr_request *r = hr__alloc(&p->mem, sizeof *r);
-    if (r == NULL)
-        hr_fail(p, "out of memory for a request");
-    memset(r, 0, sizeof *r);
+    if (p->req_free == NULL) {
+        hr_request *slab = hr__alloc(&p->mem, REQ_SLAB * sizeof *slab);
+        if (slab == NULL)
+            hr_fail(p, "out of memory for a request");
+        for (int i = 0; i < REQ_SLAB; i++) {
+            slab[i].owner = p->id;
+            atomic_store_explicit(&slab[i].magic, HR__REQ_FREE, memory_order_relaxed);
+            slab[i].free_next = i + 1 < REQ_SLAB ? &slab[i + 1] : NULL;
+        }
+        p->req_free = slab;
+        p->req_free_tail = &slab[REQ_SLAB - 1];
+    }
+    hr_request *r = p->req_free;
+    if ((p->req_free = r->free_next) == NULL)
+        p->req_free_tail = NULL;
+    memset(&r->next, 0, sizeof *r - offsetof(hr_request, next));
+    atomic_store_explicit(&r->magic, HR__REQ_LIVE, memory_order_relaxed);
     r->is_recv = (uint8_t)is_recv;
     p->nrequests++;
     return r;
@@ -749,9 +766,27 @@ static hr_request *request_new(hr_proc *p, int is_recv)
 
 static void request_free(hr_proc *p, hr_request **req)
 {
+    hr_request *r = *req;
     p->nrequests--;
-    hr__alloc_free(&p->mem, *req);
+    atomic_store_explicit(&r->magic, HR__REQ_FREE, memory_order_relaxed);
+    r->free_next = NULL;
+    if (p->req_free_tail != NULL)
+        p->req_free_tail->free_next = r;
+    else
+        p->req_free = r;
+    p->req_free_tail = r;
     *req = NULL;
+}
+
+/* A request handle passed to call: one of p's, not yet completed, or the run fails as misused. */
+static void check_request(hr_proc *p, const hr_request *r, const char *call)
+{
+    if (r->owner != p->id)
+        hr__misuse(p, "%s: the request is P%d's, not this processor's (requests are completed by the "
+                "processor that made them)", call, r->owner);
+    if (atomic_load_explicit(&r->magic, memory_order_relaxed) != HR__REQ_LIVE)
+        hr__misuse(p, "%s: the request was completed already (a copy of its handle, kept after "
+                "hr_wait, hr_waitall or hr_test set the handle to NULL?)", call);
 }
 
 /* Publish when p's first pending receive was posted (core.h, post_floor). */
@@ -952,9 +987,9 @@ hr_request *hr_irecv(hr_proc *p, int src, int tag, void *buf, size_t cap)
 {
     check_match(p, src, tag, "hr_irecv");
     if (buf == NULL && cap > 0)
-        hr_fail(p, "hr_irecv: NULL buffer of %zu bytes", cap);
+        hr__misuse(p, "hr_irecv: NULL buffer of %zu bytes", cap);
     if (p->m->disc->engine == HR_DISC_ROUND)
-        hr_fail(p, "hr_irecv: discipline %s communicates in rounds (hr_round_recv)",
+        hr__misuse(p, "hr_irecv: discipline %s communicates in rounds (hr_round_recv)",
                 p->m->disc->name);
     hr_request *r = request_new(p, 1);
     r->src = src;
@@ -988,28 +1023,37 @@ static size_t complete(hr_proc *p, hr_request **req, hr_status *st, const char *
 size_t hr_wait(hr_proc *p, hr_request **req, hr_status *st)
 {
     if (req == NULL)
-        hr_fail(p, "hr_wait: NULL request pointer");
-    return *req == NULL ? 0 : complete(p, req, st, "hr_wait");
+        hr__misuse(p, "hr_wait: NULL request pointer");
+    if (*req == NULL)
+        return 0;
+    check_request(p, *req, "hr_wait");
+    return complete(p, req, st, "hr_wait");
 }
 
 void hr_waitall(hr_proc *p, int n, hr_request **reqs, hr_status *st)
 {
     if (n < 0 || (n > 0 && reqs == NULL))
-        hr_fail(p, "hr_waitall: %d requests at %p", n, (void *)reqs);
+        hr__misuse(p, "hr_waitall: %d requests at %p", n, (void *)reqs);
+    for (int i = 0; i < n; i++)
+        if (reqs[i] != NULL)
+            check_request(p, reqs[i], "hr_waitall");
     /* Receives first: a sync send waits for its receiver, who may wait for one of them. */
     for (int pass = 1; pass >= 0; pass--)
         for (int i = 0; i < n; i++)
-            if (reqs[i] != NULL && reqs[i]->is_recv == pass)
+            if (reqs[i] != NULL && reqs[i]->is_recv == pass) {
+                check_request(p, reqs[i], "hr_waitall");   /* one handle listed twice */
                 complete(p, &reqs[i], st != NULL ? &st[i] : NULL, "hr_waitall");
+            }
 }
 
 int hr_test(hr_proc *p, hr_request **req, hr_status *st)
 {
     if (req == NULL)
-        hr_fail(p, "hr_test: NULL request pointer");
+        hr__misuse(p, "hr_test: NULL request pointer");
     hr_request *r = *req;
     if (r == NULL)
         return 1;
+    check_request(p, r, "hr_test");
     int done = r->is_recv ? test_recv(p, r) : r->msg == NULL || test_send(p, r);
     if (!done) {
         poll_cost(p);
@@ -1042,7 +1086,7 @@ void hr__p2p_finish(hr_proc *p)
         return;
     /* A sync send still pending may yet be taken: it reads a copy in p's memory, which lasts
      * until the next run. */
-    hr_fail(p, "returned with %d request%s not completed (hr_wait, hr_waitall or hr_test them)",
+    hr__misuse(p, "returned with %d request%s not completed (hr_wait, hr_waitall or hr_test them)",
             n, n == 1 ? "" : "s");
 }
 
@@ -1104,7 +1148,7 @@ void hr__coll_take(hr_proc *p, int src, void *buf, size_t len)
     hr_wait_desc d = { HR_WAIT_RECV, src, p->coll_tag, len, p->coll_what, 0 };
     hr__wait(p, &d, recv_ready, &c);
     if (c.msg->len != len)
-        hr_fail(p, "collective: P%d sent %zu bytes where %zu were expected (mismatched calls?)",
+        hr__misuse(p, "collective: P%d sent %zu bytes where %zu were expected (mismatched calls?)",
                 src, c.msg->len, len);
     take(p, &c, buf);
 }
@@ -1175,7 +1219,7 @@ const void *hr__coll_view(hr_proc *p, int src, size_t len)
     hr__wait(p, &d, recv_ready, &c);
     hr_msg *msg = c.msg;
     if (msg->len != len)
-        hr_fail(p, "collective: P%d sent %zu bytes where %zu were expected (mismatched calls?)",
+        hr__misuse(p, "collective: P%d sent %zu bytes where %zu were expected (mismatched calls?)",
                 src, msg->len, len);
     const void *data = msg->data;
     int lent = msg->kind == HR_MSG_LEND;

@@ -22,7 +22,7 @@ double hr_rand_unit(hr_proc *p)  { return hr__rng_unit(&p->rng); }
 uint64_t hr_rand_below(hr_proc *p, uint64_t bound)
 {
     if (bound == 0)
-        hr_fail(p, "hr_rand_below: bound must be > 0");
+        hr__misuse(p, "hr_rand_below: bound must be > 0");
     return hr__rng_below(&p->rng, bound);
 }
 
@@ -37,7 +37,7 @@ void *hr_malloc(hr_proc *p, size_t bytes)
 void *hr_calloc(hr_proc *p, size_t n, size_t size)
 {
     if (size != 0 && n > SIZE_MAX / size)
-        hr_fail(p, "hr_calloc: %zu x %zu bytes overflows", n, size);
+        hr__misuse(p, "hr_calloc: %zu x %zu bytes overflows", n, size);
     void *ptr = hr_malloc(p, n * size);
     memset(ptr, 0, n * size);
     return ptr;
@@ -56,6 +56,19 @@ void hr_fail(hr_proc *p, const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     hr__report(p->m, "P%d: %s\n", p->id, msg);
+    atomic_store(&p->m->failed, 1);
+    hr__proc_exit(p);
+}
+
+void hr__misuse(hr_proc *p, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    hr__report(p->m, "P%d: misuse: %s\n", p->id, msg);
+    atomic_store(&p->m->misused, 1);
     atomic_store(&p->m->failed, 1);
     hr__proc_exit(p);
 }
@@ -100,7 +113,7 @@ void hr__proc_charge_cpu(hr_proc *p)
 void hr__proc_comm_point(hr_proc *p)
 {
     if (p->nviews > 0)
-        hr_fail(p, "communication between hr_transpose_view and hr_view_end");
+        hr__misuse(p, "communication between hr_transpose_view and hr_view_end");
     hr__proc_charge_cpu(p);
     if (p->jitter != 0)
         hr__jitter(&p->jitter);
@@ -109,7 +122,7 @@ void hr__proc_comm_point(hr_proc *p)
 void hr_compute(hr_proc *p, double units)
 {
     if (!(units >= 0) || isinf(units))
-        hr_fail(p, "hr_compute: units must be finite and >= 0 (it is %g)", units);
+        hr__misuse(p, "hr_compute: units must be finite and >= 0 (it is %g)", units);
     if (!p->m->cost.measured) {
         hr_time t = hr__time_from_ps(units * p->m->cost.unit), t0 = p->clock;
         p->clock = hr__tadd(p->clock, t);
@@ -127,6 +140,7 @@ void hr__proc_reset(hr_proc *p)
     p->views = NULL;
     p->nviews = 0;
     p->pending = NULL;
+    p->req_free = p->req_free_tail = NULL;   /* the pool's slabs were its memory */
     p->world = NULL;
     p->made_lists = NULL;
     p->coll_tag = HR__TAG_COLL;
@@ -174,7 +188,7 @@ void hr__proc_check_link(hr_proc *p, int dest, const char *call)
     const hr_topo *t = p->m->net;
     if (!p->m->neighbour_only || dest == p->id || t->nlinks == 0 || hr__topo_link(t, p->id, dest) >= 0)
         return;
-    hr_fail(p, "%s: P%d and P%d are not neighbours on %s (%d links apart), and this algorithm "
+    hr__misuse(p, "%s: P%d and P%d are not neighbours on %s (%d links apart), and this algorithm "
             "sends along links only", call, p->id, dest, t->shape, hr__topo_hops(t, p->id, dest));
 }
 
@@ -200,7 +214,7 @@ int hr_neighbours(const hr_proc *p, int node, int *out, int max)
 {
     const hr_topo *t = p->m->net;
     if (node < 0 || node >= t->p)
-        hr_fail((hr_proc *)p, "hr_neighbours: processor %d does not exist (p = %d)", node, t->p);
+        hr__misuse((hr_proc *)p, "hr_neighbours: processor %d does not exist (p = %d)", node, t->p);
     if (t->nlinks == 0) {   /* complete: every other processor */
         int n = 0;
         for (int q = 0; q < t->p; q++)
@@ -219,6 +233,6 @@ int hr_distance(const hr_proc *p, int a, int b)
 {
     const hr_topo *t = p->m->net;
     if (a < 0 || a >= t->p || b < 0 || b >= t->p)
-        hr_fail((hr_proc *)p, "hr_distance: processors %d and %d: p = %d", a, b, t->p);
+        hr__misuse((hr_proc *)p, "hr_distance: processors %d and %d: p = %d", a, b, t->p);
     return hr__topo_hops(t, a, b);
 }

@@ -55,16 +55,16 @@ void hr__tsum_add(hr_tsum *s, const hr_tally *d)
 static void check_name(hr_proc *p, const char *name, const char *call)
 {
     if (name == NULL)
-        hr_fail(p, "%s: the name is NULL", call);
+        hr__misuse(p, "%s: the name is NULL", call);
     size_t n = strnlen(name, HR_REGION_NAME_MAX + 1);
     if (n == 0)
-        hr_fail(p, "%s: the name is empty", call);
+        hr__misuse(p, "%s: the name is empty", call);
     if (n > HR_REGION_NAME_MAX)
-        hr_fail(p, "%s(\"%.24s...\"): the name is longer than %d bytes", call, name,
+        hr__misuse(p, "%s(\"%.24s...\"): the name is longer than %d bytes", call, name,
                 HR_REGION_NAME_MAX);
     for (size_t i = 0; i < n; i++)
         if ((unsigned char)name[i] < 0x20 || name[i] == 0x7f)
-            hr_fail(p, "%s: the name has a control character (byte %zu)", call, i);
+            hr__misuse(p, "%s: the name has a control character (byte %zu)", call, i);
 }
 
 /* Grow *v (of *cap elements of size bytes) to hold one more than n; fails p without memory. */
@@ -110,10 +110,10 @@ void hr_region_end(hr_proc *p, const char *name)
     check_name(p, name, "hr_region_end");
     hr_rlog *l = p->rlog;
     if (l == NULL || l->depth == 0)
-        hr_fail(p, "hr_region_end(\"%s\"): no region is open", name);
+        hr__misuse(p, "hr_region_end(\"%s\"): no region is open", name);
     hr_rstat *r = &l->stat[l->stack[l->depth - 1]];
     if (strcmp(r->name, name) != 0)
-        hr_fail(p, "hr_region_end(\"%s\"): the innermost open region is \"%s\" (regions nest: "
+        hr__misuse(p, "hr_region_end(\"%s\"): the innermost open region is \"%s\" (regions nest: "
                 "end it first)", name, r->name);
     hr__proc_charge_cpu(p);
     hr__proc_publish(p);
@@ -169,7 +169,8 @@ static int by_first(const void *a, const void *b)
     return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
-/* A run that returned with regions open fails, naming them (up to 8 processors). */
+/* A run that returned with regions open fails, naming them (identical lines are one, with a
+ * count: hr__report). */
 static void check_closed(hr_machine *m)
 {
     int open = 0;
@@ -177,15 +178,15 @@ static void check_closed(hr_machine *m)
         const hr_rlog *l = m->procs[i].rlog;
         if (l == NULL || l->depth == 0)
             continue;
-        if (open++ < 8)
-            hr__report(m, "P%d: returned from the algorithm with %d region%s open, the innermost "
-                       "\"%s\" (every hr_region_begin needs its hr_region_end)\n", i, l->depth,
-                       l->depth == 1 ? "" : "s", l->stat[l->stack[l->depth - 1]].name);
+        open++;
+        hr__report(m, "P%d: misuse: returned from the algorithm with %d region%s open, the "
+                   "innermost \"%s\" (every hr_region_begin needs its hr_region_end)\n", i,
+                   l->depth, l->depth == 1 ? "" : "s", l->stat[l->stack[l->depth - 1]].name);
     }
-    if (open > 8)
-        hr__report(m, "... and %d more processors with regions open\n", open - 8);
-    if (open > 0)
+    if (open > 0) {
+        atomic_store(&m->misused, 1);
         atomic_store(&m->failed, 1);
+    }
 }
 
 void hr__results_collect(hr_machine *m)

@@ -72,7 +72,7 @@ void hr__round_reset(hr_proc *p)
 static void need_rounds(hr_proc *p, const char *call)
 {
     if (p->m->disc->engine != HR_DISC_ROUND)
-        hr_fail(p, "%s: discipline %s has no rounds (the round disciplines are fifo, priority, "
+        hr__misuse(p, "%s: discipline %s has no rounds (the round disciplines are fifo, priority, "
                    "arbitrary and ocpc)", call, p->m->disc->name);
 }
 
@@ -96,14 +96,14 @@ hr_fate hr_round_send(hr_proc *p, int dest, const void *buf, size_t len, uint64_
 {
     need_rounds(p, "hr_round_send");
     if (dest < 0 || dest >= p->m->p)
-        hr_fail(p, "hr_round_send: processor %d does not exist (p = %d)", dest, p->m->p);
+        hr__misuse(p, "hr_round_send: processor %d does not exist (p = %d)", dest, p->m->p);
     if (buf == NULL && len > 0)
-        hr_fail(p, "hr_round_send: NULL buffer of %zu bytes", len);
+        hr__misuse(p, "hr_round_send: NULL buffer of %zu bytes", len);
     hr__proc_comm_point(p);
     hr__proc_check_link(p, dest, "hr_round_send");
     hr_round_proc *r = &p->rnd;
     if (r->sent)
-        hr_fail(p, "hr_round_send: a second message in one round (one per round)");
+        hr__misuse(p, "hr_round_send: a second message in one round (one per round)");
     if (r->state == HR_ROUT_QUEUED)
         return HR_FATE_STALLED;
     if (reserve(&r->buf, &r->cap, len) != 0)
@@ -300,7 +300,7 @@ int hr_round_recv(hr_proc *p, void *buf, size_t cap, hr_status *st)
     if (r->got_src < 0)
         return 0;
     if (r->got_len > cap)
-        hr_fail(p, "hr_round_recv: a message of %zu bytes from P%d, but room for %zu", r->got_len,
+        hr__misuse(p, "hr_round_recv: a message of %zu bytes from P%d, but room for %zu", r->got_len,
                 r->got_src, cap);
     if (r->got_len > 0)
         memcpy(buf, r->got, r->got_len);

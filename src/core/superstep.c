@@ -177,7 +177,7 @@ void hr_barrier(hr_proc *p)
 int hr_register(hr_proc *p, void *base, size_t bytes)
 {
     if (base == NULL && bytes > 0)
-        hr_fail(p, "hr_register: NULL region of %zu bytes", bytes);
+        hr__misuse(p, "hr_register: NULL region of %zu bytes", bytes);
     if (p->nregions == p->capregions) {
         int cap = p->capregions ? 2 * p->capregions : 8;
         hr_region *r = realloc(p->regions, (size_t)cap * sizeof *r);
@@ -194,7 +194,7 @@ static hr_rma *rma_new(hr_proc *p, int peer, int slot, size_t off, size_t len, s
                        const char *call)
 {
     if (peer < 0 || peer >= p->m->p)
-        hr_fail(p, "%s: processor %d does not exist (p = %d)", call, peer, p->m->p);
+        hr__misuse(p, "%s: processor %d does not exist (p = %d)", call, peer, p->m->p);
     hr__proc_comm_point(p);
     hr__proc_check_link(p, peer, call);
     hr_rma *r = malloc(sizeof *r + payload);
@@ -221,7 +221,7 @@ static hr_rma *rma_new(hr_proc *p, int peer, int slot, size_t off, size_t len, s
 void hr_put(hr_proc *p, int dest, int slot, size_t off, const void *src, size_t len)
 {
     if (src == NULL && len > 0)
-        hr_fail(p, "hr_put: NULL source of %zu bytes", len);
+        hr__misuse(p, "hr_put: NULL source of %zu bytes", len);
     hr_rma *r = rma_new(p, dest, slot, off, len, len, "hr_put");
     if (len > 0)
         memcpy(r->payload, src, len);
@@ -230,7 +230,7 @@ void hr_put(hr_proc *p, int dest, int slot, size_t off, const void *src, size_t 
 void hr_get(hr_proc *p, int src, int slot, size_t off, void *dst, size_t len)
 {
     if (dst == NULL && len > 0)
-        hr_fail(p, "hr_get: NULL destination of %zu bytes", len);
+        hr__misuse(p, "hr_get: NULL destination of %zu bytes", len);
     hr_rma *r = rma_new(p, src, slot, off, len, 0, "hr_get");
     r->is_get = 1;
     r->dst = dst;
@@ -390,5 +390,5 @@ void hr_sync(hr_proc *p)
 {
     hr__barrier(p, sync_serial, NULL);
     if (p->rma_error != NULL)
-        hr_fail(p, "%s", p->rma_error);
+        hr__misuse(p, "%s", p->rma_error);
 }
