@@ -574,6 +574,29 @@ run --set workload.distribution=file:/dev/zero --set workload.h=0
 expect_rc 2 "file:/dev/zero"
 [ "$(wc -l <"$TMP/err")" -eq 1 ] && ok || bad "file:/dev/zero: $(cat "$TMP/err")"
 
+# Inputs are bounded by what they hold. A 70-byte Matrix Market file declaring 2^32 - 1 rows and
+# no entries is an empty pattern: it runs, in well under a second and a few MB (it took over 60 s
+# and 8.5 GB when the pattern kept a word a row). /usr/bin/time measures time and peak RSS.
+if [ -x /usr/bin/time ]; then
+    /usr/bin/time -f "%e %M" -o "$TMP/time" "$BIN" configs/seed001/table12.ini --format csv \
+        --set workload.pattern=file:$D/mtx/huge_empty.mtx >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    expect_rc 0 "a matrix of 2^32 - 1 rows and no entries"
+    [ "$(col bytes | sort -u)" = "0" ] && ok || bad "huge empty matrix: bytes $(col bytes | tr '\n' ' ')"
+    awk '{ exit !($1 < 2 && $2 < 200 * 1024) }' "$TMP/time" && ok ||
+        bad "a matrix of 2^32 - 1 rows and no entries took $(cat "$TMP/time") (s, KB)"
+else
+    echo "note: no /usr/bin/time: the huge empty matrix's time and memory are not measured (skipped)"
+fi
+# A relation file longer than n is refused at its element line n + 1, not read to its end: here
+# 5 lines for n = 4 and then half a million more.
+awk 'BEGIN { for (g = 0; g < 500005; g++) print g % 4, (g + 1) % 4, g }' >"$TMP/long.txt"
+run --set machine.procs=4 --set workload.n=4 --set workload.h=0 \
+    --set workload.distribution=file:$TMP/long.txt
+expect_rc 2 "a relation file longer than n"
+expect_err "hremu: configs/default.ini:10: workload hrelation, n = 4, h = 0, distribution file:$TMP/long.txt, procs = 4: $TMP/long.txt:5: more element lines than n = 4: n must equal the number of element lines" \
+    "a relation file longer than n"
+
 # 1024 processors (threads) on a few cores: verifies and exits 0, in seconds (a minute at most:
 # `timeout` turns a hang into a failure). TSan makes this take many minutes (here 512 threads:
 # 17 s, 1024: over 10 min), so under TSan p is 256.
