@@ -414,8 +414,10 @@ static int run(const options *o, const hr_config *c, const hr_sweep_plan *plan, 
     size_t limit = 1000000;
     if (o->trace_limit != NULL) {
         char *end;
+        errno = 0;
         unsigned long long v = strtoull(o->trace_limit, &end, 10);
-        if (*o->trace_limit < '0' || *o->trace_limit > '9' || *end != '\0' || v == 0)
+        if (*o->trace_limit < '0' || *o->trace_limit > '9' || *end != '\0' || v == 0 ||
+            errno == ERANGE)
             return usage_error("--trace-limit takes a positive number of events (it is '%s')",
                                o->trace_limit);
         limit = (size_t)v;

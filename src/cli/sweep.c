@@ -354,8 +354,10 @@ static int check_memory(sweep *s)
 {
     const hr_point *pt = &s->pt;
     const char *source;
-    uint64_t need = hr__row_bytes(pt->workload, &pt->work, pt->machine.procs);
-    uint64_t have = hr__available_bytes(&source);
+    uint64_t need = hr__row_bytes(pt->workload, &pt->work, pt->machine.procs), have;
+    char why[160];
+    if (hr__available_bytes(&have, &source, why, sizeof why) != HR_OK)
+        return hr__config_fail(s->e, HR_EINVAL, NULL, "%s", why);
     if (have == 0 || need <= have)
         return HR_OK;
     char where[320], a[32], b[32];

@@ -486,6 +486,14 @@ rc=$?
 expect_rc 2 "HREMU_MEMORY"
 expect_err "hremu: configs/default.ini:10: workload hrelation, n = 1048576, procs = 16 needs about 33.2 MiB of memory, more than the 10.0 MiB that HREMU_MEMORY allows: lower n or procs" \
     "HREMU_MEMORY's refusal"
+# HREMU_MEMORY that is not a size is refused, not ignored.
+for v in 12QB -1 "" 1e400 0 " 5M" 99999999999999999999T; do
+    HREMU_MEMORY="$v" "$BIN" configs/default.ini >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    expect_rc 2 "HREMU_MEMORY='$v'"
+    expect_err "hremu: HREMU_MEMORY = '$v' is not a size: give bytes above 0, or a number with K, M, G or T (512M, 8G)" \
+        "HREMU_MEMORY='$v'"
+done
 
 # The check before the first row builds no machine: a sweep of nine points of 4,096 processors
 # and a tenth whose workload is impossible is refused at once (building the nine machines to
@@ -618,6 +626,18 @@ run "$D/no_such.ini"
 expect_rc 2 "missing file"
 expect_err "hremu: $D/no_such.ini: cannot open: No such file or directory" "missing file"
 expect_empty "$TMP/out" "missing file stdout"
+# A config that is a FIFO or a directory is refused without opening it (a FIFO would wait for
+# a writer forever: `timeout` turns a hang into a failure).
+mkfifo "$TMP/fifo.ini"
+TIMEOUT5=""
+command -v timeout >/dev/null 2>&1 && TIMEOUT5="timeout 5"
+$TIMEOUT5 "$BIN" "$TMP/fifo.ini" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+expect_rc 2 "a FIFO as the config"
+expect_err "hremu: $TMP/fifo.ini: is a FIFO (named pipe), not a regular file" "a FIFO as the config"
+run "$D"
+expect_rc 2 "a directory as the config"
+expect_err "hremu: $D: is a directory, not a regular file" "a directory as the config"
 
 run "$D/bad_unknown_key.ini"
 expect_rc 2 "bad key"
@@ -924,6 +944,10 @@ expect_rc 0 "--trace-limit"
 expect_grep "events past the limit of 10 a run were left out" "$TMP/err" "--trace-limit says so"
 run $SW --trace "$TMP/few.csv" --trace-limit x
 expect_rc 2 "--trace-limit x"
+run $SW --trace "$TMP/few.csv" --trace-limit 99999999999999999999999
+expect_rc 2 "--trace-limit past 2^64"
+expect_err "hremu: --trace-limit takes a positive number of events (it is '99999999999999999999999') (hremu --help shows the usage)" \
+    "--trace-limit past 2^64"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
