@@ -79,10 +79,10 @@ static const char help_text[] =
     "  --help                   this text\n"
     "  --version                the version\n"
     "\n"
-    "Rows whose algorithm does not take the discipline, workload kind or topology are skipped\n"
-    "(stderr says how many). Environment: HREMU_MEMORY=BYTES (K, M, G, T) caps the memory a row may\n"
-    "need (default: what the box has available); HREMU_JITTER=1 perturbs the thread schedule\n"
-    "(the model columns must not change).\n"
+    "Rows whose algorithm does not take the discipline, workload kind, topology or procs are\n"
+    "skipped (stderr says how many). Environment: HREMU_MEMORY=BYTES (K, M, G, T) caps the\n"
+    "memory a row may need (default: what the box has available); HREMU_JITTER=1 perturbs the\n"
+    "thread schedule (the model columns must not change).\n"
     "\n"
     "Exit status: 0 every run verified, 1 a run failed verification, failed, deadlocked or\n"
     "passed the model clock's range (status overflow), 2 a usage or configuration error,\n"
@@ -532,7 +532,7 @@ static int run(const options *o, const hr_config *c, const hr_sweep_plan *plan, 
     }
     if (st.skipped > 0)
         fprintf(stderr, "hremu: skipped %zu of %zu rows whose algorithm does not take the "
-                "discipline, workload kind or topology; the first: %s\n", st.skipped,
+                "discipline, workload kind, topology or procs; the first: %s\n", st.skipped,
                 st.skipped + st.rows, st.skip_why);
     if (st.coll_async > 0)
         fprintf(stderr, "hremu: note: %zu row%s called collectives, which are costed by the "

@@ -201,8 +201,9 @@ run configs/seed004/values.ini --set workload.bytes=8
 expect_rc 2 "bytes with kind values"
 expect_err "hremu: --set workload.bytes: bytes applies to workload kinds exchange and pattern only, not values (unset it)" "bytes with kind values"
 run configs/seed001/fig5.ini --set machine.procs=6 --set run.algorithms=xchg.rex
-expect_rc 1 "xchg.rex on p = 6"
-expect_grep "xchg.rex needs p a power of two" "$TMP/err" "xchg.rex on p = 6"
+expect_rc 2 "xchg.rex on p = 6"
+expect_err "hremu: --set run.algorithms: xchg.rex on procs = 6, topology fattree: xchg.rex needs p a power of two (seed 001 Figure 3), not 6" \
+    "xchg.rex on p = 6"
 # Seed 001's schedulers on pattern P: plan_steps, and --schedule's text for GS, Table 10 but
 # for its step 5's misprint ("2 <-> 4": row 2 of P sends nothing to 4, so it is 4 -> 2).
 run --format csv --out "$TMP/rows.csv" configs/seed001/table10.ini --schedule "$TMP/sched.txt"
@@ -427,7 +428,7 @@ expect_grep "cannot open" "$TMP/err" "--trace names the problem"
 # says so on stderr; a sweep of nothing but such pairs is an error.
 run configs/examples/rounds.ini --set machine.discipline=fifo --format csv
 expect_rc 0 "pq_random under fifo, with others"
-expect_err "hremu: skipped 1 of 3 rows whose algorithm does not take the discipline, workload kind or topology; the first: configs/examples/rounds.ini:22: hrel.pq_random is not defined for discipline fifo (it takes: priority)" \
+expect_err "hremu: skipped 1 of 3 rows whose algorithm does not take the discipline, workload kind, topology or procs; the first: configs/examples/rounds.ini:22: hrel.pq_random is not defined for discipline fifo (it takes: priority)" \
     "a skipped row is said"
 [ "$(col algorithm | tr '\n' ' ')" = "hrel.fifo_staged hrel.offline " ] && ok || bad "skipped: rows $(col algorithm)"
 run configs/examples/rounds.ini --set machine.discipline=fifo,arbitrary --set machine.procs=8 --format csv
@@ -486,6 +487,39 @@ rc=$?
 expect_rc 2 "HREMU_MEMORY"
 expect_err "hremu: configs/default.ini:10: workload hrelation, n = 1048576, procs = 16 needs about 33.2 MiB of memory, more than the 10.0 MiB that HREMU_MEMORY allows: lower n or procs" \
     "HREMU_MEMORY's refusal"
+# A parameter that does not suit the machine (hr_algorithm.check) is a config error before any
+# machine is built: one line naming the parameter's line, exit 2 (it used to be exit 1 and a
+# line from each of the 256 processors). In a sweep such points are skipped and counted, as an
+# unfit discipline is; only if every row is refused is it an error.
+cat >"$TMP/rows.ini" <<'INI'
+[machine]
+procs = 256
+[workload]
+kind = values
+dataset = int
+n = 768
+[run]
+algorithms = bcast.linear
+[bcast.linear]
+rows = 3
+INI
+run "$TMP/rows.ini"
+expect_rc 2 "bcast.linear rows = 3 at p = 256"
+expect_err "hremu: $TMP/rows.ini:10: bcast.linear on procs = 256, topology complete: rows = 3 does not divide p = 256" \
+    "bcast.linear rows = 3 at p = 256"
+run "$TMP/rows.ini" --format csv --set machine.procs=6,256
+expect_rc 0 "bcast.linear rows = 3 swept over p = 6, 256"
+[ "$(col procs | tr '\n' ' ')" = "6 " ] && ok || bad "rows = 3 sweep rows: $(col procs | tr '\n' ' ')"
+expect_err "hremu: skipped 1 of 2 rows whose algorithm does not take the discipline, workload kind, topology or procs; the first: $TMP/rows.ini:10: bcast.linear on procs = 256, topology complete: rows = 3 does not divide p = 256" \
+    "bcast.linear rows = 3 swept over p = 6, 256"
+run configs/seed001/fig5.ini --format csv --set machine.procs=24 --set workload.bytes=256 \
+    --set machine.topology=fattree
+expect_rc 0 "xchg.rex at p = 24"
+[ "$(col algorithm | tr '\n' ' ')" = "xchg.lex xchg.pex xchg.bex " ] && ok ||
+    bad "fig5 at p = 24: $(col algorithm | tr '\n' ' ')"
+expect_err "hremu: skipped 1 of 4 rows whose algorithm does not take the discipline, workload kind, topology or procs; the first: configs/seed001/fig5.ini:18: xchg.rex on procs = 24, topology fattree: xchg.rex needs p a power of two (seed 001 Figure 3), not 24" \
+    "xchg.rex at p = 24"
+
 # HREMU_MEMORY that is not a size is refused, not ignored.
 for v in 12QB -1 "" 1e400 0 " 5M" 99999999999999999999T; do
     HREMU_MEMORY="$v" "$BIN" configs/default.ini >"$TMP/out" 2>"$TMP/err"
