@@ -494,7 +494,7 @@ static int run(const options *o, const hr_config *c, const hr_sweep_plan *plan, 
         hr__html_begin(&page, html);
     hr_sweep_sides sides = { .trace = trace != NULL ? &tr : NULL, .regions = regions,
                              .schedule = schedule, .rounds = rounds,
-                             .html = html != NULL ? &page : NULL };
+                             .html = html != NULL ? &page : NULL, .plan = plan };
     int err = hr__sweep_run(c, &rep, note_row, &g, &sides, &st, &e);
     progress_end(&g);
     int werr = hr__report_end(&rep);
@@ -590,8 +590,10 @@ int hremu_main(int argc, char **argv)
     else if (rc == EXIT_OK) {
         hr_config *c = NULL;
         hr_sweep_plan plan;
-        if ((rc = prepare(&o, &c, &plan)) == EXIT_OK)
+        if ((rc = prepare(&o, &c, &plan)) == EXIT_OK) {
             rc = run(&o, c, &plan, format);
+            hr__sweep_plan_free(&plan);   /* the instances no row took */
+        }
         hr__config_free(c);
     }
     free(o.sets);
