@@ -641,6 +641,70 @@ START_TEST(test_alg_register_own_rows)
 }
 END_TEST
 
+/* hr_algorithm.check: the reasons by hand; refusal exactly where the run itself fails (the
+ * broadcasts' rows against a run of each on p = 6 and 12, every rows from 1 to p); and every
+ * row's defaults pass at p = 16, whose rows pass with any topology. */
+START_TEST(test_alg_checks_match_runs)
+{
+    char why[256];
+    const hr_algorithm *lin = hr_algorithm_find("bcast.linear");
+    const double rows3[2] = { 0, 3 }, rows0[2] = { 0, 0 };
+    ck_assert_ptr_nonnull(lin->check);
+    ck_assert_int_eq(lin->check(rows3, 256, "complete", why, sizeof why), HR_EINVAL);
+    ck_assert_str_eq(why, "rows = 3 does not divide p = 256");
+    ck_assert_int_eq(lin->check(rows3, 24, "fattree", why, sizeof why), HR_OK);
+    ck_assert_int_eq(lin->check(rows0, 257, "complete", why, sizeof why), HR_OK);
+    const hr_algorithm *rex = hr_algorithm_find("xchg.rex");
+    ck_assert_int_eq(rex->check(NULL, 24, "complete", why, sizeof why), HR_EINVAL);
+    ck_assert_str_eq(why, "xchg.rex needs p a power of two (seed 001 Figure 3), not 24");
+    ck_assert_int_eq(rex->check(NULL, 32, "complete", why, sizeof why), HR_OK);
+    const hr_algorithm *fft = hr_algorithm_find("app.fft2d");
+    const double xchg3[2] = { 3, 128 }, xchg4[2] = { 4, 128 };
+    ck_assert_int_eq(fft->check(xchg3, 12, "complete", why, sizeof why), HR_EINVAL);
+    ck_assert_str_eq(why, "xchg = 3 (REX): xchg.rex needs p a power of two (seed 001 Figure 3), "
+                          "not 12");
+    ck_assert_int_eq(fft->check(xchg4, 12, "complete", why, sizeof why), HR_OK);
+    ck_assert_int_eq(fft->check(xchg3, 16, "complete", why, sizeof why), HR_OK);
+
+    const hr_workload *w = hr_workload_find("values");
+    static const char *const bc[] = { "bcast.linear", "bcast.recursive", "bcast.system" };
+    static const int ps[] = { 6, 12 };
+    for (int a = 0; a < 3; a++)
+        for (int i = 0; i < 2; i++)
+            for (int rows = 1; rows <= ps[i]; rows++) {
+                int p = ps[i];
+                const double params[2] = { 1, rows };
+                const hr_algorithm *alg = hr_algorithm_find(bc[a]);
+                int refused = alg->check(params, p, "complete", why, sizeof why) != HR_OK;
+                hr_wkey_value keys[2] = { { .word = "sum" }, { .num = 0 } };
+                hr_workload_spec spec = { .kind = "values", .n = 2 * (uint64_t)p,
+                                          .dataset = "int", .keys = keys, .seed = 3 };
+                void *inst = NULL;
+                ck_assert_msg(w->make(&spec, p, &inst, why, sizeof why) == HR_OK, "%s", why);
+                hr_machine_config cfg = hr_test_config(p, "async");
+                hr_run_result res;
+                char vwhy[256] = "";
+                int err = hr_test_run_alg(&cfg, bc[a], "values", inst, params, &res, vwhy,
+                                          sizeof vwhy);
+                w->destroy(inst);
+                ck_assert_msg(refused == (err != HR_OK), "%s p = %d rows = %d: check %s, run "
+                              "%d (%s)", bc[a], p, rows, refused ? "refuses" : "passes", err,
+                              res.report);
+            }
+
+    for (int i = 0; hr_algorithm_at(i) != NULL; i++) {
+        const hr_algorithm *a = hr_algorithm_at(i);
+        double def[16];
+        int np = 0;
+        for (const hr_param_spec *ps2 = a->params; ps2 != NULL && ps2->name != NULL; ps2++)
+            def[np++] = ps2->def;
+        if (a->check != NULL)
+            ck_assert_msg(a->check(np > 0 ? def : NULL, 16, "torus 4x4", why, sizeof why) ==
+                          HR_OK, "%s: %s", a->name, why);
+    }
+}
+END_TEST
+
 Suite *hr_alg_suite(void)
 {
     Suite *s = suite_create("alg");
@@ -648,6 +712,7 @@ Suite *hr_alg_suite(void)
     tcase_add_test(tc, test_alg_registry_sorted_unique_described);
     tcase_add_test(tc, test_alg_allows_disciplines);
     tcase_add_test(tc, test_alg_register_own_rows);
+    tcase_add_test(tc, test_alg_checks_match_runs);
     suite_add_tcase(s, tc);
     tc = tcase_create("run");
     tcase_set_timeout(tc, 120);

@@ -259,7 +259,7 @@ START_TEST(test_config_missing_file)
     ck_assert_str_eq(e.msg, DATA "no_such_file.ini: cannot open: No such file or directory");
     ck_assert_ptr_null(c);
     ck_assert_int_eq(hr__config_load(DATA, &c, &e), HR_ESYS);   /* a directory */
-    ck_assert_str_eq(e.msg, DATA ": cannot read: Is a directory");
+    ck_assert_str_eq(e.msg, DATA ": is a directory, not a regular file");
 }
 END_TEST
 

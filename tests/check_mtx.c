@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -431,6 +432,80 @@ START_TEST(test_mtx_spmv_rejects)
 }
 END_TEST
 
+/* Work and memory follow the entries and p, not the rows: a 70-byte file declaring 2^32 - 1 rows
+ * and no entries, and a hand-built matrix of that order with a few entries at both ends (and
+ * columns that differ only in their high 16 bits), under a 64 MiB limit on the address space
+ * (a table per row would need 16 GiB). The sanitizers' allocators cannot live under a limit:
+ * there the same calls run without one. */
+START_TEST(test_mtx_spmv_huge_order)
+{
+    hr_mtx e = read_ok(DATA "huge_empty.mtx");
+    ck_assert_uint_eq(e.rows, UINT32_MAX);
+    ck_assert_uint_eq(e.nnz, 0);
+    const uint32_t n1 = UINT32_MAX - 1;   /* the last row or column, 0-based */
+    /* n = 2^32 - 1, p = 4: the blocks start at 0, 1073741823, 2147483647, 3221225471.
+     *   row 0 (P0) needs x[n1] (P3)                                  -> com[3][0] = 8
+     *   row n1 (P3) needs x[0] twice, x[0x10005], x[0x20005] (P0)    -> com[0][3] = 24
+     *   row n1 - 1 (P3) needs x[0x10005] again                      -> (already counted)
+     *   row 1073741823 (P1) needs x[1073741822] (P0)                 -> com[0][1] = 8
+     *   row 2147483647 (P2) needs x[2147483647] (P2)                 -> nothing */
+    uint32_t row[] = { 0, n1, n1, n1, n1, n1 - 1, 1073741823u, 2147483647u };
+    uint32_t col[] = { n1, 0, 0x10005, 0, 0x20005, 0x10005, 1073741822u, 2147483647u };
+    hr_mtx m = { .rows = UINT32_MAX, .cols = UINT32_MAX, .nnz = 8, .row = row, .col = col };
+    static const uint64_t want[16] = {
+        0, 8, 0, 24,
+        0, 0, 0, 0,
+        0, 0, 0, 0,
+        8, 0, 0, 0,
+    };
+    uint64_t com4[16], com32[32 * 32];
+    char why[256] = "";
+    struct rlimit old;
+    int limited = hr_test_may_limit_memory();
+    if (limited)
+        ck_assert_int_eq(hr_test_limit_memory(64u << 20, &old), 0);
+    int err_e = hr__mtx_spmv_pattern(&e, 32, com32, why, sizeof why);
+    int err_m = hr__mtx_spmv_pattern(&m, 4, com4, why, sizeof why);
+    if (limited)
+        ck_assert_int_eq(setrlimit(RLIMIT_AS, &old), 0);
+    ck_assert_msg(err_e == HR_OK && err_m == HR_OK, "%d %d: %s", err_e, err_m, why);
+    for (int k = 0; k < 32 * 32; k++)
+        ck_assert_uint_eq(com32[k], 0);
+    assert_com(com4, want, 4);
+    hr__mtx_free(&e);
+}
+END_TEST
+
+/* The header alone: the room hr__mtx_read allocates (mirrors too), and the same refusals. */
+START_TEST(test_mtx_read_size)
+{
+    char why[512] = "";
+    hr_mtx m;
+    ck_assert_int_eq(hr__mtx_read_size(DATA "sym_small.mtx", &m, why, sizeof why), HR_OK);
+    ck_assert_uint_eq(m.rows, 4);
+    ck_assert_uint_eq(m.cols, 4);
+    ck_assert_uint_eq(m.nnz, 10);   /* 5 entries, room for their mirrors */
+    ck_assert_ptr_null(m.row);
+    ck_assert_ptr_null(m.col);
+    ck_assert_int_eq(hr__mtx_read_size(DATA "west0067.mtx", &m, why, sizeof why), HR_OK);
+    ck_assert_uint_eq(m.nnz, 294);
+    ck_assert_int_eq(hr__mtx_read_size(DATA "huge_empty.mtx", &m, why, sizeof why), HR_OK);
+    ck_assert_uint_eq(m.rows, UINT32_MAX);
+    ck_assert_uint_eq(m.nnz, 0);
+    /* Entries are not read: too_many.mtx's extra entry is the full read's error only. */
+    ck_assert_int_eq(hr__mtx_read_size(DATA "too_many.mtx", &m, why, sizeof why), HR_OK);
+    /* Up to the size line, the full read's messages. */
+    char whole[512];
+    hr_mtx full;
+    ck_assert_int_eq(hr__mtx_read_size(DATA "size_big.mtx", &m, why, sizeof why), HR_EINVAL);
+    ck_assert_int_eq(hr__mtx_read(DATA "size_big.mtx", &full, whole, sizeof whole), HR_EINVAL);
+    ck_assert_str_eq(why, whole);
+    ck_assert_int_eq(hr__mtx_read_size(DATA "no_size.mtx", &m, why, sizeof why), HR_EINVAL);
+    ck_assert_int_eq(hr__mtx_read(DATA "no_size.mtx", &full, whole, sizeof whole), HR_EINVAL);
+    ck_assert_str_eq(why, whole);
+}
+END_TEST
+
 /* The pattern recounted by brute force: a dense n x p table of which processor's rows reference
  * which column, owners found by owner_scan; no bucketing, no marks. */
 static uint64_t *brute_com(const hr_mtx *m, int p)
@@ -507,6 +582,7 @@ Suite *hr_mtx_suite(void)
     tcase_add_test(read, test_mtx_read_rejects);
     tcase_add_test(read, test_mtx_read_not_regular);
     tcase_add_test(read, test_mtx_read_bytes);
+    tcase_add_test(read, test_mtx_read_size);
     tcase_set_timeout(read, 10);
     suite_add_tcase(s, read);
     TCase *spmv = tcase_create("spmv");
@@ -514,6 +590,7 @@ Suite *hr_mtx_suite(void)
     tcase_add_test(spmv, test_mtx_spmv_small);
     tcase_add_test(spmv, test_mtx_spmv_rejects);
     tcase_add_test(spmv, test_mtx_spmv_collection);
+    tcase_add_test(spmv, test_mtx_spmv_huge_order);
     tcase_set_timeout(spmv, 30);
     suite_add_tcase(s, spmv);
     return s;

@@ -19,9 +19,14 @@
 #include <hremu/algorithm.h>
 #include <hremu/workload.h>
 #include "alg/hrel.h"
+#include "cli/config.h"
+#include "cli/memory.h"
+#include "cli/report.h"
+#include "cli/sweep.h"
 #include "util/alloc.h"
 #include "util/rng.h"
 #include "work/hrel.h"
+#include "work/textfile.h"
 
 
 #define P16   16
@@ -1206,7 +1211,7 @@ START_TEST(test_workload_file_long_line)
             line = SHORT + 1;
         }
         write_scratch(path, sizeof path, body, len);
-        err = make_file_dist(path, 2, why, sizeof why, NULL);
+        err = make_file_dist(path, c == 3 ? SHORT : 2, why, sizeof why, NULL);
         remove(path);
         ck_assert_int_eq(err, HR_EINVAL);
         snprintf(expected, sizeof expected, "%s:%" PRIu64 ": line longer than 4096 bytes", path,
@@ -1241,6 +1246,24 @@ START_TEST(test_workload_file_many_lines)
         ck_assert_uint_eq(e.dest, (g / 4) % 4);
     }
     hrelation()->destroy(r);
+}
+END_TEST
+
+/* A file longer than n is refused at its element line n + 1, and nothing after that line is
+ * read: here it is followed by a line no reader takes (longer than HR_TEXT_MAX_LINE), which a
+ * reader that went on would name instead. Comments and blank lines do not count. */
+START_TEST(test_workload_file_stops_at_n)
+{
+    static const char head[] = "# three elements and one more\n0 1 5\n\n1 2 6\n"
+                               "2 3 7 # third\n3 0 8\n";
+    size_t tail = HR_TEXT_MAX_LINE + 100, len = sizeof head - 1 + tail;
+    char *body = malloc(len);
+    ck_assert_ptr_nonnull(body);
+    memcpy(body, head, sizeof head - 1);
+    memset(body + sizeof head - 1, '7', tail);
+    expect_file_error(body, len, 3, "6: more element lines than n = 3: n must equal the number "
+                      "of element lines");
+    free(body);
 }
 END_TEST
 
@@ -1516,6 +1539,150 @@ START_TEST(test_workload_mem_bytes)
 }
 END_TEST
 
+/* A Matrix Market pattern's estimate reads the file's size line: it covers make's 16 bytes an
+ * stored entry while it reads and sorts (jagmesh7: 4294 entries, room for 8588 with mirrors),
+ * grows with the entries at a fixed p, and for a file of 2^32 - 1 rows and no entries stays
+ * small (it follows the entries and p, never the rows). */
+START_TEST(test_workload_pattern_mem_bytes)
+{
+    const hr_workload *w = hr_workload_find("pattern");
+    ck_assert_ptr_nonnull(w);
+    hr_wkey_value keys[HR_WKEY_MAX] = { { 0 } };
+    int at = -1;
+    for (int i = 0; w->keys[i].name != NULL; i++) {
+        if (w->keys[i].type != HR_WKEY_WORD)
+            keys[i].num = strtod(w->keys[i].def, NULL);
+        if (strcmp(w->keys[i].name, "pattern") == 0)
+            at = i;
+        else if (strcmp(w->keys[i].name, "range") == 0)
+            keys[i].num = 8;
+    }
+    ck_assert_int_ge(at, 0);
+    hr_workload_spec s = { .kind = "pattern", .keys = keys, .seed = 1 };
+    keys[at].word = "file:tests/data/mtx/jagmesh7.mtx";
+    uint64_t jag = w->mem_bytes(&s, 8);
+    ck_assert_uint_ge(jag, 16 * 8588);
+    keys[at].word = "file:tests/data/mtx/west0067.mtx";
+    uint64_t west = w->mem_bytes(&s, 8);
+    ck_assert_uint_ge(west, 16 * 294);
+    ck_assert_uint_lt(west, jag);
+    keys[at].word = "file:tests/data/mtx/huge_empty.mtx";
+    ck_assert_uint_lt(w->mem_bytes(&s, 32), 2u << 20);
+}
+END_TEST
+
+/* ---- each instance made once ------------------------------------------------------------ */
+
+/* A kind that counts the instances it makes (in this test's forked process only). */
+static int counted_makes;
+
+static int counted_make(const hr_workload_spec *s, int p, void **inst, char *why, size_t len)
+{
+    (void)s;
+    (void)p;
+    (void)why;
+    (void)len;
+    counted_makes++;
+    *inst = malloc(1);
+    return *inst != NULL ? HR_OK : HR_ENOMEM;
+}
+static void counted_reset(void *inst) { (void)inst; }
+static int counted_verify(const void *inst, char *why, size_t len)
+{
+    (void)inst;
+    (void)why;
+    (void)len;
+    return HR_OK;
+}
+static uint64_t counted_min_bytes(const void *inst, uint64_t *moved)
+{
+    (void)inst;
+    if (moved != NULL)
+        *moved = 0;
+    return 0;
+}
+static uint64_t counted_h(const void *inst) { (void)inst; return 0; }
+static uint64_t counted_mem(const hr_workload_spec *s, int p) { (void)s; (void)p; return 64; }
+static void counted_run(hr_proc *p, void *inst, const double *params)
+{
+    (void)p;
+    (void)inst;
+    (void)params;
+}
+
+/* Check, then run, a sweep of 2 machines x 3 workloads, counting makes; returns the instances the
+ * check kept. with_plan 0: the check keeps nothing and the run makes every instance again. */
+static int sweep_counting(int with_plan)
+{
+    static const char text[] = "[machine]\nprocs = 2, 4\n[workload]\nkind = counted\n"
+                               "n = 8, 16, 32\n[run]\nalgorithms = counted.nothing\nrepeat = 2\n";
+    hr_config *c = NULL;
+    hr_config_error e;
+    ck_assert_msg(hr__config_parse("t.ini", text, sizeof text - 1, &c, &e) == HR_OK, "%s", e.msg);
+    ck_assert_msg(hr__config_check(c, &e) == HR_OK, "%s", e.msg);
+    hr_sweep_plan plan;
+    counted_makes = 0;
+    ck_assert_msg(hr__sweep_check(c, with_plan ? &plan : NULL, &e) == HR_OK, "%s", e.msg);
+    ck_assert_int_eq(counted_makes, 6);
+    int kept = 0;
+    for (hr_sweep_kept *k = with_plan ? plan.kept : NULL; k != NULL; k = hr__sweep_kept_next(k))
+        kept++;
+    FILE *null = fopen("/dev/null", "w");
+    ck_assert_ptr_nonnull(null);
+    hr_report rep;
+    char why[256];
+    ck_assert_int_eq(hr__report_pick(&rep, NULL, 0, NULL, why, sizeof why), HR_OK);
+    hr__report_start(&rep, null, HR_FORMAT_CSV);
+    hr_sweep_sides sides = { .plan = with_plan ? &plan : NULL };
+    hr_sweep_stats st;
+    ck_assert_msg(hr__sweep_run(c, &rep, NULL, NULL, &sides, &st, &e) == HR_OK, "%s", e.msg);
+    hr__report_end(&rep);
+    fclose(null);
+    ck_assert_uint_eq(st.rows, 6);
+    ck_assert_uint_eq(st.failed, 0);
+    ck_assert_int_eq(counted_makes, 12 - kept);
+    if (with_plan)
+        hr__sweep_plan_free(&plan);
+    hr__config_free(c);
+    return kept;
+}
+
+/* The check makes every instance of a sweep (to refuse a bad one before any row runs) and keeps
+ * them for the run while they fit: here all six, so six makes in all, not twelve. Without a
+ * plan, or under an HREMU_MEMORY that leaves room beside the largest row for a few only, the
+ * rest are made again when their rows run; each is destroyed once (ASan's leak check). */
+START_TEST(test_workload_made_once)
+{
+    static const hr_workload w = {
+        .name = "counted", .summary = "counts its instances (tests/check_workload.c)",
+        .kind = HR_KIND_USER + 22, .make = counted_make, .reset = counted_reset,
+        .verify = counted_verify, .min_bytes = counted_min_bytes, .h = counted_h,
+        .mem_bytes = counted_mem, .destroy = free,
+    };
+    static const hr_algorithm a = { .name = "counted.nothing", .summary = "does nothing at all",
+                                    .kind = HR_KIND_USER + 22, .run = counted_run };
+    const char *why = NULL;
+    ck_assert_msg(hr_workload_register(&w, &why) == HR_OK, "%s", why);
+    ck_assert_msg(hr_algorithm_register(&a, &why) == HR_OK, "%s", why);
+    unsetenv("HREMU_MEMORY");
+    ck_assert_int_eq(sweep_counting(1), 6);
+    ck_assert_int_eq(sweep_counting(0), 0);
+    /* Room for the largest row, p = 4 and n = 32, and 128 bytes (each instance is 64; a row needs
+     * 16 bytes more an element): at point k the kept 64 (k - 1) bytes, 64 for its own and the
+     * largest row so far must fit. Points 1-3 (p = 2) fit easily; point 4 (p = 4, n = 8) has
+     * 192 + 64 + need - 384 <= need + 128, point 5 (n = 16) 256 + 64 + need - 256 = need + 64;
+     * point 6 (n = 32) 320 + 64 + need does not fit, so it alone is made again by the run. */
+    hr_workload_spec big = { .kind = "counted", .n = 32, .seed = 1 };
+    char room[32];
+    snprintf(room, sizeof room, "%llu",
+             (unsigned long long)(hr__row_bytes(&w, &big, 4) + 2 * 64));
+    ck_assert_int_eq(setenv("HREMU_MEMORY", room, 1), 0);
+    int kept = sweep_counting(1);
+    unsetenv("HREMU_MEMORY");
+    ck_assert_int_eq(kept, 5);
+}
+END_TEST
+
 Suite *hr_workload_suite(void)
 {
     Suite *s = suite_create("workload");
@@ -1538,6 +1705,7 @@ Suite *hr_workload_suite(void)
     tcase_add_test(limits, test_workload_file_odd_bytes);
     tcase_add_test(limits, test_workload_file_long_line);
     tcase_add_test(limits, test_workload_file_many_lines);
+    tcase_add_test(limits, test_workload_file_stops_at_n);
     tcase_add_test(limits, test_workload_file_out_of_memory);
     tcase_set_timeout(limits, 60);   /* the scratch files of the last three */
     suite_add_tcase(s, limits);
@@ -1562,6 +1730,8 @@ Suite *hr_workload_suite(void)
     suite_add_tcase(s, bytes);
     TCase *mem = tcase_create("memory");
     tcase_add_test(mem, test_workload_mem_bytes);
+    tcase_add_test(mem, test_workload_pattern_mem_bytes);
+    tcase_add_test(mem, test_workload_made_once);
     tcase_set_timeout(mem, 60);
     suite_add_tcase(s, mem);
     return s;

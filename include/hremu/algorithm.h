@@ -46,6 +46,16 @@ typedef struct hr_algorithm {
      * a step (hremu --schedule). Between plan and unplan; HR_OK or an error code. */
     uint64_t  (*plan_steps)(const void *inst);
     int       (*plan_print)(const void *inst, FILE *out);
+    /* Optional (NULL: every point will do): whether the parameters (in the order of .params;
+     * NULL when there are none) suit the machine of a row, p processors of topology ("mesh 4x8";
+     * "complete" when the config sets none). Called with the config's check, before any machine
+     * is built or instance made, so that what would fail every processor at run time is one
+     * line instead. HR_OK, or HR_EINVAL with a one-line reason in why (whylen bytes), not naming
+     * the algorithm. A sweep skips a point it refuses and counts it, as it does a discipline the
+     * algorithm does not take; a config whose every row is refused is an error. Any thread;
+     * pure (the same answer for the same arguments). */
+    int       (*check)(const double *params, int procs, const char *topology, char *why,
+                       size_t whylen);
 } hr_algorithm;
 
 /* How many algorithms, and how many workloads, a program may register. */

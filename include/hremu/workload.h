@@ -164,7 +164,9 @@ typedef struct hr_workload {
                                 * NULL. A name another kind declares has the same type there. */
     int         no_n;          /* nonzero: the kind's keys size it and [workload] n is not used
                                 * (setting it is an error; the n column is empty) */
-    /* Make an instance for p processors; HR_EINVAL with a reason in why (static text or buf). */
+    /* Make an instance for p processors; HR_EINVAL with a reason in why (static text or buf).
+     * s is borrowed for the call: an instance keeps copies of what it needs (the command may
+     * keep an instance after the point's spec is gone). */
     int      (*make)(const hr_workload_spec *s, int p, void **inst, char *why, size_t whylen);
     void     (*reset)(void *inst);          /* forget outputs before another run */
     /* HR_OK, or HR_EVERIFY with what is wrong in why. */
@@ -184,7 +186,8 @@ typedef struct hr_workload {
      * (the algorithm's hr_malloc memory, so the machine's) and verify's working memory (its
      * bitmap of n bits); not what the algorithm allocates besides, nor make's own transient
      * peak (src/work/hrel.h says where that is higher). Meant for a spec make accepts; for
-     * another it is an estimate from s->n. Any thread; allocates nothing. */
+     * another it is an estimate from s->n. Any thread; keeps nothing (a kind may read a file's
+     * header for it, as pattern's file:PATH does). */
     uint64_t (*mem_bytes)(const hr_workload_spec *s, int p);
     void     (*destroy)(void *inst);
 } hr_workload;

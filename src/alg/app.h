@@ -19,5 +19,8 @@
  * hr_compute unit a byte as xchg.rex's reshuffling is. With compute_unit = 0 nothing local is
  * charged; with compute = measured the CPU time is, as for every algorithm. Owner proc. */
 void hr_alg_app_fft2d(hr_proc *p, void *inst, const double *params);
+/* app.fft2d's check (hr_algorithm.check): xchg = 3 (REX) needs p a power of two. */
+int  hr_alg_app_fft2d_check(const double *params, int procs, const char *topology, char *why,
+                            size_t whylen);
 
 #endif /* HREMU_ALG_APP_H */

@@ -11,6 +11,7 @@
  * O(2^n) loop of Phase I and bit checks of Phase II, one unit each. */
 #include "alg/seed004.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "alg/cube.h"
@@ -137,6 +138,18 @@ static int bcast_group(hr_proc *p, hr_values *v, const double *params, int *pids
         v->rows = rows;
     }
     return n;
+}
+
+int hr_alg_bcast_group_check(const double *params, int procs, const char *topology, char *why,
+                             size_t whylen)
+{
+    (void)topology;   /* the mesh is logical: any topology carries it */
+    int rows = params != NULL ? (int)params[1] : 0;
+    if (rows != 0 && procs % rows != 0) {
+        snprintf(why, whylen, "rows = %d does not divide p = %d", rows, procs);
+        return HR_EINVAL;
+    }
+    return HR_OK;
 }
 
 /* A processor's broadcast group: pids in rank order, n of them (0: the run failed), the root's

@@ -9,6 +9,7 @@
 #include "alg/app.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "alg/seed001.h"
@@ -44,6 +45,19 @@ static void transpose_block(const fftw_complex *src, size_t b, fftw_complex *dst
                     dst[c * ld + r][0] = src[r * b + c][0];
                     dst[c * ld + r][1] = src[r * b + c][1];
                 }
+}
+
+int hr_alg_app_fft2d_check(const double *params, int procs, const char *topology, char *why,
+                           size_t whylen)
+{
+    int xchg = params != NULL ? (int)params[0] : DEFAULT_XCHG;
+    char rex[160];
+    if (xchg >= 0 && xchg <= 4 && exchanges[xchg] == HR_XCHG_REX &&
+        hr_alg_xchg_rex_check(NULL, procs, topology, rex, sizeof rex) != HR_OK) {
+        snprintf(why, whylen, "xchg = %d (REX): %s", xchg, rex);
+        return HR_EINVAL;
+    }
+    return HR_OK;
 }
 
 void hr_alg_app_fft2d(hr_proc *p, void *inst, const double *params)

@@ -22,6 +22,9 @@ void hr__xchg(hr_proc *p, hr_xchg_alg alg, const void *send, void *recv, size_t 
 void hr_alg_xchg_lex(hr_proc *p, void *inst, const double *params);
 void hr_alg_xchg_pex(hr_proc *p, void *inst, const double *params);
 void hr_alg_xchg_rex(hr_proc *p, void *inst, const double *params);
+/* xchg.rex's check (hr_algorithm.check): p a power of two. */
+int  hr_alg_xchg_rex_check(const double *params, int procs, const char *topology, char *why,
+                           size_t whylen);
 void hr_alg_xchg_bex(hr_proc *p, void *inst, const double *params);
 void hr_alg_xchg_system(hr_proc *p, void *inst, const double *params);
 
@@ -31,5 +34,8 @@ void hr_alg_xchg_system(hr_proc *p, void *inst, const double *params);
 void hr_alg_bcast_linear(hr_proc *p, void *inst, const double *params);
 void hr_alg_bcast_recursive(hr_proc *p, void *inst, const double *params);
 void hr_alg_bcast_system(hr_proc *p, void *inst, const double *params);
+/* The three broadcasts' check (hr_algorithm.check): rows, when set, divides p. */
+int  hr_alg_bcast_group_check(const double *params, int procs, const char *topology, char *why,
+                              size_t whylen);
 
 #endif /* HREMU_ALG_SEED001_H */

@@ -9,6 +9,7 @@
  * "synchronous communication will adversely affect the performance"). */
 #include "alg/seed001.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "alg/sched.h"
@@ -70,6 +71,19 @@ static void pairwise(hr_proc *p, const uint8_t *send, uint8_t *recv, size_t bloc
  * slot j holds the block from me ^ j. Packing and unpacking are charged one hr_compute unit a
  * byte copied (a memory copy; our constant, not the paper's). Figure 3 is for N a power of two,
  * and so is this: other p fail the run with the reason. */
+int hr_alg_xchg_rex_check(const double *params, int procs, const char *topology, char *why,
+                          size_t whylen)
+{
+    (void)params;
+    (void)topology;
+    if ((procs & (procs - 1)) != 0) {
+        snprintf(why, whylen, "xchg.rex needs p a power of two (seed 001 Figure 3), not %d",
+                 procs);
+        return HR_EINVAL;
+    }
+    return HR_OK;
+}
+
 static void rex(hr_proc *p, const uint8_t *send, uint8_t *recv, size_t block)
 {
     int np = hr_nprocs(p), me = hr_pid(p);

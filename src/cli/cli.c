@@ -79,10 +79,10 @@ static const char help_text[] =
     "  --help                   this text\n"
     "  --version                the version\n"
     "\n"
-    "Rows whose algorithm does not take the discipline, workload kind or topology are skipped\n"
-    "(stderr says how many). Environment: HREMU_MEMORY=BYTES (K, M, G, T) caps the memory a row may\n"
-    "need (default: what the box has available); HREMU_JITTER=1 perturbs the thread schedule\n"
-    "(the model columns must not change).\n"
+    "Rows whose algorithm does not take the discipline, workload kind, topology or procs are\n"
+    "skipped (stderr says how many). Environment: HREMU_MEMORY=BYTES (K, M, G, T) caps the\n"
+    "memory a row may need (default: what the box has available); HREMU_JITTER=1 perturbs the\n"
+    "thread schedule (the model columns must not change).\n"
     "\n"
     "Exit status: 0 every run verified, 1 a run failed verification, failed, deadlocked or\n"
     "passed the model clock's range (status overflow), 2 a usage or configuration error,\n"
@@ -414,8 +414,10 @@ static int run(const options *o, const hr_config *c, const hr_sweep_plan *plan, 
     size_t limit = 1000000;
     if (o->trace_limit != NULL) {
         char *end;
+        errno = 0;
         unsigned long long v = strtoull(o->trace_limit, &end, 10);
-        if (*o->trace_limit < '0' || *o->trace_limit > '9' || *end != '\0' || v == 0)
+        if (*o->trace_limit < '0' || *o->trace_limit > '9' || *end != '\0' || v == 0 ||
+            errno == ERANGE)
             return usage_error("--trace-limit takes a positive number of events (it is '%s')",
                                o->trace_limit);
         limit = (size_t)v;
@@ -492,7 +494,7 @@ static int run(const options *o, const hr_config *c, const hr_sweep_plan *plan, 
         hr__html_begin(&page, html);
     hr_sweep_sides sides = { .trace = trace != NULL ? &tr : NULL, .regions = regions,
                              .schedule = schedule, .rounds = rounds,
-                             .html = html != NULL ? &page : NULL };
+                             .html = html != NULL ? &page : NULL, .plan = plan };
     int err = hr__sweep_run(c, &rep, note_row, &g, &sides, &st, &e);
     progress_end(&g);
     int werr = hr__report_end(&rep);
@@ -530,7 +532,7 @@ static int run(const options *o, const hr_config *c, const hr_sweep_plan *plan, 
     }
     if (st.skipped > 0)
         fprintf(stderr, "hremu: skipped %zu of %zu rows whose algorithm does not take the "
-                "discipline, workload kind or topology; the first: %s\n", st.skipped,
+                "discipline, workload kind, topology or procs; the first: %s\n", st.skipped,
                 st.skipped + st.rows, st.skip_why);
     if (st.coll_async > 0)
         fprintf(stderr, "hremu: note: %zu row%s called collectives, which are costed by the "
@@ -588,8 +590,10 @@ int hremu_main(int argc, char **argv)
     else if (rc == EXIT_OK) {
         hr_config *c = NULL;
         hr_sweep_plan plan;
-        if ((rc = prepare(&o, &c, &plan)) == EXIT_OK)
+        if ((rc = prepare(&o, &c, &plan)) == EXIT_OK) {
             rc = run(&o, c, &plan, format);
+            hr__sweep_plan_free(&plan);   /* the instances no row took */
+        }
         hr__config_free(c);
     }
     free(o.sets);

@@ -14,10 +14,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <ini.h>
 
 #include "cli/config_int.h"
+#include "work/textfile.h"
 
 #define INIH_MAX_SECTION 50   /* libinih's section buffer, terminator included */
 
@@ -433,12 +435,20 @@ int hr__config_parse(const char *name, const char *text, size_t len, hr_config *
     return HR_OK;
 }
 
-/* Read the whole file: configs are small, and the parse then works on bytes, NULs included. */
+/* Read the whole file: configs are small, and the parse then works on bytes, NULs included. Only
+ * a regular file is opened (hr__text_open): a FIFO would wait for a writer forever, a device
+ * might never end. */
 static int read_file(const char *path, char **text, size_t *len, hr_config_error *e)
 {
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
+    char why[512];
+    int fd;
+    if (hr__text_open(path, &fd, NULL, why, sizeof why) != HR_OK)
+        return hr__config_fail(e, HR_ESYS, NULL, "%s", why);
+    FILE *f = fdopen(fd, "rb");
+    if (f == NULL) {
+        close(fd);
         return hr__config_fail(e, HR_ESYS, path, "cannot open: %s", strerror(errno));
+    }
     size_t cap = 4096, n = 0;
     char *buf = malloc(cap);
     int err = buf ? HR_OK : oom(e, path);

@@ -778,6 +778,32 @@ static int check_fit(const hr_point *pt, const hr_config_entry *list, hr_config_
     return HR_OK;
 }
 
+/* The algorithm's own check of its parameters against the machine (hr_algorithm.check): a
+ * point it refuses is skipped like one of a discipline it does not take (HR_EKIND), named at
+ * the first of its parameters the config sets, else at [run] algorithms. */
+static int check_machine_fit(const hr_config *c, const hr_point *pt,
+                             const hr_config_entry *list, hr_config_error *e)
+{
+    const hr_algorithm *alg = pt->alg;
+    if (alg->check == NULL)
+        return HR_OK;
+    const char *topo = pt->machine.topology ? pt->machine.topology : "complete";
+    char why[256] = "";
+    if (alg->check(pt->nparams > 0 ? pt->params : NULL, pt->machine.procs, topo, why,
+                   sizeof why) == HR_OK)
+        return HR_OK;
+    const char *where = list->where;
+    for (int k = 0; k < pt->nparams; k++) {
+        const hr_config_entry *en = hr__config_find(c, alg->name, alg->params[k].name);
+        if (en != NULL) {
+            where = en->where;
+            break;
+        }
+    }
+    return hr__config_fail(e, HR_EKIND, where, "%s on procs = %d, topology %s: %s", alg->name,
+                           pt->machine.procs, topo, why[0] ? why : "the algorithm refuses it");
+}
+
 int hr__config_algorithm(const hr_config *c, size_t a, size_t i, hr_point *pt,
                          hr_config_error *e)
 {
@@ -813,5 +839,5 @@ int hr__config_algorithm(const hr_config *c, size_t a, size_t i, hr_point *pt,
                              e);
     }
     pt->nparams = (int)np;
-    return HR_OK;
+    return check_machine_fit(c, pt, list, e);
 }

@@ -2,9 +2,14 @@
  * refused before it is made, with both figures, instead of meeting the out-of-memory killer. */
 #include "cli/memory.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <hremu/error.h>
+
+#include "work/textfile.h"
 
 /* From the peak resident set of whole runs (docs/architecture.md, "Memory"), rounded up:
  * - what the algorithms of a kind hold besides the instance and its output, per element: at
@@ -25,11 +30,17 @@ uint64_t hr__row_bytes(const hr_workload *w, const hr_workload_spec *s, int p)
     return inst + per * s->n + BYTES_PER_PROC * np + BYTES_PER_PAIR * np * np;
 }
 
-/* A size with an optional K, M, G or T suffix (powers of 1024); 0 if it is not one. */
+/* A size: decimal digits with an optional K, M, G or T suffix (powers of 1024), above 0 and
+ * below 2^64; 0 if it is not one. No sign, space, exponent or other suffix is taken. */
 static uint64_t parse_size(const char *text)
 {
+    if (*text < '0' || *text > '9')
+        return 0;
     char *end;
+    errno = 0;
     unsigned long long v = strtoull(text, &end, 10);
+    if (errno == ERANGE)
+        return 0;
     int shift = 0;
     switch (*end) {
     case 'K': shift = 10; end++; break;
@@ -38,7 +49,7 @@ static uint64_t parse_size(const char *text)
     case 'T': shift = 40; end++; break;
     default: break;
     }
-    if (end == text || *end != '\0' || v > (UINT64_MAX >> shift))
+    if (*end != '\0' || v > (UINT64_MAX >> shift))
         return 0;
     return (uint64_t)v << shift;
 }
@@ -56,13 +67,19 @@ static uint64_t read_number(const char *path)
     return v;
 }
 
-uint64_t hr__available_bytes(const char **source)
+int hr__available_bytes(uint64_t *bytes, const char **source, char *why, size_t len)
 {
     const char *env = getenv("HREMU_MEMORY");
-    uint64_t v;
-    if (env != NULL && (v = parse_size(env)) > 0) {
+    if (env != NULL) {
+        char shown[40];
+        hr__text_show_token(shown, sizeof shown, env, strlen(env));
+        if ((*bytes = parse_size(env)) == 0) {
+            snprintf(why, len, "HREMU_MEMORY = '%s' is not a size: give bytes above 0, or a "
+                     "number with K, M, G or T (512M, 8G)", shown);
+            return HR_EINVAL;
+        }
         *source = "that HREMU_MEMORY allows";
-        return v;
+        return HR_OK;
     }
     uint64_t avail = 0;
     FILE *f = fopen("/proc/meminfo", "r");
@@ -87,7 +104,8 @@ uint64_t hr__available_bytes(const char **source)
             *source = "left under this cgroup's memory.max";
         }
     }
-    return avail;
+    *bytes = avail;
+    return HR_OK;
 }
 
 void hr__bytes_text(char *buf, size_t len, uint64_t bytes)

@@ -11,10 +11,12 @@
  * instance with its output (w->mem_bytes), the algorithm's working copies and the machine. An
  * estimate from measurements (docs/architecture.md, "Memory"), meant to err on the large side. */
 uint64_t hr__row_bytes(const hr_workload *w, const hr_workload_spec *s, int p);
-/* The bytes this process may still take: HREMU_MEMORY if set (bytes, or with a K, M, G or T
- * suffix), else the smaller of MemAvailable and the room under the cgroup's memory.max; 0 if
- * neither can be read. *source says where the figure came from, to follow "the 2.0 GiB". */
-uint64_t hr__available_bytes(const char **source);
+/* The bytes this process may still take, into *bytes: HREMU_MEMORY if set (decimal bytes above
+ * 0, or with a K, M, G or T suffix), else the smaller of MemAvailable and the room under the
+ * cgroup's memory.max; 0 if neither can be read. *source says where the figure came from, to
+ * follow "the 2.0 GiB". HR_OK, or HR_EINVAL with one line in why (len bytes) when HREMU_MEMORY
+ * is set but is not such a size ("", "-1", "12QB", "1e400", past 2^64). */
+int      hr__available_bytes(uint64_t *bytes, const char **source, char *why, size_t len);
 /* "25.3 GiB": bytes for a reader. */
 void     hr__bytes_text(char *buf, size_t len, uint64_t bytes);
 

@@ -24,6 +24,8 @@ typedef struct sweep {
     hr_sweep_stats  *st;
     hr_sweep_plan   *plan;     /* dry: what the rows are, or NULL */
     hr_config_error *e;
+    hr_sweep_kept   *next_kept;    /* run: the check's first kept instance not yet taken */
+    size_t           machine;      /* the machine point's index */
     hr_point         pt;
     hr_machine      *m;
     void            *inst;
@@ -350,19 +352,80 @@ static int algorithm_level(sweep *s)
     return err;
 }
 
-/* Refuse a row that will not fit in memory, before anything of it is made. */
-static int check_memory(sweep *s)
+/* An instance the check made for the run: the point it belongs to and the bytes it holds. */
+struct hr_sweep_kept {
+    size_t             machine, workload;
+    const hr_workload *w;
+    void              *inst;       /* NULL once the run took it */
+    hr_sweep_kept     *next;
+};
+
+hr_sweep_kept *hr__sweep_kept_next(const hr_sweep_kept *k)
+{
+    return k->next;
+}
+
+void hr__sweep_plan_free(hr_sweep_plan *plan)
+{
+    hr_sweep_kept *k = plan != NULL ? plan->kept : NULL;
+    while (k != NULL) {
+        hr_sweep_kept *next = k->next;
+        if (k->inst != NULL)
+            k->w->destroy(k->inst);
+        free(k);
+        k = next;
+    }
+    if (plan != NULL) {
+        plan->kept = plan->kept_last = NULL;
+        plan->kept_bytes = 0;
+    }
+}
+
+/* The check keeps the instance it has just made for the run if it fits beside those kept
+ * already and the largest row so far (hr_sweep_plan.kept); else it is destroyed. */
+static void keep_or_destroy(sweep *s, size_t workload, uint64_t need, uint64_t have)
+{
+    hr_sweep_plan *plan = s->plan;
+    const hr_workload *w = s->pt.workload;
+    uint64_t bytes = w->mem_bytes != NULL ? w->mem_bytes(&s->pt.work, s->pt.machine.procs) : 0;
+    hr_sweep_kept *k = NULL;
+    if (plan != NULL) {
+        plan->most_need = need > plan->most_need ? need : plan->most_need;
+        if (have > 0 && w->mem_bytes != NULL && plan->kept_bytes <= have &&
+            bytes <= have - plan->kept_bytes && plan->most_need <= have - plan->kept_bytes - bytes)
+            k = malloc(sizeof *k);
+    }
+    if (k == NULL) {
+        w->destroy(s->inst);
+        s->inst = NULL;
+        return;
+    }
+    *k = (hr_sweep_kept){ .machine = s->machine, .workload = workload, .w = w, .inst = s->inst };
+    if (plan->kept_last != NULL)
+        plan->kept_last->next = k;
+    else
+        plan->kept = k;
+    plan->kept_last = k;
+    plan->kept_bytes += bytes;
+    s->inst = NULL;
+}
+
+/* Refuse a row that will not fit in memory, before anything of it is made; what it needs and what
+ * the box has in *need and *have. */
+static int check_memory(sweep *s, uint64_t *need, uint64_t *have)
 {
     const hr_point *pt = &s->pt;
     const char *source;
-    uint64_t need = hr__row_bytes(pt->workload, &pt->work, pt->machine.procs);
-    uint64_t have = hr__available_bytes(&source);
-    if (have == 0 || need <= have)
+    char why[160];
+    *need = hr__row_bytes(pt->workload, &pt->work, pt->machine.procs);
+    if (hr__available_bytes(have, &source, why, sizeof why) != HR_OK)
+        return hr__config_fail(s->e, HR_EINVAL, NULL, "%s", why);
+    if (*have == 0 || *need <= *have)
         return HR_OK;
     char where[320], a[32], b[32];
     hr__config_locate(s->c, "workload", where, sizeof where);
-    hr__bytes_text(a, sizeof a, need);
-    hr__bytes_text(b, sizeof b, have);
+    hr__bytes_text(a, sizeof a, *need);
+    hr__bytes_text(b, sizeof b, *have);
     return hr__config_fail(s->e, HR_ENOMEM, where, "workload %s, n = %llu, procs = %d needs "
                            "about %s of memory, more than the %s %s: lower n or procs",
                            pt->work.kind, (unsigned long long)pt->work.n, pt->machine.procs, a,
@@ -402,10 +465,20 @@ static int workload_level(sweep *s)
     for (size_t w = 0; w < hr__config_workloads(c) && err == HR_OK; w++) {
         if ((err = hr__config_workload(c, w, &s->pt, s->e)) < 0)
             break;
-        if (s->dry && (err = check_memory(s)) < 0)
+        uint64_t need = 0, have = 0;
+        if (s->dry && (err = check_memory(s, &need, &have)) < 0)
             break;
         char why[512] = "", where[320];
-        err = s->pt.workload->make(&s->pt.work, s->pt.machine.procs, &s->inst, why, sizeof why);
+        hr_sweep_kept *k = s->next_kept;
+        if (!s->dry && k != NULL && k->machine == s->machine && k->workload == w) {
+            s->inst = k->inst;     /* made by the check: not made again */
+            k->inst = NULL;
+            s->next_kept = k->next;
+            err = HR_OK;
+        } else {
+            err = s->pt.workload->make(&s->pt.work, s->pt.machine.procs, &s->inst, why,
+                                       sizeof why);
+        }
         if (err < 0) {
             char what[512];
             hr__config_locate(c, "workload", where, sizeof where);
@@ -415,8 +488,12 @@ static int workload_level(sweep *s)
         }
         s->dirty = 0;
         err = algorithm_level(s);
-        s->pt.workload->destroy(s->inst);
-        s->inst = NULL;
+        if (s->dry && err == HR_OK) {
+            keep_or_destroy(s, w, need, have);
+        } else {
+            s->pt.workload->destroy(s->inst);
+            s->inst = NULL;
+        }
     }
     return err;
 }
@@ -428,6 +505,7 @@ static int machine_level(sweep *s)
     for (size_t m = 0; m < hr__config_machines(c) && err == HR_OK; m++) {
         if ((err = hr__config_machine(c, m, &s->pt, s->e)) < 0)
             break;
+        s->machine = m;
         const char *why = NULL;
         char where[320];
         /* The check builds nothing: a sweep's machines exist one at a time, while their rows
@@ -454,7 +532,10 @@ int hr__sweep_check(const hr_config *c, hr_sweep_plan *plan, hr_config_error *e)
     if (plan != NULL)
         *plan = (hr_sweep_plan){ 0 };
     sweep s = { .c = c, .dry = 1, .st = &st, .e = e, .plan = plan };
-    return machine_level(&s);
+    int err = machine_level(&s);
+    if (err < 0)
+        hr__sweep_plan_free(plan);
+    return err;
 }
 
 int hr__sweep_run(const hr_config *c, hr_report *rep, hr_sweep_note note, void *arg,
@@ -466,6 +547,7 @@ int hr__sweep_run(const hr_config *c, hr_report *rep, hr_sweep_note note, void *
         sides = &none;
     sweep s = { .c = c, .rep = rep, .note = note, .arg = arg, .st = st, .e = e,
                 .trace = sides->trace, .regions = sides->regions, .schedule = sides->schedule,
-                .rounds = sides->rounds, .html = sides->html };
+                .rounds = sides->rounds, .html = sides->html,
+                .next_kept = sides->plan != NULL ? sides->plan->kept : NULL };
     return machine_level(&s);
 }

@@ -36,6 +36,9 @@ typedef struct hr_sweep_stats {
 
 #define HR_SWEEP_MAX_KINDS 16
 
+/* An instance the check made and kept for the run (sweep.c). */
+typedef struct hr_sweep_kept hr_sweep_kept;
+
 /* What a checked sweep will run, for the command's progress and its defaults. */
 typedef struct hr_sweep_plan {
     size_t rows;      /* rows it will run (skipped ones not counted) */
@@ -45,15 +48,28 @@ typedef struct hr_sweep_plan {
     int    schedules; /* some row's algorithm plans a schedule (hr_algorithm.plan_print) */
     const hr_workload *kinds[HR_SWEEP_MAX_KINDS];  /* the workload kinds of the rows */
     int    nkinds;
+    /* The instances the check made and kept, so that the run makes none of them again, in sweep
+     * order; the run takes each (hr_sweep_sides.plan). One is kept while the kept ones, its own
+     * (hr_workload.mem_bytes) and the largest row checked so far (hr__row_bytes) fit in the
+     * memory the box has: every row then still has its room while the later instances wait.
+     * The others are made again when their rows run. Free with hr__sweep_plan_free. */
+    hr_sweep_kept *kept, *kept_last;
+    uint64_t       kept_bytes, most_need;
 } hr_sweep_plan;
 
+/* The kept instance after k (NULL at the end), for walking plan->kept. */
+hr_sweep_kept *hr__sweep_kept_next(const hr_sweep_kept *k);
+/* Destroy the instances of plan that no run took. */
+void hr__sweep_plan_free(hr_sweep_plan *plan);
+
 /* Check every machine (hr_machine_check: no threads are made) and make every workload instance
- * of a checked config (hr__config_check), one at a time, then throw them away, running nothing:
+ * of a checked config (hr__config_check), one at a time, keeping in plan those that fit for the
+ * run (hr_sweep_plan.kept) and throwing the others away, running nothing:
  * what only the machine or the workload can reject (a topology's shape, a distribution's
  * conditions on n, h and p) is then reported before any row runs, and so is a row that needs
  * more memory than the box has (HR_ENOMEM, both figures in the message), before it is made.
- * HR_OK, or an error code with e filled ("FILE:LINE: ..." at the section's header). plan (may be
- * NULL) says what the rows are. */
+ * HR_OK, or an error code with e filled ("FILE:LINE: ..." at the section's header; nothing is
+ * kept then). plan (may be NULL: nothing is kept) says what the rows are. */
 int hr__sweep_check(const hr_config *c, hr_sweep_plan *plan, hr_config_error *e);
 
 /* What a sweep writes besides its rows; each NULL when not asked for. */
@@ -66,6 +82,8 @@ typedef struct hr_sweep_sides {
     hr_html *html;   /* the first run of every row goes into the page (cli/html.h) */
     FILE *schedule;  /* every row that plans a schedule writes it (hr_algorithm.plan_print)
                       * after a line "# ALGORITHM procs=P [KEY=VALUE ...] seed=S: N steps" */
+    const hr_sweep_plan *plan;  /* the check's plan of this config: its kept instances are used
+                                 * instead of made again (and then destroyed by the run) */
 } hr_sweep_sides;
 
 /* Run the sweep of a checked config, writing rows to rep and telling note (may be NULL) about

@@ -355,8 +355,11 @@ static int file_elems_push(file_elems *fe, uint16_t src, uint16_t dst, uint32_t 
     return HR_OK;
 }
 
-/* Read path's element lines into fe, checking every field; the reason is "PATH:LINE: ...". */
-static int read_file(const char *path, int p, file_elems *fe, char *why, size_t whylen)
+/* Read path's element lines into fe, checking every field; the reason is "PATH:LINE: ...". The
+ * reading stops at the element line after the n-th, which is refused: a file longer than n says
+ * so without being read (or held) whole, however large it is. */
+static int read_file(const char *path, int p, uint64_t n, file_elems *fe, char *why,
+                     size_t whylen)
 {
     static const char *const field[3] = { "SOURCE", "DEST", "VALUE" };
     hr_text_reader lr = { .fd = -1 };
@@ -419,6 +422,12 @@ static int read_file(const char *path, int p, file_elems *fe, char *why, size_t 
         }
         if (err != HR_OK)
             break;
+        if (fe->count == n) {
+            err = hr__work_fail(why, whylen, HR_EINVAL,
+                                "%s:%" PRIu64 ": more element lines than n = %" PRIu64
+                                ": n must equal the number of element lines", path, line, n);
+            break;
+        }
         if (fe->count == MAX_ELEMS) {
             err = hr__work_fail(why, whylen, HR_EINVAL,
                                 "%s:%" PRIu64 ": more than 2^32 elements", path, line);
@@ -453,7 +462,7 @@ static int make_file(const hr_workload_spec *s, const char *path, int p, void **
     uint64_t *keys = NULL, *count = NULL, *want = NULL;
     hrel_inst *I = NULL;
     char *copy = NULL;
-    int err = read_file(path, p, &fe, why, whylen);
+    int err = read_file(path, p, s->n, &fe, why, whylen);
     if (err != HR_OK)
         goto done;
     uint64_t n = fe.count;

@@ -45,6 +45,7 @@ typedef struct reader {
     uint64_t    size_line;   /* where the size line was */
     uint64_t    want;        /* NNZ: entry lines announced */
     uint64_t    found;       /* entry lines read */
+    int         header_only; /* stop after the size line, allocating nothing */
     hr_mtx      m;           /* being filled; m.nnz counts mirrors too */
 } reader;
 
@@ -224,7 +225,7 @@ static int read_size(reader *r, const char **tok, const size_t *tlen, int nt)
                             " bytes hold at most %" PRIu64 " entry lines of %d fields",
                          nnz, r->size, room, 2 + value_fields[r->field]);
     uint64_t cap = r->sym == S_GENERAL ? nnz : 2 * nnz;
-    if (cap > 0) {
+    if (cap > 0 && !r->header_only) {
         r->m.row = malloc((size_t)cap * sizeof *r->m.row);
         r->m.col = malloc((size_t)cap * sizeof *r->m.col);
         if (r->m.row == NULL || r->m.col == NULL)
@@ -235,6 +236,8 @@ static int read_size(reader *r, const char **tok, const size_t *tlen, int nt)
     r->m.rows = rows;
     r->m.cols = cols;
     r->want = nnz;
+    if (r->header_only)
+        r->m.nnz = cap;   /* what hr__mtx_read would store */
     r->size_line = r->line;
     return HR_OK;
 }
@@ -324,9 +327,10 @@ static int read_line(reader *r, const char *buf, size_t len)
     return read_entry(r, tok, tlen, nt);
 }
 
-int hr__mtx_read(const char *path, hr_mtx *m, char *why, size_t whylen)
+/* Read path up to its size line (header_only) or whole into *m. */
+static int read_path(const char *path, hr_mtx *m, int header_only, char *why, size_t whylen)
 {
-    reader r = { .path = path, .why = why, .whylen = whylen };
+    reader r = { .path = path, .why = why, .whylen = whylen, .header_only = header_only };
     hr_text_reader lr = { .fd = -1 };
     int err = hr__text_open(path, &lr.fd, &r.size, why, whylen);
     if (err != HR_OK)
@@ -347,7 +351,7 @@ int hr__mtx_read(const char *path, hr_mtx *m, char *why, size_t whylen)
             err = line_fail(&r, "cannot read: %s", strerror(errno));
         else
             err = read_line(&r, buf, len);
-        if (err != HR_OK)
+        if (err != HR_OK || (header_only && r.stage == 2))
             goto done;
     }
     /* Faults found at the end are placed on the line after the last. */
@@ -372,6 +376,16 @@ done:
     return HR_OK;
 }
 
+int hr__mtx_read(const char *path, hr_mtx *m, char *why, size_t whylen)
+{
+    return read_path(path, m, 0, why, whylen);
+}
+
+int hr__mtx_read_size(const char *path, hr_mtx *m, char *why, size_t whylen)
+{
+    return read_path(path, m, 1, why, whylen);
+}
+
 void hr__mtx_free(hr_mtx *m)
 {
     if (m == NULL)
@@ -379,6 +393,31 @@ void hr__mtx_free(hr_mtx *m)
     free(m->row);
     free(m->col);
     *m = (hr_mtx){ 0 };
+}
+
+/* The SpMV pattern's sort: a counting pass's digits. */
+#define SPMV_DIGIT ((size_t)1 << 16)
+enum { SPMV_LOW, SPMV_HIGH, SPMV_OWNER };
+
+/* One stable counting pass over entry indices: in (NULL: 0 .. nnz-1) into out, by the column's
+ * low or high 16 bits or by the owner of the row; count holds max(p, 2^16) + 1 slots. */
+static void spmv_pass(const hr_mtx *m, int p, const uint32_t *in, uint32_t *out, size_t *count,
+                      int by)
+{
+    size_t nnz = (size_t)m->nnz, slots = by == SPMV_OWNER ? (size_t)p : SPMV_DIGIT;
+#define KEY(e) (by == SPMV_LOW    ? (size_t)(m->col[e] & 0xffff)                               \
+                : by == SPMV_HIGH ? (size_t)(m->col[e] >> 16)                                  \
+                                  : (size_t)hr__mtx_owner(m->row[e], m->rows, p))
+#define AT(k) (in != NULL ? in[k] : (uint32_t)(k))
+    memset(count, 0, (slots + 1) * sizeof *count);
+    for (size_t k = 0; k < nnz; k++)
+        count[KEY(AT(k)) + 1]++;
+    for (size_t d = 0; d < slots; d++)
+        count[d + 1] += count[d];
+    for (size_t k = 0; k < nnz; k++)
+        out[count[KEY(AT(k))]++] = AT(k);
+#undef AT
+#undef KEY
 }
 
 int hr__mtx_spmv_pattern(const hr_mtx *m, int p, uint64_t *com, char *why, size_t whylen)
@@ -401,46 +440,42 @@ int hr__mtx_spmv_pattern(const hr_mtx *m, int p, uint64_t *com, char *why, size_
                                  "entry %" PRIu64 " (%" PRIu32 ", %" PRIu32 ", 0-based) is "
                                  "outside the %" PRIu64 " x %" PRIu64 " matrix",
                                  k, m->row[k], m->col[k], n, n);
-    /* Bucket the columns by the processor owning their row (a counting sort), then walk each
-     * processor's bucket marking the columns it has met: mark[c] == j when processor j already
-     * counted x[c], so each distinct entry is counted once per receiver without sorting. */
-    uint64_t *start = calloc((size_t)p + 1, sizeof *start);
-    uint64_t *fill = malloc((size_t)p * sizeof *fill);
-    uint32_t *bucket = malloc((size_t)(m->nnz > 0 ? m->nnz : 1) * sizeof *bucket);
-    uint32_t *mark = malloc((size_t)n * sizeof *mark);
-    if (start == NULL || fill == NULL || bucket == NULL || mark == NULL) {
-        free(start);
-        free(fill);
-        free(bucket);
-        free(mark);
+    /* Sort the entries by (owner of their row, column) with three stable counting passes, least
+     * significant first: the column's low 16 bits, its high 16 bits, then the owner. Each
+     * processor's columns are then ascending, so the x entries it needs are the distinct values
+     * of runs, counted once each. Work and memory follow the entries and p, never the rows: a
+     * matrix of 2^32 - 1 rows and no entries costs nothing (a table per row would cost 16 GiB). */
+    size_t nnz = (size_t)m->nnz, slots = (size_t)p > SPMV_DIGIT ? (size_t)p : SPMV_DIGIT;
+    uint32_t *a = malloc((nnz > 0 ? nnz : 1) * sizeof *a);
+    uint32_t *b = malloc((nnz > 0 ? nnz : 1) * sizeof *b);
+    size_t *count = malloc((slots + 1) * sizeof *count);
+    if (a == NULL || b == NULL || count == NULL) {
+        free(a);
+        free(b);
+        free(count);
         return hr__work_fail(why, whylen, HR_ENOMEM,
                              "out of memory for the SpMV pattern of %" PRIu64 " entries",
                              m->nnz);
     }
-    for (uint64_t k = 0; k < m->nnz; k++)
-        start[hr__mtx_owner(m->row[k], n, p) + 1]++;
-    for (int j = 0; j < p; j++) {
-        start[j + 1] += start[j];
-        fill[j] = start[j];
-    }
-    for (uint64_t k = 0; k < m->nnz; k++)
-        bucket[fill[hr__mtx_owner(m->row[k], n, p)]++] = m->col[k];
-    for (uint64_t c = 0; c < n; c++)
-        mark[c] = UINT32_MAX;   /* no processor: p <= INT_MAX < UINT32_MAX */
+    spmv_pass(m, p, NULL, a, count, SPMV_LOW);
+    spmv_pass(m, p, a, b, count, SPMV_HIGH);
+    spmv_pass(m, p, b, a, count, SPMV_OWNER);
     memset(com, 0, (size_t)p * (size_t)p * sizeof *com);
-    for (int j = 0; j < p; j++)
-        for (uint64_t k = start[j]; k < start[j + 1]; k++) {
-            uint32_t c = bucket[k];
-            if (mark[c] == (uint32_t)j)
-                continue;
-            mark[c] = (uint32_t)j;
-            int i = hr__mtx_owner(c, n, p);
-            if (i != j)
-                com[(size_t)i * (size_t)p + (size_t)j] += 8;
-        }
-    free(start);
-    free(fill);
-    free(bucket);
-    free(mark);
+    int last_j = -1;
+    uint32_t last_c = 0;
+    for (size_t k = 0; k < nnz; k++) {
+        uint32_t c = m->col[a[k]];
+        int j = hr__mtx_owner(m->row[a[k]], n, p);
+        if (j == last_j && c == last_c)
+            continue;
+        last_j = j;
+        last_c = c;
+        int i = hr__mtx_owner(c, n, p);
+        if (i != j)
+            com[(size_t)i * (size_t)p + (size_t)j] += 8;
+    }
+    free(a);
+    free(b);
+    free(count);
     return HR_OK;
 }

@@ -54,6 +54,13 @@ typedef struct hr_mtx {
  * after the last; one not tied to a line (a missing file) reads "PATH: what is wrong". */
 int hr__mtx_read(const char *path, hr_mtx *m, char *why, size_t whylen);
 
+/* What hr__mtx_read would make of path, from its banner and size line alone (the entries are not
+ * read): rows, cols, and in nnz the room for entries it would allocate (the size line's count,
+ * twice that for a symmetric, skew-symmetric or hermitian file, whose mirrors are stored too),
+ * row and col NULL. The same checks and messages as hr__mtx_read up to the size
+ * line. For estimating memory before the file is read. */
+int hr__mtx_read_size(const char *path, hr_mtx *m, char *why, size_t whylen);
+
 /* Free m's arrays and zero it. m may be NULL, zeroed, or already freed. */
 void hr__mtx_free(hr_mtx *m);
 
@@ -74,7 +81,9 @@ static inline int hr__mtx_owner(uint64_t i, uint64_t n, int p)
  * wholly written on success.
  * Needs a square matrix (rows == cols), 1 <= p <= rows, and every entry inside the matrix.
  * Returns 0, or HR_EINVAL (a broken need) or HR_ENOMEM, with a one-line reason in why and com
- * untouched. Time O(nnz + rows + p^2), memory O(nnz + rows + p). */
+ * untouched. Time O(nnz + p^2) (a stable sort of the entries by owner and column in three
+ * counting passes, then one walk), memory O(nnz + p) besides com: never O(rows), so a matrix of
+ * 2^32 - 1 rows and few entries is cheap. */
 int hr__mtx_spmv_pattern(const hr_mtx *m, int p, uint64_t *com, char *why, size_t whylen);
 
 #endif

@@ -367,6 +367,21 @@ uint64_t hr__pattern_h(const void *inst)
     return h;
 }
 
+/* A file's pattern: hr__mtx_read's arrays (8 bytes an entry) and hr__mtx_spmv_pattern's sort (8
+ * more, and a count per 16-bit digit or processor) while make runs, against the messages once
+ * made (each entry references at most one x entry a receiver needs), from the size line's count.
+ * A header that cannot be read leaves make to say why: then a dense row of x a pair. */
+static uint64_t file_mem_bytes(const char *path, int p, uint64_t unit)
+{
+    uint64_t pp = (uint64_t)p * (uint64_t)p, tables = 32 * pp + 64 * (uint64_t)p;
+    hr_mtx m;
+    if (hr__mtx_read_size(path, &m, NULL, 0) != HR_OK)
+        return 2 * pp * unit + tables;
+    uint64_t slots = (uint64_t)p > 65536 ? (uint64_t)p : 65536;
+    uint64_t reading = 16 * m.nnz + 8 * (slots + 1), msgs = m.nnz * unit;
+    return (reading > 2 * msgs ? reading : 2 * msgs) + tables;
+}
+
 uint64_t hr__pattern_mem_bytes(const hr_workload_spec *s, int p)
 {
     uint64_t pp = (uint64_t)p * (uint64_t)p, msgs;   /* bytes of messages, the largest case */
@@ -377,7 +392,7 @@ uint64_t hr__pattern_mem_bytes(const hr_workload_spec *s, int p)
     else if (strcmp(gen, "set2") == 0)
         msgs = 32 * 16 * unit;
     else if (strncmp(gen, "file:", 5) == 0)
-        msgs = pp * unit;     /* not known before the file is read: a dense row of x a pair */
+        return file_mem_bytes(gen + 5, p, unit);
     else
         msgs = (uint64_t)((s->keys ? s->keys[K_DENSITY].num : 25) / 100.0 * (double)pp) *
                (s->keys ? (uint64_t)s->keys[K_BYTES].num : 256);

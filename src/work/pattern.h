@@ -43,8 +43,10 @@ extern const hr_wkey_spec hr__pattern_keys[];
  * file that is not a valid square Matrix Market matrix (its own "PATH:LINE: ..."), one with fewer
  * rows than p, table6 on p != 8; HR_ENOMEM. verify checks every byte of every message. min_bytes:
  * the sum of com, over every message (moved: their number). h: the most bytes a processor
- * receives. mem_bytes: twice the bytes of the pattern and the p^2 tables (for a file, an
- * estimate from p). */
+ * receives. mem_bytes: twice the bytes of the pattern and the p^2 tables; for a file, from its
+ * banner and size line (hr__mtx_read_size), the larger of make's peak while it reads and sorts the
+ * entries (16 bytes an entry) and the messages, at most one x entry an entry (an upper bound),
+ * or an estimate from p when the header cannot be read (make then says why). */
 int      hr__pattern_make(const hr_workload_spec *s, int p, void **inst, char *why, size_t len);
 void     hr__pattern_reset(void *inst);
 int      hr__pattern_verify(const void *inst, char *why, size_t whylen);

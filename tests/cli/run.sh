@@ -201,8 +201,9 @@ run configs/seed004/values.ini --set workload.bytes=8
 expect_rc 2 "bytes with kind values"
 expect_err "hremu: --set workload.bytes: bytes applies to workload kinds exchange and pattern only, not values (unset it)" "bytes with kind values"
 run configs/seed001/fig5.ini --set machine.procs=6 --set run.algorithms=xchg.rex
-expect_rc 1 "xchg.rex on p = 6"
-expect_grep "xchg.rex needs p a power of two" "$TMP/err" "xchg.rex on p = 6"
+expect_rc 2 "xchg.rex on p = 6"
+expect_err "hremu: --set run.algorithms: xchg.rex on procs = 6, topology fattree: xchg.rex needs p a power of two (seed 001 Figure 3), not 6" \
+    "xchg.rex on p = 6"
 # Seed 001's schedulers on pattern P: plan_steps, and --schedule's text for GS, Table 10 but
 # for its step 5's misprint ("2 <-> 4": row 2 of P sends nothing to 4, so it is 4 -> 2).
 run --format csv --out "$TMP/rows.csv" configs/seed001/table10.ini --schedule "$TMP/sched.txt"
@@ -427,7 +428,7 @@ expect_grep "cannot open" "$TMP/err" "--trace names the problem"
 # says so on stderr; a sweep of nothing but such pairs is an error.
 run configs/examples/rounds.ini --set machine.discipline=fifo --format csv
 expect_rc 0 "pq_random under fifo, with others"
-expect_err "hremu: skipped 1 of 3 rows whose algorithm does not take the discipline, workload kind or topology; the first: configs/examples/rounds.ini:22: hrel.pq_random is not defined for discipline fifo (it takes: priority)" \
+expect_err "hremu: skipped 1 of 3 rows whose algorithm does not take the discipline, workload kind, topology or procs; the first: configs/examples/rounds.ini:22: hrel.pq_random is not defined for discipline fifo (it takes: priority)" \
     "a skipped row is said"
 [ "$(col algorithm | tr '\n' ' ')" = "hrel.fifo_staged hrel.offline " ] && ok || bad "skipped: rows $(col algorithm)"
 run configs/examples/rounds.ini --set machine.discipline=fifo,arbitrary --set machine.procs=8 --format csv
@@ -486,6 +487,47 @@ rc=$?
 expect_rc 2 "HREMU_MEMORY"
 expect_err "hremu: configs/default.ini:10: workload hrelation, n = 1048576, procs = 16 needs about 33.2 MiB of memory, more than the 10.0 MiB that HREMU_MEMORY allows: lower n or procs" \
     "HREMU_MEMORY's refusal"
+# A parameter that does not suit the machine (hr_algorithm.check) is a config error before any
+# machine is built: one line naming the parameter's line, exit 2 (it used to be exit 1 and a
+# line from each of the 256 processors). In a sweep such points are skipped and counted, as an
+# unfit discipline is; only if every row is refused is it an error.
+cat >"$TMP/rows.ini" <<'INI'
+[machine]
+procs = 256
+[workload]
+kind = values
+dataset = int
+n = 768
+[run]
+algorithms = bcast.linear
+[bcast.linear]
+rows = 3
+INI
+run "$TMP/rows.ini"
+expect_rc 2 "bcast.linear rows = 3 at p = 256"
+expect_err "hremu: $TMP/rows.ini:10: bcast.linear on procs = 256, topology complete: rows = 3 does not divide p = 256" \
+    "bcast.linear rows = 3 at p = 256"
+run "$TMP/rows.ini" --format csv --set machine.procs=6,256
+expect_rc 0 "bcast.linear rows = 3 swept over p = 6, 256"
+[ "$(col procs | tr '\n' ' ')" = "6 " ] && ok || bad "rows = 3 sweep rows: $(col procs | tr '\n' ' ')"
+expect_err "hremu: skipped 1 of 2 rows whose algorithm does not take the discipline, workload kind, topology or procs; the first: $TMP/rows.ini:10: bcast.linear on procs = 256, topology complete: rows = 3 does not divide p = 256" \
+    "bcast.linear rows = 3 swept over p = 6, 256"
+run configs/seed001/fig5.ini --format csv --set machine.procs=24 --set workload.bytes=256 \
+    --set machine.topology=fattree
+expect_rc 0 "xchg.rex at p = 24"
+[ "$(col algorithm | tr '\n' ' ')" = "xchg.lex xchg.pex xchg.bex " ] && ok ||
+    bad "fig5 at p = 24: $(col algorithm | tr '\n' ' ')"
+expect_err "hremu: skipped 1 of 4 rows whose algorithm does not take the discipline, workload kind, topology or procs; the first: configs/seed001/fig5.ini:18: xchg.rex on procs = 24, topology fattree: xchg.rex needs p a power of two (seed 001 Figure 3), not 24" \
+    "xchg.rex at p = 24"
+
+# HREMU_MEMORY that is not a size is refused, not ignored.
+for v in 12QB -1 "" 1e400 0 " 5M" 99999999999999999999T; do
+    HREMU_MEMORY="$v" "$BIN" configs/default.ini >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    expect_rc 2 "HREMU_MEMORY='$v'"
+    expect_err "hremu: HREMU_MEMORY = '$v' is not a size: give bytes above 0, or a number with K, M, G or T (512M, 8G)" \
+        "HREMU_MEMORY='$v'"
+done
 
 # The check before the first row builds no machine: a sweep of nine points of 4,096 processors
 # and a tenth whose workload is impossible is refused at once (building the nine machines to
@@ -574,6 +616,29 @@ run --set workload.distribution=file:/dev/zero --set workload.h=0
 expect_rc 2 "file:/dev/zero"
 [ "$(wc -l <"$TMP/err")" -eq 1 ] && ok || bad "file:/dev/zero: $(cat "$TMP/err")"
 
+# Inputs are bounded by what they hold. A 70-byte Matrix Market file declaring 2^32 - 1 rows and
+# no entries is an empty pattern: it runs, in well under a second and a few MB (it took over 60 s
+# and 8.5 GB when the pattern kept a word a row). /usr/bin/time measures time and peak RSS.
+if [ -x /usr/bin/time ]; then
+    /usr/bin/time -f "%e %M" -o "$TMP/time" "$BIN" configs/seed001/table12.ini --format csv \
+        --set workload.pattern=file:$D/mtx/huge_empty.mtx >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    expect_rc 0 "a matrix of 2^32 - 1 rows and no entries"
+    [ "$(col bytes | sort -u)" = "0" ] && ok || bad "huge empty matrix: bytes $(col bytes | tr '\n' ' ')"
+    awk '{ exit !($1 < 2 && $2 < 200 * 1024) }' "$TMP/time" && ok ||
+        bad "a matrix of 2^32 - 1 rows and no entries took $(cat "$TMP/time") (s, KB)"
+else
+    echo "note: no /usr/bin/time: the huge empty matrix's time and memory are not measured (skipped)"
+fi
+# A relation file longer than n is refused at its element line n + 1, not read to its end: here
+# 5 lines for n = 4 and then half a million more.
+awk 'BEGIN { for (g = 0; g < 500005; g++) print g % 4, (g + 1) % 4, g }' >"$TMP/long.txt"
+run --set machine.procs=4 --set workload.n=4 --set workload.h=0 \
+    --set workload.distribution=file:$TMP/long.txt
+expect_rc 2 "a relation file longer than n"
+expect_err "hremu: configs/default.ini:10: workload hrelation, n = 4, h = 0, distribution file:$TMP/long.txt, procs = 4: $TMP/long.txt:5: more element lines than n = 4: n must equal the number of element lines" \
+    "a relation file longer than n"
+
 # 1024 processors (threads) on a few cores: verifies and exits 0, in seconds (a minute at most:
 # `timeout` turns a hang into a failure). TSan makes this take many minutes (here 512 threads:
 # 17 s, 1024: over 10 min), so under TSan p is 256.
@@ -595,6 +660,18 @@ run "$D/no_such.ini"
 expect_rc 2 "missing file"
 expect_err "hremu: $D/no_such.ini: cannot open: No such file or directory" "missing file"
 expect_empty "$TMP/out" "missing file stdout"
+# A config that is a FIFO or a directory is refused without opening it (a FIFO would wait for
+# a writer forever: `timeout` turns a hang into a failure).
+mkfifo "$TMP/fifo.ini"
+TIMEOUT5=""
+command -v timeout >/dev/null 2>&1 && TIMEOUT5="timeout 5"
+$TIMEOUT5 "$BIN" "$TMP/fifo.ini" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+expect_rc 2 "a FIFO as the config"
+expect_err "hremu: $TMP/fifo.ini: is a FIFO (named pipe), not a regular file" "a FIFO as the config"
+run "$D"
+expect_rc 2 "a directory as the config"
+expect_err "hremu: $D: is a directory, not a regular file" "a directory as the config"
 
 run "$D/bad_unknown_key.ini"
 expect_rc 2 "bad key"
@@ -901,6 +978,10 @@ expect_rc 0 "--trace-limit"
 expect_grep "events past the limit of 10 a run were left out" "$TMP/err" "--trace-limit says so"
 run $SW --trace "$TMP/few.csv" --trace-limit x
 expect_rc 2 "--trace-limit x"
+run $SW --trace "$TMP/few.csv" --trace-limit 99999999999999999999999
+expect_rc 2 "--trace-limit past 2^64"
+expect_err "hremu: --trace-limit takes a positive number of events (it is '99999999999999999999999') (hremu --help shows the usage)" \
+    "--trace-limit past 2^64"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
