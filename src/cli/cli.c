@@ -147,6 +147,18 @@ static int flag(const char *arg, const char *name, int *set)
     return 1;
 }
 
+/* "--set machine.procs 8": the value went into the next word, which would otherwise read as a
+ * second config file. Say what to write instead. */
+static int set_without_value(const char *lhs, const char *next)
+{
+    if (next != NULL && next[0] != '-')
+        fprintf(stderr, "hremu: --set %s: no '=' in it: write --set %s=%s (--set SECTION.KEY=VALUE, "
+                "one word)\n", lhs, lhs, next);
+    else
+        fprintf(stderr, "hremu: --set %s: no '=' in it: write --set SECTION.KEY=VALUE\n", lhs);
+    return EXIT_USAGE;
+}
+
 static int parse_args(int argc, char **argv, options *o)
 {
     int err = EXIT_OK, only_files = 0;
@@ -159,6 +171,8 @@ static int parse_args(int argc, char **argv, options *o)
         } else if (strcmp(a, "--") == 0) {
             only_files = 1;
         } else if (option_value(argc, argv, &i, "--set", &v, &err)) {
+            if (v != NULL && strchr(v, '=') == NULL)
+                return set_without_value(v, i + 1 < argc ? argv[i + 1] : NULL);
             if (v != NULL)
                 o->sets[o->nsets++] = v;
         } else if (option_value(argc, argv, &i, "--format", &v, &err)) {

@@ -78,8 +78,14 @@ static size_t word_len(const char *s)
 
 /* ---- [machine] --------------------------------------------------------------------------- */
 
+/* "auto": the p that the topology's shape fixes (hr__config_machine), as when procs is left out;
+ * so a --set can undo the file's procs. */
 static int set_procs(hr_point *pt, const char *s, char *why, size_t len)
 {
+    if (strcmp(s, "auto") == 0) {
+        pt->machine.procs = 0;
+        return HR_OK;
+    }
     uint64_t v;
     int err = hr__expr_eval(s, NULL, &v, why, len);
     if (err == HR_OK && (err = range_u64(v, 1, HR_MAX_PROCS, why, len)) == HR_OK)
@@ -693,12 +699,18 @@ int hr__config_machine(const hr_config *c, size_t i, hr_point *pt, hr_config_err
     if (err == HR_OK && hr_topology_procs(pt->machine.topology, &fixed, why, sizeof why) == HR_OK &&
         fixed > 0) {
         const hr_config_entry *pe = hr__config_find(c, "machine", "procs");
-        if (pe == NULL)
+        if (pe == NULL || pt->machine.procs == 0)
             pt->machine.procs = fixed;
         else if (pt->machine.procs != fixed)
             return hr__config_fail(e, HR_EINVAL, pe->where, "procs = %d, but topology %s needs "
-                                   "procs = %d (or leave procs out)", pt->machine.procs,
+                                   "procs = %d (or set procs = auto)", pt->machine.procs,
                                    pt->machine.topology, fixed);
+    }
+    if (err == HR_OK && pt->machine.procs == 0) {
+        const hr_config_entry *pe = hr__config_find(c, "machine", "procs");
+        return hr__config_fail(e, HR_EINVAL, pe->where, "procs = auto: topology %s does not fix "
+                               "p; auto takes it from a shape that does (mesh 4x8, torus 4x4x4, "
+                               "rh 2 1)", pt->machine.topology);
     }
     const hr_config_entry *buf = hr__config_find(c, "machine", "buffer");
     if (err == HR_OK && pt->machine.buffer != 0 && strcmp(pt->machine.discipline, "async") != 0)

@@ -532,7 +532,22 @@ expect_rc 2 "fattree_bw on complete"
 expect_err "hremu: --set machine.fattree_bw: fattree_bw applies to topology fattree (with no bandwidths of its own), not complete" "fattree_bw on complete"
 run --set machine.topology="mesh 3x5"
 expect_rc 2 "mesh 3x5 with procs = 16"
-expect_err "hremu: configs/default.ini:4: procs = 16, but topology mesh 3x5 needs procs = 15 (or leave procs out)" "mesh 3x5 with procs = 16"
+expect_err "hremu: configs/default.ini:4: procs = 16, but topology mesh 3x5 needs procs = 15 (or set procs = auto)" "mesh 3x5 with procs = 16"
+# procs = auto: the p a shape fixes, as when procs is left out of the file; an error where the
+# shape fixes none.
+run --format csv --set machine.topology="mesh 3x5" --set machine.procs=auto --set workload.n=15*15*4 --set workload.h=n/p --set run.repeat=1
+expect_rc 0 "procs = auto on mesh 3x5"
+[ "$(col procs)" = 15 ] && ok || bad "procs = auto on mesh 3x5: procs $(col procs)"
+run --set machine.procs=auto
+expect_rc 2 "procs = auto on complete"
+expect_err "hremu: --set machine.procs: procs = auto: topology complete does not fix p; auto takes it from a shape that does (mesh 4x8, torus 4x4x4, rh 2 1)" "procs = auto on complete"
+# --set with a space instead of '=': say so, not "more than one config file".
+run --set machine.procs 8
+expect_rc 2 "--set without '='"
+expect_err "hremu: --set machine.procs: no '=' in it: write --set machine.procs=8 (--set SECTION.KEY=VALUE, one word)" "--set without '='"
+run --set machine.procs --quiet
+expect_rc 2 "--set without '=' before an option"
+expect_err "hremu: --set machine.procs: no '=' in it: write --set SECTION.KEY=VALUE" "--set without '=' before an option"
 run --set machine.topology=hypercube --set machine.procs=12
 expect_rc 2 "hypercube with p = 12"
 [ "$(wc -l <"$TMP/err")" -eq 1 ] && expect_grep "power of two" "$TMP/err" "hypercube with p = 12" ||
