@@ -94,7 +94,8 @@ version=$("$BUILD/hremu" --version 2>/dev/null | sed -n 's/^hremu //p')
 [ -n "$version" ] && [ "$(pc --modversion hremu)" = "$version" ] ||
     fail "hremu.pc version '$(pc --modversion hremu)' is not hremu --version's '$version'"
 flags=$(pc --cflags --libs hremu) || fail "pkg-config --cflags --libs hremu fails"
-for want in "-I$PREFIX/include" "-L$PREFIX/lib" -lhremu -pthread -lm; do
+# Plain pkg-config (no --static) links a program that calls hremu_main: libinih comes with it.
+for want in "-I$PREFIX/include" "-L$PREFIX/lib" -lhremu -linih -pthread -lm; do
     case " $flags " in *" $want "*) ;; *) fail "pkg-config --cflags --libs hremu lacks $want: $flags" ;; esac
 done
 pc --print-requires-private hremu | grep -q '^liburcu' || fail "hremu.pc: liburcu is not in Requires.private"
@@ -140,6 +141,7 @@ own_make() {
      PKG_CONFIG_PATH=$PREFIX/lib/pkgconfig exec $MAKE --no-print-directory -C "$OWN" CC="${CC:-cc}" "$@")
 }
 step "own command build (make -C \$OWN my_hremu)" own_make my_hremu
+grep -F -e "--static" "$OWN/Makefile" >/dev/null && fail "the own command's Makefile uses pkg-config --static"
 grep -F -e "$ROOT/" "$TMP/log" >/dev/null && fail "the own command's build refers to the source tree"
 step "own command run (make -C \$OWN)" own_make
 # Its row, read by column name: verified, and model time by hand: the local scan of 1024 elements
