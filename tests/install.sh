@@ -133,6 +133,20 @@ grep -q '^100%: Checks: [1-9][0-9]*, Failures: 0, Errors: 0' "$TMP/log" ||
 [ -x "$PREFIX/bin/hremu" ] || fail "no $PREFIX/bin/hremu"
 [ "$("$PREFIX/bin/hremu" --version)" = "hremu $version" ] || fail "installed hremu --version: $("$PREFIX/bin/hremu" --version)"
 [ -f "$PREFIX/share/man/man1/hremu.1" ] || fail "no man page in $PREFIX/share/man/man1"
+# The configs and docs in share/hremu; from a directory without configs/, the command runs the
+# installed default.ini, and a config whose file: paths are relative runs from anywhere.
+for f in configs/default.ini configs/seed001/matrices/jagmesh7.mtx docs/config.md docs/model.md README.md; do
+    cmp -s "$f" "$PREFIX/share/hremu/$f" || fail "$f not installed in $PREFIX/share/hremu, or not as it is"
+done
+grep -q 'share/hremu' "$PREFIX/share/man/man1/hremu.1" || fail "the man page does not say where the configs are"
+mkdir "$TMP/elsewhere" || exit 1
+(cd "$TMP/elsewhere" && "$PREFIX/bin/hremu" --format csv --set run.repeat=1) >"$TMP/log" 2>&1 ||
+    { sed 's/^/    /' "$TMP/log"; fail "installed hremu with no config, outside the tree"; }
+grep -q '^hrel.direct,16,1048576,' "$TMP/log" || { sed 's/^/    /' "$TMP/log"; fail "installed hremu's default row"; }
+(cd "$TMP/elsewhere" && "$PREFIX/bin/hremu" --format csv "$PREFIX/share/hremu/configs/seed002/table6.ini" \
+     --set run.algorithms=irreg.lp --set workload.msg_unit=16) >"$TMP/log" 2>&1 ||
+    { sed 's/^/    /' "$TMP/log"; fail "installed seed002/table6.ini (file: matrices) outside the tree"; }
+[ "$(grep -c ',true,' "$TMP/log")" -ge 2 ] || { sed 's/^/    /' "$TMP/log"; fail "installed seed002/table6.ini rows"; }
 OWN=$TMP/own_command
 mkdir "$OWN" && cp examples/own_command/Makefile examples/own_command/*.c examples/own_command/*.h \
     examples/own_command/*.ini "$OWN/" || exit 1
@@ -163,4 +177,4 @@ step "make uninstall PREFIX=$PREFIX" top_make uninstall PREFIX="$PREFIX"
 left=$(find "$PREFIX" -type f | sed "s|^$PREFIX/||" | tr '\n' ' ')
 [ -z "$left" ] || fail "make uninstall left $left"
 
-echo "install: ok ($headers headers, hremu.pc, the command and its man page, both examples built and passed)"
+echo "install: ok ($headers headers, hremu.pc, the command and its man page, configs and docs, both examples built and passed)"

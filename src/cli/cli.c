@@ -37,9 +37,9 @@ static const char usage_text[] =
 
 static const char help_text[] =
     "\n"
-    "Runs the algorithms of CONFIG.ini (default " DEFAULT_CONFIG ") on an emulated\n"
-    "distributed-memory machine and prints one row per run, timed in model seconds and in\n"
-    "wall-clock seconds.\n"
+    "Runs the algorithms of CONFIG.ini (default " DEFAULT_CONFIG ", else the installed\n"
+    "PREFIX/share/hremu/" DEFAULT_CONFIG ") on an emulated distributed-memory machine and prints\n"
+    "one row per run, timed in model seconds and in wall-clock seconds.\n"
     "\n"
     "  --set SECTION.KEY=VALUE  override a config value, e.g. --set machine.procs=64 or\n"
     "                           --set hrel.fifo_staged.K=1.5; a comma list is a sweep\n"
@@ -334,12 +334,37 @@ static int config_error(const hr_config_error *e)
     return EXIT_USAGE;
 }
 
+/* The config to run when none is given: configs/default.ini of the current directory (a
+ * checkout), else the one `make install` put beside the command, in PREFIX/share/hremu (the
+ * command being PREFIX/bin/hremu); else configs/default.ini, whose error then says it is not
+ * there. */
+static const char *default_config(char *buf, size_t len)
+{
+    if (access(DEFAULT_CONFIG, R_OK) == 0)
+        return DEFAULT_CONFIG;
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash != NULL) {
+            *slash = '\0';
+            if ((size_t)snprintf(buf, len, "%s/../share/hremu/" DEFAULT_CONFIG, exe) < len &&
+                access(buf, R_OK) == 0)
+                return buf;
+        }
+    }
+    return DEFAULT_CONFIG;
+}
+
 /* Load, override and check: everything that can go wrong before a row runs. */
 static int prepare(const options *o, hr_config **out, hr_sweep_plan *plan)
 {
     hr_config_error e;
     hr_config *c = NULL;
-    if (hr__config_load(o->config ? o->config : DEFAULT_CONFIG, &c, &e) < 0)
+    char installed[4200];
+    if (hr__config_load(o->config ? o->config : default_config(installed, sizeof installed), &c,
+                        &e) < 0)
         return config_error(&e);
     int err = HR_OK;
     for (int i = 0; i < o->nsets && err == HR_OK; i++)

@@ -281,6 +281,20 @@ run --format csv --set machine.procs=2 --set workload.n=8 --set workload.h=0 \
     --set workload.distribution=file:tests/data/hrel_good.txt
 expect_rc 2 "distribution file: with a SOURCE >= p"
 expect_grep "tests/data/hrel_good.txt:" "$TMP/err" "file: errors name the file and line"
+# A relative file: path in a config is beside the config, whatever the current directory; one
+# from --set is relative to the current directory.
+mkdir -p "$TMP/beside/data"
+cp tests/data/hrel_good.txt "$TMP/beside/data/rel.txt"
+printf '[machine]\nprocs = 4\n[workload]\nn = 8\ndistribution = file:data/rel.txt\n[run]\nalgorithms = hrel.direct\n' >"$TMP/beside/rel.ini"
+run --format csv "$TMP/beside/rel.ini"
+expect_rc 0 "file: beside the config, run from the checkout"
+[ "$(col distribution)" = "file:$TMP/beside/data/rel.txt" ] && ok || bad "file: beside the config: distribution $(col distribution)"
+ABS_BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
+(cd "$TMP/beside/data" && "$ABS_BIN" --format csv ../rel.ini >"$TMP/out" 2>"$TMP/err"); rc=$?
+expect_rc 0 "file: beside the config, run from another directory"
+[ "$(col distribution)" = "file:../data/rel.txt" ] && ok || bad "file: from another directory: distribution $(col distribution)"
+run --format csv "$TMP/beside/rel.ini" --set workload.distribution=file:tests/data/hrel_good.txt
+expect_rc 0 "file: from --set is relative to the current directory"
 
 # alltoall, random and seed 003's difficult h-relation, each routed by every h-relation
 # algorithm (n written as the docs suggest), and a difficult h-relation on too few processors.
