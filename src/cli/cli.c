@@ -79,7 +79,8 @@ static const char help_text[] =
     "  --help                   this text\n"
     "  --version                the version\n"
     "\n"
-    "Rows whose algorithm does not take the discipline, workload kind or topology are skipped\n"
+    "Rows whose algorithm does not take the discipline, workload kind or topology, and rows\n"
+    "whose settings do not go together (a distribution's conditions on n, h and p), are skipped\n"
     "(stderr says how many). Environment: HREMU_MEMORY=BYTES (K, M, G, T) caps the memory a row may\n"
     "need (default: what the box has available); HREMU_JITTER=1 perturbs the thread schedule\n"
     "(the model columns must not change).\n"
@@ -571,6 +572,9 @@ static int run(const options *o, const hr_config *c, const hr_sweep_plan *plan, 
         fprintf(stderr, "hremu: skipped %zu of %zu rows whose algorithm does not take the "
                 "discipline, workload kind or topology; the first: %s\n", st.skipped,
                 st.skipped + st.rows, st.skip_why);
+    if (st.invalid > 0)
+        fprintf(stderr, "hremu: skipped %zu of %zu rows whose settings do not go together; the "
+                "first: %s\n", st.invalid, st.invalid + st.skipped + st.rows, st.invalid_why);
     if (st.coll_async > 0)
         fprintf(stderr, "hremu: note: %zu row%s called collectives, which are costed by the "
                 "async rules whatever the discipline or buffer (docs/model.md, Collectives); the "

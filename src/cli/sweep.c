@@ -33,6 +33,7 @@ typedef struct sweep {
     FILE            *rounds;   /* --rounds, or NULL */
     hr_html         *html;     /* --html, or NULL */
     FILE            *regions;  /* --regions, or NULL */
+    hr_config_error  first_invalid;  /* the first point skipped as invalid (skip_point) */
 } sweep;
 
 /* What the processors run: the algorithm's body on the shared instance. */
@@ -394,6 +395,33 @@ static void describe_workload(const hr_point *pt, char *buf, size_t len)
 #undef ADD
 }
 
+/* The rows of the current point at a level (the workload level: "workload"; the machine
+ * level: its workloads too), as hr__config_rows counts them. */
+static size_t point_rows(const sweep *s, int machine)
+{
+    size_t per = 0;
+    for (size_t a = 0; a < hr__config_algorithms(s->c); a++)
+        per += hr__config_params(s->c, a);
+    per *= hr__config_runs(s->c);
+    return machine ? per * hr__config_workloads(s->c) : per;
+}
+
+/* A point whose settings do not go together (a distribution's conditions on n, h and p, a
+ * topology's on p): its rows are skipped and counted, as rows of unfit algorithms are, and the
+ * first one's reason kept. Out of memory is no such point. */
+static int skip_point(sweep *s, int err, size_t rows, const hr_config_error *why)
+{
+    if (err == HR_ENOMEM || err == HR_ESYS)
+        return err;
+    if (s->st->invalid == 0) {
+        snprintf(s->st->invalid_why, sizeof s->st->invalid_why, "%s", why->msg);
+        if (s->e != NULL)
+            s->first_invalid = *why;
+    }
+    s->st->invalid += rows;
+    return HR_OK;
+}
+
 static int workload_level(sweep *s)
 {
     const hr_config *c = s->c;
@@ -407,10 +435,14 @@ static int workload_level(sweep *s)
         err = s->pt.workload->make(&s->pt.work, s->pt.machine.procs, &s->inst, why, sizeof why);
         if (err < 0) {
             char what[512];
+            hr_config_error bad;
             hr__config_locate(c, "workload", where, sizeof where);
             describe_workload(&s->pt, what, sizeof what);
-            return hr__config_fail(s->e, err, where, "%s: %s", what,
-                                   why[0] ? why : hr_strerror(err));
+            hr__config_fail(&bad, err, where, "%s: %s", what, why[0] ? why : hr_strerror(err));
+            s->inst = NULL;
+            if ((err = skip_point(s, err, point_rows(s, 0), &bad)) < 0 && s->e != NULL)
+                *s->e = bad;
+            continue;
         }
         s->dirty = 0;
         err = algorithm_level(s);
@@ -434,11 +466,16 @@ static int machine_level(sweep *s)
         err = s->dry ? hr_machine_check(&s->pt.machine, &why)
                      : hr_machine_create(&s->pt.machine, &s->m, &why);
         if (err < 0) {
+            hr_config_error bad;
             hr__config_locate(c, "machine", where, sizeof where);
-            return hr__config_fail(s->e, err, where, "machine of procs = %d, topology %s, "
-                                   "discipline %s: %s", s->pt.machine.procs,
-                                   s->pt.machine.topology, s->pt.machine.discipline,
-                                   why ? why : hr_strerror(err));
+            hr__config_fail(&bad, err, where, "machine of procs = %d, topology %s, "
+                            "discipline %s: %s", s->pt.machine.procs,
+                            s->pt.machine.topology, s->pt.machine.discipline,
+                            why ? why : hr_strerror(err));
+            s->m = NULL;
+            if ((err = skip_point(s, err, point_rows(s, 1), &bad)) < 0 && s->e != NULL)
+                *s->e = bad;
+            continue;
         }
         err = workload_level(s);
         hr_machine_destroy(s->m);
@@ -450,10 +487,20 @@ static int machine_level(sweep *s)
 int hr__sweep_check(const hr_config *c, hr_sweep_plan *plan, hr_config_error *e)
 {
     hr_sweep_stats st = { 0 };
-    if (plan != NULL)
-        *plan = (hr_sweep_plan){ 0 };
+    hr_sweep_plan own;
+    if (plan == NULL)
+        plan = &own;
+    *plan = (hr_sweep_plan){ 0 };
     sweep s = { .c = c, .dry = 1, .st = &st, .e = e, .plan = plan };
-    return machine_level(&s);
+    int err = machine_level(&s);
+    /* Skipping points leaves the rows that can run; when none can, the first reason is the
+     * error. */
+    if (err == HR_OK && st.invalid > 0 && plan->rows == 0) {
+        if (e != NULL)
+            *e = s.first_invalid;
+        return HR_EINVAL;
+    }
+    return err;
 }
 
 int hr__sweep_run(const hr_config *c, hr_report *rep, hr_sweep_note note, void *arg,

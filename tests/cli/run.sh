@@ -502,13 +502,13 @@ expect_err "hremu: configs/default.ini:10: workload hrelation, n = 1048576, proc
     "HREMU_MEMORY's refusal"
 
 # The check before the first row builds no machine: a sweep of nine points of 4,096 processors
-# and a tenth whose workload is impossible is refused at once (building the nine machines to
-# check them took 36,864 threads, 3.4 s and 434 MB here).
+# and a tenth, none of whose workloads can be made, is refused at once (building the nine
+# machines to check them took 36,864 threads, 3.4 s and 434 MB here).
 start=$(date +%s)
-run --set machine.procs=4096,4096,4096,4096,4096,4096,4096,4096,4096,14 --set workload.n=21 \
+run --set machine.procs=4096,4096,4096,4096,4096,4096,4096,4096,4096,14 --set workload.n=22 \
     --set workload.distribution=difficult --set workload.h=3
 expect_rc 2 "a big sweep's bad point"
-expect_grep "needs p >= 15" "$TMP/err" "a big sweep's bad point says why"
+expect_err "hremu: configs/default.ini:10: workload hrelation, n = 22, h = 3, distribution difficult, procs = 4096: distribution difficult with h = 3 has n = h^3 - h^2 + h = 21 elements; n = 22" "a big sweep's bad point says why"
 [ $(($(date +%s) - start)) -le 2 ] && ok || bad "a big sweep's bad point took $(($(date +%s) - start)) s"
 
 # Topologies: a shape that fixes p gives procs when it is left out; every h-relation algorithm
@@ -555,6 +555,27 @@ expect_rc 0 "procs = auto on mesh 3x5"
 run --set machine.procs=auto
 expect_rc 2 "procs = auto on complete"
 expect_err "hremu: --set machine.procs: procs = auto: topology complete does not fix p; auto takes it from a shape that does (mesh 4x8, torus 4x4x4, rh 2 1)" "procs = auto on complete"
+# A sweep point whose settings do not go together is skipped and counted, as unfit algorithms
+# are: skewed needs h | 2n (p = 6: h = 4n/p = 2730 does not), a hypercube a power of two.
+run --format csv --set machine.procs=4,6,8 --set workload.n=2^12 --set run.repeat=1
+expect_rc 0 "a sweep with one invalid point"
+[ "$(col procs | tr '\n' ' ')" = "4 8 " ] && ok || bad "a sweep with one invalid point: procs $(col procs | tr '\n' ' ')"
+expect_err "hremu: skipped 1 of 3 rows whose settings do not go together; the first: configs/default.ini:10: workload hrelation, n = 4096, h = 2730, distribution skewed, procs = 6: eq. (7) needs 2n/h to be a whole number: h = 2730 does not divide 2n = 8192" "a sweep with one invalid point"
+run --format csv --set machine.topology=hypercube --set machine.procs=8,12 --set workload.n=2^12 \
+    --set workload.h=n/p --set run.algorithms=hrel.direct,hrel.xor --set run.repeat=1
+expect_rc 0 "a sweep with an invalid machine"
+[ "$(col procs | tr '\n' ' ')" = "8 8 " ] && ok || bad "a sweep with an invalid machine: procs $(col procs | tr '\n' ' ')"
+expect_grep "hremu: skipped 2 of 4 rows whose settings do not go together; the first: configs/default.ini:3: machine of procs = 12, topology hypercube" "$TMP/err" "a sweep with an invalid machine"
+# n may use h: the h of distribution random swept with n = p*h.
+run --format csv --set machine.procs=8 --set machine.discipline=fifo --set workload.distribution=random \
+    --set workload.n=p*h --set workload.h=2,3 --set run.algorithms=hrel.offline --set run.repeat=1
+expect_rc 0 "n = p*h"
+[ "$(col n | tr '\n' ' ')$(col h | tr '\n' ' ')" = "16 24 2 3 " ] && ok || bad "n = p*h: n $(col n | tr '\n' ' ')h $(col h | tr '\n' ' ')"
+run --set workload.n=p*h --set workload.h=n/p
+expect_rc 2 "n and h use each other"
+expect_err "hremu: --set workload.h: h = n/p: h uses n, and n = p*h uses h: one of them must not" "n and h use each other"
+run --set workload.n=4h --set workload.kind=sort --set workload.dataset=R --set workload.h=0 --set run.algorithms=sort.radix
+expect_rc 2 "n uses h, kind sort"
 # --set with a space instead of '=': say so, not "more than one config file".
 run --set machine.procs 8
 expect_rc 2 "--set without '='"
