@@ -66,10 +66,14 @@ static const char help_text[] =
     "  --regions FILE           write the timed regions and supersteps of each row's first\n"
     "                           run to FILE, in the rows' format (docs/config.md)\n"
     "  --columns LIST           the columns to write, in this order, e.g.\n"
-    "                           --columns algorithm,procs,model_time_s (every format); the\n"
-    "                           table leaves out by default what says nothing for its rows\n"
-    "  --aggregate seed         one row per group of rows that differ only in seed: mean, sd,\n"
-    "                           min and max of each model column, and count\n"
+    "                           --columns algorithm,procs,model_time_s (every format); CSV\n"
+    "                           and JSON write every column by default, the table (aligned,\n"
+    "                           at most 160 wide) algorithm, procs, n, h, the settings that\n"
+    "                           vary between its rows, the model figures and steps; it leaves\n"
+    "                           out columns empty for every row (docs/config.md)\n"
+    "  --aggregate seed         one row per group of rows that differ only in seed (a swept\n"
+    "                           h keeps rows apart): mean, sd, min and max of each model\n"
+    "                           column, and count\n"
     "  --quiet                  no progress line (shown on standard error when it is a terminal)\n"
     "  --topology SPEC          print a topology's figures instead of running: nodes, links,\n"
     "                           degrees, diameter, average distance, bisection width\n"
@@ -521,9 +525,9 @@ static int run(const options *o, const hr_config *c, const hr_sweep_plan *plan, 
     hr_sweep_stats st;
     hr_config_error e;
     /* Rows that stream to the terminal are their own progress; a progress line there would
-     * break them. */
+     * break them. (The table comes at the end, when its columns' widths are known.) */
     int rows_show = out == stdout && trace != stdout && schedule != stdout && rounds != stdout &&
-                    isatty(STDOUT_FILENO) && !o->aggregate;
+                    isatty(STDOUT_FILENO) && !o->aggregate && format != HR_FORMAT_TABLE;
     progress g = { .on = !o->quiet && isatty(STDERR_FILENO) && !rows_show, .total = plan->rows,
                    .start = now_s() };
     hr__report_start(&rep, out, format);
@@ -536,6 +540,9 @@ static int run(const options *o, const hr_config *c, const hr_sweep_plan *plan, 
     int err = hr__sweep_run(c, &rep, note_row, &g, &sides, &st, &e);
     progress_end(&g);
     int werr = hr__report_end(&rep);
+    if (rep.dropped[0] != '\0')
+        fprintf(stderr, "hremu: note: the table leaves out %s to fit %d columns (--format csv "
+                "and --columns have every column)\n", rep.dropped, HR_REPORT_TABLE_WIDTH);
     int rerr = regions != NULL && (ferror(regions) | fclose(regions)) != 0;
     if (out != stdout && fclose(out) != 0)
         werr = HR_ESYS;

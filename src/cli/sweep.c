@@ -51,6 +51,17 @@ static void body(hr_proc *p, void *arg)
 
 /* ---- one row -------------------------------------------------------------------------------- */
 
+/* The round disciplines: fifo and priority queue their messages, arbitrary and ocpc lose them. */
+static int is_queued(const char *d)
+{
+    return strcmp(d, "fifo") == 0 || strcmp(d, "priority") == 0;
+}
+
+static int is_round(const char *d)
+{
+    return is_queued(d) || strcmp(d, "arbitrary") == 0 || strcmp(d, "ocpc") == 0;
+}
+
 static int by_value(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -80,6 +91,7 @@ static int model_differs(const hr_run_result *a, const hr_run_result *b, char *w
         return 1;
     }
     HR_DIFF_U64(rounds)
+    HR_DIFF_U64(steps)
     HR_DIFF_U64(messages)
     HR_DIFF_U64(bytes)
     HR_DIFF_U64(max_out_bytes)
@@ -206,6 +218,9 @@ static void report_row(sweep *s, const outcome *o, double wall)
         .model_time_s = s->pt.machine.cost.measured && o->runs > 0 ? median(o->models, o->runs)
                                                                    : o->first.model_time_s,
         .rounds = o->first.rounds,
+        /* In a round every processor sends at most one message: a round is a step. */
+        .steps = is_round(pt->machine.discipline) ? o->first.rounds : o->first.steps,
+        .h_set = pt->work.h != 0 && pt->workload->distributions != NULL,
         .messages = o->first.messages, .bytes = o->first.bytes,
         .max_out_bytes = o->first.max_out_bytes, .max_in_bytes = o->first.max_in_bytes,
         .wall_s = wall, .verified = strcmp(o->status, "ok") == 0, .stalls = o->first.stalls,
@@ -311,7 +326,7 @@ static void plan_row(sweep *s)
         return;
     const char *d = s->pt.machine.discipline;
     int lossy = strcmp(d, "arbitrary") == 0 || strcmp(d, "ocpc") == 0;
-    int queues = strcmp(d, "fifo") == 0 || strcmp(d, "priority") == 0;
+    int queues = is_queued(d);
     plan->rows++;
     plan->rounds |= lossy || queues;
     plan->lossy |= lossy;

@@ -104,8 +104,39 @@ cut -d, -f16 "$TMP/out" | tail -n 1 | grep -qx true && ok || bad "default config
 
 run configs/default.ini
 expect_rc 0 "table"
-head -n 1 "$TMP/out" | grep -q '^algorithm  *procs  *n  *h  *discipline' && ok ||
+# One row: procs, n and h, the model figures, and no setting (none varies).
+[ "$(head -n 1 "$TMP/out" | tr -s ' ')" = "algorithm procs n h model_time_s rounds messages bytes max_out_bytes max_in_bytes wall_s verified steps" ] && ok ||
     bad "table header is '$(head -n 1 "$TMP/out")'"
+# The default table: within 160 characters, each column as wide as its widest text (header and
+# rows end their columns at the same places), the settings that vary (cost and h here; not
+# tau or sigma, which follow cost), nothing empty for every row.
+run configs/examples/sweep.ini --set run.repeat=1
+expect_rc 0 "sweep table"
+[ "$(head -n 1 "$TMP/out" | tr -s ' ')" = "algorithm procs n h cost model_time_s rounds messages bytes max_out_bytes max_in_bytes wall_s verified steps" ] && ok ||
+    bad "sweep table header is '$(head -n 1 "$TMP/out")'"
+[ "$(awk '{ print length }' "$TMP/out" | sort -n | tail -n 1)" -le 160 ] && ok || bad "sweep table wider than 160"
+awk 'NR == 1 { for (i = 1; i <= length($0); i++) if (substr($0, i, 1) != " " && substr($0, i + 1, 1) == " ") e[i] = 1; next }
+     { for (i in e) if (i < length($0) && substr($0, i, 1) == " " && substr($0, i + 1, 1) == " " && substr($0, i + 2, 1) != " ") bad = 1 }
+     END { exit bad }' "$TMP/out" && ok || bad "sweep table: columns not aligned"
+run configs/teaching/disciplines.ini --set run.repeat=1
+expect_rc 0 "disciplines table"
+[ "$(awk '{ print length }' "$TMP/out" | sort -n | tail -n 1)" -le 160 ] && ok || bad "disciplines table wider than 160"
+head -n 1 "$TMP/out" | tr -s ' ' | grep -q '^algorithm procs n h discipline model_time_s rounds messages bytes max_in_bytes verified steps rounds_per_h lost stalls params$' && ok ||
+    bad "disciplines table header is '$(head -n 1 "$TMP/out")'"
+expect_grep "hremu: note: the table leaves out max_out_bytes, wall_s to fit 160 columns (--format csv and --columns have every column)" "$TMP/err" "disciplines table note"
+# steps: communication steps by hand, p = 8. hrel.xor: 7 exchanges, each a step for both sides
+# (its barriers carry no data and take none); rounds counts its 7 barriers. hrel.direct: a
+# transpose of counts (7 sends each, steps 1 .. 7) and an alltoallv (7 more): 14; rounds, its 2
+# collective calls. bcast.binomial on the 3-cube: 3 steps, and rounds is steps (it sends along
+# links only). hrel.offline under fifo: a round is a step: 7.
+run --format csv --set machine.procs=8 --set workload.n=2^10 --set workload.h=n/p \
+    --set run.algorithms=hrel.xor,hrel.direct --set run.repeat=1
+[ "$(col steps | tr '\n' ' ')$(col rounds | tr '\n' ' ')" = "7 14 7 2 " ] && ok || bad "steps of hrel.xor, hrel.direct: $(col steps | tr '\n' ' ')rounds $(col rounds | tr '\n' ' ')"
+run --format csv configs/seed004/values.ini --set machine.procs=8 --set machine.topology=hypercube \
+    --set run.algorithms=bcast.binomial --set run.repeat=1
+[ "$(col steps | sort -u | tr '\n' ' ')$(col rounds | sort -u | tr '\n' ' ')" = "3 3 " ] && ok || bad "steps of bcast.binomial: $(col steps | tr '\n' ' ')rounds $(col rounds | tr '\n' ' ')"
+run --format csv configs/teaching/disciplines.ini --set run.algorithms=hrel.offline --set machine.discipline=fifo --set run.repeat=1
+[ "$(col steps),$(col rounds)" = "7,7" ] && ok || bad "steps of hrel.offline under fifo: $(col steps),$(col rounds)"
 
 run --set machine.procs=4,8 --set workload.n=2^10 --set run.repeat=2 --format=json
 expect_rc 0 "json sweep"
@@ -786,6 +817,19 @@ for c in h model_time_s; do
 done
 run $SW --aggregate runs
 expect_rc 2 "--aggregate other than seed"
+# h set by the config is a setting: the docs' example keeps its 18 settings apart, 3 seeds each,
+# with h a column (and --columns may name it) and no h statistics.
+run configs/examples/sweep.ini --set machine.seed=1,2,3 --set run.repeat=1 --aggregate seed --format csv
+expect_rc 0 "--aggregate seed with h swept"
+[ "$(col count | sort -u)" = 3 ] && [ "$(col count | wc -l)" = 18 ] && ok || bad "--aggregate seed with h swept: counts $(col count | tr '\n' ' ')"
+[ "$(col h | head -n 3 | tr '\n' ' ')" = "16384 32768 65536 " ] && [ -z "$(col h_mean | sort -u)" ] && ok ||
+    bad "--aggregate seed with h swept: h $(col h | head -n 3 | tr '\n' ' '), h_mean $(col h_mean | sort -u)"
+run configs/examples/sweep.ini --set machine.seed=1,2 --set run.repeat=1 --aggregate seed --columns procs,h,cost,count,model_time_s_mean
+expect_rc 0 "--aggregate seed --columns h"
+[ "$(wc -l <"$TMP/out")" = 19 ] && ok || bad "--aggregate seed --columns h: $(wc -l <"$TMP/out") lines"
+run configs/examples/sweep.ini --set machine.seed=1,2 --set run.repeat=1 --aggregate seed
+[ "$(awk '{ print length }' "$TMP/out" | sort -n | tail -n 1)" -le 160 ] && ok || bad "aggregated table wider than 160"
+expect_empty "$TMP/err" "aggregated table fits"
 # Progress: none when standard error is not a terminal; under a pseudo-terminal it goes to
 # standard error, never into --out, and --quiet turns it off.
 run $SW --format csv --out "$TMP/p.csv"
