@@ -166,8 +166,10 @@ fuzz: deps
 	scripts/fuzz.sh build-fuzz/fuzz $(FUZZ_NAMES)
 
 # Installs the library of this build (SAN=... installs the sanitized one, which then needs the same
-# -fsanitize at link time), the hremu command and its man page, the public headers and hremu.pc; builds the library first if needed,
-# with this build's flags. PREFIX must be absolute: hremu.pc records it (DESTDIR does not go there).
+# -fsanitize at link time), the hremu command and its man page, the public headers and hremu.pc,
+# and the configs and docs (with README.md) in PREFIX/share/hremu, where the command finds
+# configs/default.ini; builds the library first if needed, with this build's flags. PREFIX must be
+# absolute: hremu.pc records it (DESTDIR does not go there).
 install: $(LIB) $(BIN)
 	@case '$(PREFIX)' in /*) ;; *) echo "make install: PREFIX must be an absolute path (it is '$(PREFIX)')" >&2; exit 2;; esac
 	install -d '$(DESTDIR)$(PREFIX)/lib/pkgconfig' '$(DESTDIR)$(PREFIX)/include/hremu'
@@ -176,6 +178,10 @@ install: $(LIB) $(BIN)
 	install -d '$(DESTDIR)$(PREFIX)/bin' '$(DESTDIR)$(PREFIX)/share/man/man1'
 	install -m 755 $(BIN) '$(DESTDIR)$(PREFIX)/bin/hremu'
 	install -m 644 docs/hremu.1 '$(DESTDIR)$(PREFIX)/share/man/man1/hremu.1'
+	rm -rf '$(DESTDIR)$(PREFIX)/share/hremu'
+	install -d '$(DESTDIR)$(PREFIX)/share/hremu'
+	cp -R configs docs '$(DESTDIR)$(PREFIX)/share/hremu/'
+	install -m 644 README.md '$(DESTDIR)$(PREFIX)/share/hremu/README.md'
 	@v=$$(sed -n 's/^#define HREMU_VERSION *"\(.*\)".*/\1/p' src/cli/cli.c); \
 	    [ -n "$$v" ] || { echo "make install: no HREMU_VERSION in src/cli/cli.c" >&2; exit 1; }; \
 	    echo "write $(DESTDIR)$(PREFIX)/lib/pkgconfig/hremu.pc (version $$v)"; \
@@ -184,7 +190,8 @@ install: $(LIB) $(BIN)
 
 uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/include/hremu $(DESTDIR)$(PREFIX)/lib/libhremu.a $(DESTDIR)$(PREFIX)/lib/pkgconfig/hremu.pc \
-	    $(DESTDIR)$(PREFIX)/bin/hremu $(DESTDIR)$(PREFIX)/share/man/man1/hremu.1
+	    $(DESTDIR)$(PREFIX)/bin/hremu $(DESTDIR)$(PREFIX)/share/man/man1/hremu.1 \
+	    $(DESTDIR)$(PREFIX)/share/hremu
 
 clean:
 	rm -rf build build-* hremu

@@ -76,9 +76,9 @@ static const bad_case bad[] = {
     { "2^",                   HR_EINVAL, "expression ends where a number was expected" },
     { "(1+2",                 HR_EINVAL, "expected ')' for the '(' at column 1, found end" },
     { "1+2)",                 HR_EINVAL, "unexpected ')' at column 4" },
-    { "x",                    HR_EINVAL, "unknown name 'x' at column 1 (names are n and p)" },
-    { "np",                   HR_EINVAL, "unknown name 'np' at column 1 (names are n and p)" },
-    { "n2",                   HR_EINVAL, "unknown name 'n2' at column 1 (names are n and p)" },
+    { "x",                    HR_EINVAL, "unknown name 'x' at column 1 (names are n, p and h)" },
+    { "np",                   HR_EINVAL, "unknown name 'np' at column 1 (names are n, p and h)" },
+    { "n2",                   HR_EINVAL, "unknown name 'n2' at column 1 (names are n, p and h)" },
     { "18446744073709551616", HR_ERANGE, "number exceeds 2^64-1 at column 20" },
     { "2^64",                 HR_ERANGE, "value exceeds 2^64-1 at column 2" },
     { "2^32 * 2^32",          HR_ERANGE, "value exceeds 2^64-1 at column 6" },
@@ -124,6 +124,29 @@ START_TEST(test_expr_unbound)
 }
 END_TEST
 
+/* n may use h ("n = p*h"): h is a name where the caller binds it, and hr__expr_uses finds it as
+ * the grammar reads names. */
+START_TEST(test_expr_h)
+{
+    hr_expr_vars v = { .p = 16, .h = 3, .has_p = 1, .has_h = 1 };
+    uint64_t got = 0;
+    char why[128];
+    ck_assert_int_eq(hr__expr_eval("p*h", &v, &got, why, sizeof why), HR_OK);
+    ck_assert_uint_eq(got, 48);
+    ck_assert_int_eq(hr__expr_eval("2h*p + 1", &v, &got, why, sizeof why), HR_OK);
+    ck_assert_uint_eq(got, 97);
+    ck_assert_int_eq(hr__expr_eval("4h", &np, &got, why, sizeof why), HR_EINVAL);
+    ck_assert_str_eq(why, "'h' is not defined here (column 2)");
+    ck_assert(hr__expr_uses("p*h", 'h'));
+    ck_assert(hr__expr_uses("4h", 'h'));
+    ck_assert(hr__expr_uses("(h)", 'h'));
+    ck_assert(!hr__expr_uses("h2 + hp", 'h'));
+    ck_assert(!hr__expr_uses("4n/p", 'h'));
+    ck_assert(hr__expr_uses("4n/p", 'n'));
+    ck_assert(!hr__expr_uses("", 'h'));
+}
+END_TEST
+
 START_TEST(test_expr_limits)
 {
     uint64_t got = 0;
@@ -154,6 +177,7 @@ Suite *hr_expr_suite(void)
     tcase_add_loop_test(tc, test_expr_values, 0, (int)(sizeof good / sizeof good[0]));
     tcase_add_loop_test(tc, test_expr_errors, 0, (int)(sizeof bad / sizeof bad[0]));
     tcase_add_test(tc, test_expr_unbound);
+    tcase_add_test(tc, test_expr_h);
     tcase_add_test(tc, test_expr_limits);
     suite_add_tcase(s, tc);
     return s;

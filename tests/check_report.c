@@ -28,7 +28,7 @@ static void expectations(void)
     }
     snprintf(csv_header, sizeof csv_header,
              "algorithm,procs,n,h,discipline,topology,cost,seed,model_time_s,rounds,messages,bytes,"
-             "max_out_bytes,max_in_bytes,wall_s,verified,rounds_per_h,lost,stalls,status,"
+             "max_out_bytes,max_in_bytes,wall_s,verified,steps,rounds_per_h,lost,stalls,status,"
              "distribution,dataset,%sbuffer,switching,tau,sigma,overhead,hop,compute_unit,"
              "compute,repeat,params,plan_s,plan_steps\n", names);
     /* The sample's settings, as the columns after status print them, up to params. */
@@ -43,10 +43,36 @@ static hr_row sample(void)
         .discipline = "async", .topology = "complete", .cost = "cm5", .seed = 1,
         .model_time_s = 0.1, .rounds = 2, .messages = 347, .bytes = 7866224,
         .max_out_bytes = 524408, .max_in_bytes = 1966200, .wall_s = 0.25, .verified = 1,
+        .steps = 30,
         .stalls = 0, .status = "ok", .distribution = "skewed", .dataset = NULL, .buffer = 0,
         .tau = 88e-6, .sigma = 5e-8, .compute_unit = 1e-9, .repeat = 3, .params = "",
     };
     return r;
+}
+
+/* The columns the command leaves out of the table of rows on async (cli.c): nothing of rounds,
+ * losses or stalls. */
+static const char *const async_hide[] = { "rounds_per_h", "lost", "stalls", NULL };
+
+/* Write rows in format into a string (the caller frees it), with the default columns less hide
+ * (NULL: none); dropped (may be NULL) gets the table's columns left out to fit. */
+static char *render_hide(hr_format format, const hr_row *rows, int n, const char *const *hide,
+                         char *dropped, size_t dlen)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    ck_assert_ptr_nonnull(f);
+    hr_report r;
+    ck_assert_int_eq(hr__report_pick(&r, NULL, 0, hide, NULL, 0), HR_OK);
+    hr__report_start(&r, f, format);
+    for (int i = 0; i < n; i++)
+        hr__report_row(&r, &rows[i]);
+    ck_assert_int_eq(hr__report_end(&r), HR_OK);
+    fclose(f);
+    if (dropped != NULL)
+        snprintf(dropped, dlen, "%s", r.dropped);
+    return buf;
 }
 
 /* Write rows in format into a string (the caller frees it). */
@@ -104,9 +130,9 @@ START_TEST(test_report_csv)
     expectations();
     snprintf(want, sizeof want, "%s"
              "hrel.direct,16,1048576,262144,async,complete,cm5,1,0.1,2,347,7866224,524408,"
-             "1966200,0.25,true,7.62939453125e-06,0,0,ok,%s,,\n"
+             "1966200,0.25,true,30,7.62939453125e-06,0,0,ok,%s,,\n"
              "hrel.direct,16,1048576,262144,async,complete,cm5,1,0.3333333333333333,2,347,"
-             "7866224,524408,1966200,0.25,false,7.62939453125e-06,0,0,wrong,,R,%s65536,cut_through,"
+             "7866224,524408,1966200,0.25,false,30,7.62939453125e-06,0,0,wrong,,R,%s65536,cut_through,"
              "8.8e-05,5.0000000000000004e-08,1e-06,0,1e-09,measured,1,K=1.5 r=8,0.5,6\n",
              csv_header, settings, commas);
     ck_assert_str_eq(out, want);
@@ -126,7 +152,7 @@ START_TEST(test_report_csv_quoting)
     expectations();
     const char *row = out + strlen(csv_header);
     snprintf(want, sizeof want, "\"say \"\"hi\"\"\",16,1048576,262144,async,mesh 4x4,\"a,b\",1,0.1,2,"
-             "347,7866224,524408,1966200,0.25,true,7.62939453125e-06,0,0,ok,%s\"x\ny\",,\n",
+             "347,7866224,524408,1966200,0.25,true,30,7.62939453125e-06,0,0,ok,%s\"x\ny\",,\n",
              settings);
     ck_assert_str_eq(row, want);
     free(out);
@@ -145,7 +171,7 @@ START_TEST(test_report_json)
         "\"discipline\":\"async\",\"topology\":\"complete\",\"cost\":\"cm5\","
         "\"seed\":18446744073709551615,\"model_time_s\":1e-300,\"rounds\":2,\"messages\":347,"
         "\"bytes\":7866224,\"max_out_bytes\":524408,\"max_in_bytes\":1966200,\"wall_s\":0.25,"
-        "\"verified\":true,\"rounds_per_h\":7.62939453125e-06,\"lost\":0,\"stalls\":0,"
+        "\"verified\":true,\"steps\":30,\"rounds_per_h\":7.62939453125e-06,\"lost\":0,\"stalls\":0,"
         "\"status\":\"ok\",\"distribution\":\"skewed\",\"dataset\":\"\",%s"
         "\"buffer\":\"unlimited\",\"switching\":\"cut_through\","
         "\"tau\":8.8e-05,\"sigma\":5e-08,\"overhead\":0,\"hop\":0,\"compute_unit\":1e-09,"
@@ -187,24 +213,91 @@ START_TEST(test_report_round_trip)
 }
 END_TEST
 
+/* The default table: aligned columns as wide as their widest text, the settings only where the
+ * rows differ in them (cost here; tau and sigma follow the cost, so they stay out), status only
+ * where some row is not ok, nothing empty, no trailing blanks. Hand-written. */
 START_TEST(test_report_table)
 {
-    hr_row r = sample();
-    char *out = render(HR_FORMAT_TABLE, &r, 1);
-    char *nl = strchr(out, '\n');
-    ck_assert_ptr_nonnull(nl);
-    /* Header and row have the same width up to the last column, and no trailing blanks. */
-    ck_assert_int_eq(strncmp(out, "algorithm           procs", 25), 0);
-    ck_assert_int_eq(strncmp(nl + 1, "hrel.direct            16", 25), 0);
-    ck_assert_ptr_nonnull(strstr(out, "model_time_s"));
-    ck_assert_ptr_nonnull(strstr(nl + 1, "  0.1  "));
-    ck_assert_ptr_nonnull(strstr(nl + 1, "  true  "));
-    for (char *p = out; *p; p++)
-        if (*p == '\n')
-            ck_assert_msg(p == out || p[-1] != ' ', "trailing blank before offset %td", p - out);
-    ck_assert_ptr_nonnull(strstr(out, "repeat  params      plan_s  plan_steps\n"));   /* the header */
-    ck_assert(strlen(nl + 1) > 0 && out[strlen(out) - 1] == '\n');
+    hr_row rows[2] = { sample(), sample() };
+    rows[1].cost = "sp2";
+    rows[1].tau = 40e-6;
+    rows[1].sigma = 1.0 / 35e6;
+    rows[1].params = "";
+    rows[1].model_time_s = 0.05;
+    char *out = render_hide(HR_FORMAT_TABLE, rows, 2, async_hide, NULL, 0);
+    ck_assert_str_eq(out,
+        "algorithm    procs        n       h  cost  model_time_s  rounds  messages    bytes  "
+        "max_out_bytes  max_in_bytes  wall_s  verified  steps\n"
+        "hrel.direct     16  1048576  262144  cm5            0.1       2       347  7866224  "
+        "       524408       1966200    0.25  true         30\n"
+        "hrel.direct     16  1048576  262144  sp2           0.05       2       347  7866224  "
+        "       524408       1966200    0.25  true         30\n");
     free(out);
+    /* A row that failed brings status; a sigma that differs within one cost, sigma. */
+    rows[1].cost = "cm5";
+    rows[1].tau = 88e-6;
+    rows[1].status = "wrong";
+    rows[1].verified = 0;
+    out = render_hide(HR_FORMAT_TABLE, rows, 2, async_hide, NULL, 0);
+    ck_assert_msg(strstr(out, "  steps  status                   sigma\n") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "  30  ok                       5e-08\n") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "  30  wrong   2.8571428571428572e-08\n") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, " tau") == NULL && strstr(out, " cost") == NULL, "%s", out);
+    free(out);
+}
+END_TEST
+
+/* Too wide for 160 characters: the table leaves out max_out_bytes, then wall_s, ..., and says
+ * which; the settings that vary stay. */
+START_TEST(test_report_table_fits)
+{
+    hr_row rows[2] = { sample(), sample() };
+    rows[0].params = "a_long_parameter_name=1 another_long_one=2";
+    rows[1].params = "a_long_parameter_name=3 another_long_one=4";
+    rows[1].distribution = "transpose";
+    rows[1].discipline = "sync";
+    char dropped[256];
+    char *buf = render_hide(HR_FORMAT_TABLE, rows, 2, async_hide, dropped, sizeof dropped);
+    for (char *line = buf; *line; line = strchr(line, '\n') + 1)
+        ck_assert_msg(strcspn(line, "\n") <= HR_REPORT_TABLE_WIDTH, "%s", buf);
+    /* 200 characters: less max_out_bytes (15 with its gap) 185, wall_s (8) 177, max_in_bytes
+     * (14) 163, bytes (9) 154. */
+    ck_assert_str_eq(dropped, "max_out_bytes, wall_s, max_in_bytes, bytes");
+    ck_assert_msg(strstr(buf, "discipline") && strstr(buf, "distribution") &&
+                  strstr(buf, "another_long_one=4") && strstr(buf, "messages"), "%s", buf);
+    free(buf);
+}
+END_TEST
+
+/* --aggregate seed: rows that differ in a setting h (h_set) are apart, each h its own row with
+ * no h statistics; rows whose workload drew h are together, h_mean their mean. */
+START_TEST(test_report_aggregate_h)
+{
+    hr_row rows[4] = { sample(), sample(), sample(), sample() };
+    rows[0].h_set = rows[1].h_set = 1;
+    rows[1].h = 131072;
+    rows[1].seed = 2;
+    rows[2].h = 100;
+    rows[3].h = 102;
+    rows[3].seed = 2;
+    rows[2].distribution = rows[3].distribution = "uniform";
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    hr_report r;
+    char why[256];
+    ck_assert_int_eq(hr__report_pick(&r, "h,seed,count,h_mean,h_sd,distribution", 1, NULL, why,
+                                     sizeof why), HR_OK);
+    hr__report_start(&r, f, HR_FORMAT_CSV);
+    for (int i = 0; i < 4; i++)
+        hr__report_row(&r, &rows[i]);
+    ck_assert_int_eq(hr__report_end(&r), HR_OK);
+    fclose(f);
+    ck_assert_str_eq(buf, "h,seed,count,h_mean,h_sd,distribution\n"
+                          "262144,1,1,,,skewed\n"
+                          "131072,2,1,,,skewed\n"
+                          ",1 2,2,101,1.4142135623730951,uniform\n");
+    free(buf);
 }
 END_TEST
 
@@ -260,6 +353,8 @@ Suite *hr_report_suite(void)
     tcase_add_test(tc, test_report_json_escapes);
     tcase_add_test(tc, test_report_round_trip);
     tcase_add_test(tc, test_report_table);
+    tcase_add_test(tc, test_report_table_fits);
+    tcase_add_test(tc, test_report_aggregate_h);
     tcase_add_test(tc, test_report_empty);
     suite_add_tcase(s, tc);
     return s;

@@ -94,7 +94,8 @@ version=$("$BUILD/hremu" --version 2>/dev/null | sed -n 's/^hremu //p')
 [ -n "$version" ] && [ "$(pc --modversion hremu)" = "$version" ] ||
     fail "hremu.pc version '$(pc --modversion hremu)' is not hremu --version's '$version'"
 flags=$(pc --cflags --libs hremu) || fail "pkg-config --cflags --libs hremu fails"
-for want in "-I$PREFIX/include" "-L$PREFIX/lib" -lhremu -pthread -lm; do
+# Plain pkg-config (no --static) links a program that calls hremu_main: libinih comes with it.
+for want in "-I$PREFIX/include" "-L$PREFIX/lib" -lhremu -linih -pthread -lm; do
     case " $flags " in *" $want "*) ;; *) fail "pkg-config --cflags --libs hremu lacks $want: $flags" ;; esac
 done
 pc --print-requires-private hremu | grep -q '^liburcu' || fail "hremu.pc: liburcu is not in Requires.private"
@@ -132,6 +133,20 @@ grep -q '^100%: Checks: [1-9][0-9]*, Failures: 0, Errors: 0' "$TMP/log" ||
 [ -x "$PREFIX/bin/hremu" ] || fail "no $PREFIX/bin/hremu"
 [ "$("$PREFIX/bin/hremu" --version)" = "hremu $version" ] || fail "installed hremu --version: $("$PREFIX/bin/hremu" --version)"
 [ -f "$PREFIX/share/man/man1/hremu.1" ] || fail "no man page in $PREFIX/share/man/man1"
+# The configs and docs in share/hremu; from a directory without configs/, the command runs the
+# installed default.ini, and a config whose file: paths are relative runs from anywhere.
+for f in configs/default.ini configs/seed001/matrices/jagmesh7.mtx docs/config.md docs/model.md README.md; do
+    cmp -s "$f" "$PREFIX/share/hremu/$f" || fail "$f not installed in $PREFIX/share/hremu, or not as it is"
+done
+grep -q 'share/hremu' "$PREFIX/share/man/man1/hremu.1" || fail "the man page does not say where the configs are"
+mkdir "$TMP/elsewhere" || exit 1
+(cd "$TMP/elsewhere" && "$PREFIX/bin/hremu" --format csv --set run.repeat=1) >"$TMP/log" 2>&1 ||
+    { sed 's/^/    /' "$TMP/log"; fail "installed hremu with no config, outside the tree"; }
+grep -q '^hrel.direct,16,1048576,' "$TMP/log" || { sed 's/^/    /' "$TMP/log"; fail "installed hremu's default row"; }
+(cd "$TMP/elsewhere" && "$PREFIX/bin/hremu" --format csv "$PREFIX/share/hremu/configs/seed002/table6.ini" \
+     --set run.algorithms=irreg.lp --set workload.msg_unit=16) >"$TMP/log" 2>&1 ||
+    { sed 's/^/    /' "$TMP/log"; fail "installed seed002/table6.ini (file: matrices) outside the tree"; }
+[ "$(grep -c ',true,' "$TMP/log")" -ge 2 ] || { sed 's/^/    /' "$TMP/log"; fail "installed seed002/table6.ini rows"; }
 OWN=$TMP/own_command
 mkdir "$OWN" && cp examples/own_command/Makefile examples/own_command/*.c examples/own_command/*.h \
     examples/own_command/*.ini "$OWN/" || exit 1
@@ -140,6 +155,7 @@ own_make() {
      PKG_CONFIG_PATH=$PREFIX/lib/pkgconfig exec $MAKE --no-print-directory -C "$OWN" CC="${CC:-cc}" "$@")
 }
 step "own command build (make -C \$OWN my_hremu)" own_make my_hremu
+grep -F -e "--static" "$OWN/Makefile" >/dev/null && fail "the own command's Makefile uses pkg-config --static"
 grep -F -e "$ROOT/" "$TMP/log" >/dev/null && fail "the own command's build refers to the source tree"
 step "own command run (make -C \$OWN)" own_make
 # Its row, read by column name: verified, and model time by hand: the local scan of 1024 elements
@@ -161,4 +177,4 @@ step "make uninstall PREFIX=$PREFIX" top_make uninstall PREFIX="$PREFIX"
 left=$(find "$PREFIX" -type f | sed "s|^$PREFIX/||" | tr '\n' ' ')
 [ -z "$left" ] || fail "make uninstall left $left"
 
-echo "install: ok ($headers headers, hremu.pc, the command and its man page, both examples built and passed)"
+echo "install: ok ($headers headers, hremu.pc, the command and its man page, configs and docs, both examples built and passed)"

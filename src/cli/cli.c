@@ -37,9 +37,9 @@ static const char usage_text[] =
 
 static const char help_text[] =
     "\n"
-    "Runs the algorithms of CONFIG.ini (default " DEFAULT_CONFIG ") on an emulated\n"
-    "distributed-memory machine and prints one row per run, timed in model seconds and in\n"
-    "wall-clock seconds.\n"
+    "Runs the algorithms of CONFIG.ini (default " DEFAULT_CONFIG ", else the installed\n"
+    "PREFIX/share/hremu/" DEFAULT_CONFIG ") on an emulated distributed-memory machine and prints\n"
+    "one row per run, timed in model seconds and in wall-clock seconds.\n"
     "\n"
     "  --set SECTION.KEY=VALUE  override a config value, e.g. --set machine.procs=64 or\n"
     "                           --set hrel.fifo_staged.K=1.5; a comma list is a sweep\n"
@@ -66,10 +66,14 @@ static const char help_text[] =
     "  --regions FILE           write the timed regions and supersteps of each row's first\n"
     "                           run to FILE, in the rows' format (docs/config.md)\n"
     "  --columns LIST           the columns to write, in this order, e.g.\n"
-    "                           --columns algorithm,procs,model_time_s (every format); the\n"
-    "                           table leaves out by default what says nothing for its rows\n"
-    "  --aggregate seed         one row per group of rows that differ only in seed: mean, sd,\n"
-    "                           min and max of each model column, and count\n"
+    "                           --columns algorithm,procs,model_time_s (every format); CSV\n"
+    "                           and JSON write every column by default, the table (aligned,\n"
+    "                           at most 160 wide) algorithm, procs, n, h, the settings that\n"
+    "                           vary between its rows, the model figures and steps; it leaves\n"
+    "                           out columns empty for every row (docs/config.md)\n"
+    "  --aggregate seed         one row per group of rows that differ only in seed (a swept\n"
+    "                           h keeps rows apart): mean, sd, min and max of each model\n"
+    "                           column, and count\n"
     "  --quiet                  no progress line (shown on standard error when it is a terminal)\n"
     "  --topology SPEC          print a topology's figures instead of running: nodes, links,\n"
     "                           degrees, diameter, average distance, bisection width\n"
@@ -79,7 +83,8 @@ static const char help_text[] =
     "  --help                   this text\n"
     "  --version                the version\n"
     "\n"
-    "Rows whose algorithm does not take the discipline, workload kind, topology or procs are\n"
+    "Rows whose algorithm does not take the discipline, workload kind, topology or procs, and\n"
+    "rows whose settings do not go together (a distribution's conditions on n, h and p), are\n"
     "skipped (stderr says how many). Environment: HREMU_MEMORY=BYTES (K, M, G, T) caps the\n"
     "memory a row may need (default: what the box has available); HREMU_JITTER=1 perturbs the\n"
     "thread schedule (the model columns must not change).\n"
@@ -147,6 +152,18 @@ static int flag(const char *arg, const char *name, int *set)
     return 1;
 }
 
+/* "--set machine.procs 8": the value went into the next word, which would otherwise read as a
+ * second config file. Say what to write instead. */
+static int set_without_value(const char *lhs, const char *next)
+{
+    if (next != NULL && next[0] != '-')
+        fprintf(stderr, "hremu: --set %s: no '=' in it: write --set %s=%s (--set SECTION.KEY=VALUE, "
+                "one word)\n", lhs, lhs, next);
+    else
+        fprintf(stderr, "hremu: --set %s: no '=' in it: write --set SECTION.KEY=VALUE\n", lhs);
+    return EXIT_USAGE;
+}
+
 static int parse_args(int argc, char **argv, options *o)
 {
     int err = EXIT_OK, only_files = 0;
@@ -159,6 +176,8 @@ static int parse_args(int argc, char **argv, options *o)
         } else if (strcmp(a, "--") == 0) {
             only_files = 1;
         } else if (option_value(argc, argv, &i, "--set", &v, &err)) {
+            if (v != NULL && strchr(v, '=') == NULL)
+                return set_without_value(v, i + 1 < argc ? argv[i + 1] : NULL);
             if (v != NULL)
                 o->sets[o->nsets++] = v;
         } else if (option_value(argc, argv, &i, "--format", &v, &err)) {
@@ -320,12 +339,37 @@ static int config_error(const hr_config_error *e)
     return EXIT_USAGE;
 }
 
+/* The config to run when none is given: configs/default.ini of the current directory (a
+ * checkout), else the one `make install` put beside the command, in PREFIX/share/hremu (the
+ * command being PREFIX/bin/hremu); else configs/default.ini, whose error then says it is not
+ * there. */
+static const char *default_config(char *buf, size_t len)
+{
+    if (access(DEFAULT_CONFIG, R_OK) == 0)
+        return DEFAULT_CONFIG;
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash != NULL) {
+            *slash = '\0';
+            if ((size_t)snprintf(buf, len, "%s/../share/hremu/" DEFAULT_CONFIG, exe) < len &&
+                access(buf, R_OK) == 0)
+                return buf;
+        }
+    }
+    return DEFAULT_CONFIG;
+}
+
 /* Load, override and check: everything that can go wrong before a row runs. */
 static int prepare(const options *o, hr_config **out, hr_sweep_plan *plan)
 {
     hr_config_error e;
     hr_config *c = NULL;
-    if (hr__config_load(o->config ? o->config : DEFAULT_CONFIG, &c, &e) < 0)
+    char installed[4200];
+    if (hr__config_load(o->config ? o->config : default_config(installed, sizeof installed), &c,
+                        &e) < 0)
         return config_error(&e);
     int err = HR_OK;
     for (int i = 0; i < o->nsets && err == HR_OK; i++)
@@ -483,9 +527,9 @@ static int run(const options *o, const hr_config *c, const hr_sweep_plan *plan, 
     hr_sweep_stats st;
     hr_config_error e;
     /* Rows that stream to the terminal are their own progress; a progress line there would
-     * break them. */
+     * break them. (The table comes at the end, when its columns' widths are known.) */
     int rows_show = out == stdout && trace != stdout && schedule != stdout && rounds != stdout &&
-                    isatty(STDOUT_FILENO) && !o->aggregate;
+                    isatty(STDOUT_FILENO) && !o->aggregate && format != HR_FORMAT_TABLE;
     progress g = { .on = !o->quiet && isatty(STDERR_FILENO) && !rows_show, .total = plan->rows,
                    .start = now_s() };
     hr__report_start(&rep, out, format);
@@ -498,6 +542,9 @@ static int run(const options *o, const hr_config *c, const hr_sweep_plan *plan, 
     int err = hr__sweep_run(c, &rep, note_row, &g, &sides, &st, &e);
     progress_end(&g);
     int werr = hr__report_end(&rep);
+    if (rep.dropped[0] != '\0')
+        fprintf(stderr, "hremu: note: the table leaves out %s to fit %d columns (--format csv "
+                "and --columns have every column)\n", rep.dropped, HR_REPORT_TABLE_WIDTH);
     int rerr = regions != NULL && (ferror(regions) | fclose(regions)) != 0;
     if (out != stdout && fclose(out) != 0)
         werr = HR_ESYS;
@@ -534,6 +581,9 @@ static int run(const options *o, const hr_config *c, const hr_sweep_plan *plan, 
         fprintf(stderr, "hremu: skipped %zu of %zu rows whose algorithm does not take the "
                 "discipline, workload kind, topology or procs; the first: %s\n", st.skipped,
                 st.skipped + st.rows, st.skip_why);
+    if (st.invalid > 0)
+        fprintf(stderr, "hremu: skipped %zu of %zu rows whose settings do not go together; the "
+                "first: %s\n", st.invalid, st.invalid + st.skipped + st.rows, st.invalid_why);
     if (st.coll_async > 0)
         fprintf(stderr, "hremu: note: %zu row%s called collectives, which are costed by the "
                 "async rules whatever the discipline or buffer (docs/model.md, Collectives); the "

@@ -246,6 +246,7 @@ typedef struct parse_state {
     int             mid_line;    /* the last chunk handed out did not end a line */
     int             err;         /* the first error (e holds its message), or HR_OK */
     hr_config_error *e;
+    const char     *dir;         /* the config file's directory, for file: paths; or NULL */
 } parse_state;
 
 static int parse_fail(parse_state *ps, int code, const char *fmt, ...)
@@ -356,6 +357,25 @@ static char *read_line(char *str, int num, void *stream)
     return str;
 }
 
+/* A [workload] value "file:PATH" with a relative PATH names a file beside the config, as its
+ * reader expects: PATH becomes DIR/PATH, DIR being the config file's directory (ps->dir, NULL
+ * for a config read from the current directory or from text). --set values stay relative to the
+ * current directory, as any command-line path is. */
+static int beside_config(parse_state *ps, char **item)
+{
+    const char *path = *item + 5;
+    if (ps->dir == NULL || strncmp(*item, "file:", 5) != 0 || path[0] == '/' || path[0] == '\0')
+        return HR_OK;
+    size_t len = strlen(ps->dir) + strlen(path) + 7;
+    char *joined = malloc(len);
+    if (joined == NULL)
+        return parse_fail(ps, HR_ENOMEM, "out of memory");
+    snprintf(joined, len, "file:%s/%s", ps->dir, path);
+    free(*item);
+    *item = joined;
+    return HR_OK;
+}
+
 static int on_key(void *user, const char *section, const char *key, const char *value)
 {
     parse_state *ps = user;
@@ -377,6 +397,8 @@ static int on_key(void *user, const char *section, const char *key, const char *
     size_t n = 0;
     if (err == HR_OK)
         err = split_items(where, key, value, &items, &n, ps->e);
+    for (size_t i = 0; err == HR_OK && i < n && strcmp(section, "workload") == 0; i++)
+        err = beside_config(ps, &items[i]);
     if (err == HR_OK)
         err = add_entry(ps->c, where, ps->line, section, key, items, n, ps->e);
     if (err < 0)
@@ -411,13 +433,13 @@ static hr_config *config_new(const char *name)
     return c;
 }
 
-int hr__config_parse(const char *name, const char *text, size_t len, hr_config **out,
-                     hr_config_error *e)
+static int parse(const char *name, const char *dir, const char *text, size_t len,
+                 hr_config **out, hr_config_error *e)
 {
     hr_config *c = config_new(name);
     if (c == NULL)
         return oom(e, name);
-    parse_state ps = { .c = c, .text = text, .len = len, .e = e };
+    parse_state ps = { .c = c, .text = text, .len = len, .e = e, .dir = dir };
     configure_inih();
     int bad = ini_parse_stream(read_line, &ps, on_key, &ps);
     int err = ps.err;
@@ -477,13 +499,24 @@ static int read_file(const char *path, char **text, size_t *len, hr_config_error
     return HR_OK;
 }
 
+int hr__config_parse(const char *name, const char *text, size_t len, hr_config **out,
+                     hr_config_error *e)
+{
+    return parse(name, NULL, text, len, out, e);
+}
+
 int hr__config_load(const char *path, hr_config **out, hr_config_error *e)
 {
-    char *text = NULL;
+    char *text = NULL, *dir = NULL;
     size_t len = 0;
+    const char *slash = strrchr(path, '/');
     int err = read_file(path, &text, &len, e);
+    if (err == HR_OK && slash != NULL &&
+        (dir = strndup(path, slash == path ? 1 : (size_t)(slash - path))) == NULL)
+        err = oom(e, path);
     if (err == HR_OK)
-        err = hr__config_parse(path, text, len, out, e);
+        err = parse(path, dir != NULL && strcmp(dir, "/") == 0 ? "" : dir, text, len, out, e);
+    free(dir);
     free(text);
     return err;
 }

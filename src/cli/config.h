@@ -52,6 +52,8 @@ typedef struct hr_point {
     int                 cost_changed;  /* nonzero when a key overrode the preset */
     const hr_workload  *workload;
     hr_workload_spec    work;          /* seed is the machine's; keys point at wkeys */
+    const char         *n_uses_h;      /* while a point's workload is read: n's text, when it
+                                        * uses h and waits for it (config_keys.c) */
     hr_wkey_value       wkeys[HR_WKEY_MAX];  /* the kind's declared keys, in its order */
     unsigned            repeat;
     int                 verify;

@@ -78,8 +78,14 @@ static size_t word_len(const char *s)
 
 /* ---- [machine] --------------------------------------------------------------------------- */
 
+/* "auto": the p that the topology's shape fixes (hr__config_machine), as when procs is left out;
+ * so a --set can undo the file's procs. */
 static int set_procs(hr_point *pt, const char *s, char *why, size_t len)
 {
+    if (strcmp(s, "auto") == 0) {
+        pt->machine.procs = 0;
+        return HR_OK;
+    }
     uint64_t v;
     int err = hr__expr_eval(s, NULL, &v, why, len);
     if (err == HR_OK && (err = range_u64(v, 1, HR_MAX_PROCS, why, len)) == HR_OK)
@@ -248,16 +254,39 @@ static int set_kind(hr_point *pt, const char *s, char *why, size_t len)
     return HR_ENOENT;
 }
 
+/* n may use p, or p and h ("n = p*h"): then h is read first, without n, and n after it
+ * (set_h). */
 static int set_n(hr_point *pt, const char *s, char *why, size_t len)
 {
     hr_expr_vars v = { .p = (uint64_t)pt->machine.procs, .has_p = 1 };
+    pt->n_uses_h = NULL;
+    if (hr__expr_uses(s, 'h')) {
+        pt->n_uses_h = s;
+        pt->work.n = 0;
+        return HR_OK;
+    }
     return hr__expr_eval(s, &v, &pt->work.n, why, len);
 }
 
 static int set_h(hr_point *pt, const char *s, char *why, size_t len)
 {
-    hr_expr_vars v = { .n = pt->work.n, .p = (uint64_t)pt->machine.procs, .has_n = 1, .has_p = 1 };
-    return hr__expr_eval(s, &v, &pt->work.h, why, len);
+    const char *n_text = pt->n_uses_h;
+    hr_expr_vars v = { .n = pt->work.n, .p = (uint64_t)pt->machine.procs, .has_n = !n_text,
+                       .has_p = 1 };
+    if (n_text != NULL && hr__expr_uses(s, 'n')) {
+        snprintf(why, len, "h uses n, and n = %.100s uses h: one of them must not", n_text);
+        return HR_EINVAL;
+    }
+    int err = hr__expr_eval(s, &v, &pt->work.h, why, len);
+    if (err < 0 || n_text == NULL)
+        return err;
+    pt->n_uses_h = NULL;
+    v = (hr_expr_vars){ .p = (uint64_t)pt->machine.procs, .h = pt->work.h, .has_p = 1,
+                        .has_h = 1 };
+    char nwhy[200];
+    if ((err = hr__expr_eval(n_text, &v, &pt->work.n, nwhy, sizeof nwhy)) < 0)
+        snprintf(why, len, "n = %.100s: %s", n_text, nwhy);
+    return err;
 }
 
 /* One entry of a distribution list matches s: "skewed" exactly, or "file:PATH" by its prefix
@@ -693,12 +722,18 @@ int hr__config_machine(const hr_config *c, size_t i, hr_point *pt, hr_config_err
     if (err == HR_OK && hr_topology_procs(pt->machine.topology, &fixed, why, sizeof why) == HR_OK &&
         fixed > 0) {
         const hr_config_entry *pe = hr__config_find(c, "machine", "procs");
-        if (pe == NULL)
+        if (pe == NULL || pt->machine.procs == 0)
             pt->machine.procs = fixed;
         else if (pt->machine.procs != fixed)
             return hr__config_fail(e, HR_EINVAL, pe->where, "procs = %d, but topology %s needs "
-                                   "procs = %d (or leave procs out)", pt->machine.procs,
+                                   "procs = %d (or set procs = auto)", pt->machine.procs,
                                    pt->machine.topology, fixed);
+    }
+    if (err == HR_OK && pt->machine.procs == 0) {
+        const hr_config_entry *pe = hr__config_find(c, "machine", "procs");
+        return hr__config_fail(e, HR_EINVAL, pe->where, "procs = auto: topology %s does not fix "
+                               "p; auto takes it from a shape that does (mesh 4x8, torus 4x4x4, "
+                               "rh 2 1)", pt->machine.topology);
     }
     const hr_config_entry *buf = hr__config_find(c, "machine", "buffer");
     if (err == HR_OK && pt->machine.buffer != 0 && strcmp(pt->machine.discipline, "async") != 0)
@@ -717,7 +752,14 @@ int hr__config_workload(const hr_config *c, size_t i, hr_point *pt, hr_config_er
     pt->work.keys = pt->wkeys;
     pt->workload = NULL;
     pt->work.seed = pt->machine.seed;
+    pt->n_uses_h = NULL;
     int err = resolve_level(c, "workload", i, pt, e);
+    if (err == HR_OK && pt->n_uses_h != NULL) {
+        const hr_config_entry *n = hr__config_find(c, "workload", "n");
+        return hr__config_fail(e, HR_EINVAL, n ? n->where : c->name, "n = %.100s uses h, which "
+                               "workload kind %s does not have", pt->n_uses_h,
+                               pt->workload->name);
+    }
     if (err == HR_OK && pt->workload->datasets != NULL && pt->work.dataset == NULL) {
         const hr_config_entry *kind = hr__config_find(c, "workload", "kind");
         return hr__config_fail(e, HR_EINVAL, kind ? kind->where : c->name, "kind = %s needs a "

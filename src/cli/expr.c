@@ -168,18 +168,19 @@ static int name(parser *ps, value *out)
     while (is_name_start(*ps->at) || isdigit((unsigned char)*ps->at))
         ps->at++;
     int len = (int)(ps->at - start);
-    if (len == 1 && (*start == 'n' || *start == 'p')) {
-        int bound = *start == 'n' ? ps->v && ps->v->has_n : ps->v && ps->v->has_p;
+    if (len == 1 && (*start == 'n' || *start == 'p' || *start == 'h')) {
+        const hr_expr_vars *v = ps->v;
+        int bound = v != NULL && (*start == 'n' ? v->has_n : *start == 'p' ? v->has_p : v->has_h);
         if (!bound)
             return fail(ps, HR_EINVAL, "'%c' is not defined here (column %d)", *start, col);
-        out->mag = *start == 'n' ? ps->v->n : ps->v->p;
+        out->mag = *start == 'n' ? v->n : *start == 'p' ? v->p : v->h;
         out->neg = 0;
         return HR_OK;
     }
     if (len > 20)
         len = 20;
-    return fail(ps, HR_EINVAL, "unknown name '%.*s' at column %d (names are n and p)", len, start,
-                col);
+    return fail(ps, HR_EINVAL, "unknown name '%.*s' at column %d (names are n, p and h)", len,
+                start, col);
 }
 
 static int primary(parser *ps, value *out)
@@ -328,4 +329,20 @@ int hr__expr_eval(const char *s, const hr_expr_vars *v, uint64_t *out, char *why
         return fail(&ps, HR_ERANGE, "value is negative (-%" PRIu64 ")", x.mag);
     *out = x.mag;
     return HR_OK;
+}
+
+int hr__expr_uses(const char *s, char var)
+{
+    while (*s != '\0') {
+        if (is_name_start(*s)) {
+            const char *start = s;
+            while (is_name_start(*s) || isdigit((unsigned char)*s))
+                s++;
+            if (s - start == 1 && *start == var)
+                return 1;
+        } else {
+            s++;
+        }
+    }
+    return 0;
 }

@@ -20,8 +20,8 @@
 
 /* The names an expression may use; a name whose has_ flag is 0 is "not defined here". */
 typedef struct hr_expr_vars {
-    uint64_t n, p;
-    int      has_n, has_p;
+    uint64_t n, p, h;
+    int      has_n, has_p, has_h;
 } hr_expr_vars;
 
 /* Evaluate s. On success returns HR_OK with the value in *out. On a malformed expression, a
@@ -29,5 +29,9 @@ typedef struct hr_expr_vars {
  * in why (at most whylen bytes, always terminated) and leaves *out alone. v may be NULL (no names).
  * Pure function: any thread. */
 int hr__expr_eval(const char *s, const hr_expr_vars *v, uint64_t *out, char *why, size_t whylen);
+
+/* Does s name the one-letter variable var ('n', 'p', 'h') anywhere, as the grammar reads names
+ * ("4h" and "p*h" do, "h2" does not)? Pure function: any thread. */
+int hr__expr_uses(const char *s, char var);
 
 #endif /* HREMU_CLI_EXPR_H */

@@ -11,58 +11,81 @@
 
 typedef enum col_type { COL_STR, COL_NUM, COL_BOOL } col_type;
 
+/* When the default table shows a column (the full set is CSV's, JSON's and --columns'): it
+ * leaves out what says nothing for its rows, so that it stays narrow. */
+typedef enum col_show {
+    SHOW_ALWAYS,   /* algorithm and the model figures */
+    SHOW_SIZE,     /* procs, n, h: unless empty in every row */
+    SHOW_VARIES,   /* a setting: when the rows differ in it */
+    SHOW_BY_COST,  /* a figure of the cost model: when rows of one cost column differ in it */
+    SHOW_FILLED,   /* when some row has it */
+    SHOW_NOT_OK,   /* status: when some row's is not ok */
+    SHOW_NEVER,    /* in CSV, JSON and --columns only */
+} col_show;
+
 typedef struct column {
     const char *name;
-    col_type    type;
-    int         width;     /* in the table; numbers align right, text left */
+    col_type    type;      /* numbers align right, text left */
     int         opt;       /* empty when the row's kind has no such key: null in JSON */
+    col_show    show;
+    int         width;     /* the table's, once its rows are known */
 } column;
 
 /* The columns are head, then one a column of keys that workload kinds declare
- * (hr_workload_column_at, in registry order), then tail. */
+ * (hr_workload_column_at, in registry order), then tail. fill() sets them by these indices. */
+enum {
+    C_ALGORITHM, C_PROCS, C_N, C_H, C_DISCIPLINE, C_TOPOLOGY, C_COST, C_SEED, C_MODEL, C_ROUNDS,
+    C_MESSAGES, C_BYTES, C_MAX_OUT, C_MAX_IN, C_WALL, C_VERIFIED, C_STEPS, C_RPH, C_LOST,
+    C_STALLS, C_STATUS, C_DISTRIBUTION, C_DATASET, NHEAD_
+};
 static const column head_cols[] = {
-    { "algorithm",     COL_STR,  18, 0 },
-    { "procs",         COL_NUM,   5, 0 },
-    { "n",             COL_NUM,  10, 0 },
-    { "h",             COL_NUM,   9, 0 },
-    { "discipline",    COL_STR,  10, 0 },
-    { "topology",      COL_STR,   8, 0 },
-    { "cost",          COL_STR,   5, 0 },
-    { "seed",          COL_NUM,   4, 0 },
-    { "model_time_s",  COL_NUM,  12, 0 },
-    { "rounds",        COL_NUM,   6, 0 },
-    { "messages",      COL_NUM,   9, 0 },
-    { "bytes",         COL_NUM,  11, 0 },
-    { "max_out_bytes", COL_NUM,  13, 0 },
-    { "max_in_bytes",  COL_NUM,  12, 0 },
-    { "wall_s",        COL_NUM,  10, 0 },
-    { "verified",      COL_BOOL,  8, 0 },
-    { "rounds_per_h",  COL_NUM,  12, 0 },
-    { "lost",          COL_NUM,   6, 0 },
-    { "stalls",        COL_NUM,   6, 0 },
-    { "status",        COL_STR,  16, 0 },
-    { "distribution",  COL_STR,  12, 0 },
-    { "dataset",       COL_STR,   7, 0 },
+    [C_ALGORITHM]    = { "algorithm",     COL_STR,  0, SHOW_ALWAYS, 0 },
+    [C_PROCS]        = { "procs",         COL_NUM,  0, SHOW_SIZE, 0 },
+    [C_N]            = { "n",             COL_NUM,  0, SHOW_SIZE, 0 },
+    [C_H]            = { "h",             COL_NUM,  0, SHOW_SIZE, 0 },
+    [C_DISCIPLINE]   = { "discipline",    COL_STR,  0, SHOW_VARIES, 0 },
+    [C_TOPOLOGY]     = { "topology",      COL_STR,  0, SHOW_VARIES, 0 },
+    [C_COST]         = { "cost",          COL_STR,  0, SHOW_VARIES, 0 },
+    [C_SEED]         = { "seed",          COL_NUM,  0, SHOW_VARIES, 0 },
+    [C_MODEL]        = { "model_time_s",  COL_NUM,  0, SHOW_ALWAYS, 0 },
+    [C_ROUNDS]       = { "rounds",        COL_NUM,  0, SHOW_ALWAYS, 0 },
+    [C_MESSAGES]     = { "messages",      COL_NUM,  0, SHOW_ALWAYS, 0 },
+    [C_BYTES]        = { "bytes",         COL_NUM,  0, SHOW_ALWAYS, 0 },
+    [C_MAX_OUT]      = { "max_out_bytes", COL_NUM,  0, SHOW_ALWAYS, 0 },
+    [C_MAX_IN]       = { "max_in_bytes",  COL_NUM,  0, SHOW_ALWAYS, 0 },
+    [C_WALL]         = { "wall_s",        COL_NUM,  0, SHOW_ALWAYS, 0 },
+    [C_VERIFIED]     = { "verified",      COL_BOOL, 0, SHOW_ALWAYS, 0 },
+    [C_STEPS]        = { "steps",         COL_NUM,  0, SHOW_ALWAYS, 0 },
+    [C_RPH]          = { "rounds_per_h",  COL_NUM,  0, SHOW_FILLED, 0 },
+    [C_LOST]         = { "lost",          COL_NUM,  0, SHOW_FILLED, 0 },
+    [C_STALLS]       = { "stalls",        COL_NUM,  0, SHOW_FILLED, 0 },
+    [C_STATUS]       = { "status",        COL_STR,  0, SHOW_NOT_OK, 0 },
+    [C_DISTRIBUTION] = { "distribution",  COL_STR,  0, SHOW_VARIES, 0 },
+    [C_DATASET]      = { "dataset",       COL_STR,  0, SHOW_VARIES, 0 },
 };
 #define NHEAD ((int)(sizeof head_cols / sizeof head_cols[0]))
-_Static_assert(sizeof head_cols / sizeof head_cols[0] == 22, "fill() sets the head's columns by index");
+_Static_assert(sizeof head_cols / sizeof head_cols[0] == NHEAD_, "fill() sets the head's columns by index");
 
+enum {
+    T_BUFFER, T_SWITCHING, T_TAU, T_SIGMA, T_OVERHEAD, T_HOP, T_COMPUTE_UNIT, T_COMPUTE, T_REPEAT,
+    T_PARAMS, T_PLAN_S, T_PLAN_STEPS, NTAIL_
+};
 static const column tail_cols[] = {
-    { "buffer",        COL_STR,   9, 0 },
-    { "switching",     COL_STR,  11, 0 },
-    { "tau",           COL_NUM,   8, 0 },
-    { "sigma",         COL_NUM,   8, 0 },
-    { "overhead",      COL_NUM,   8, 0 },
-    { "hop",           COL_NUM,   3, 0 },
-    { "compute_unit",  COL_NUM,  12, 0 },
-    { "compute",       COL_STR,   8, 0 },
-    { "repeat",        COL_NUM,   6, 0 },
-    { "params",        COL_STR,   0, 0 },
-    { "plan_s",        COL_NUM,  10, 1 },
-    { "plan_steps",    COL_NUM,  10, 1 },
+    [T_BUFFER]       = { "buffer",        COL_STR,  0, SHOW_VARIES, 0 },
+    [T_SWITCHING]    = { "switching",     COL_STR,  0, SHOW_VARIES, 0 },
+    [T_TAU]          = { "tau",           COL_NUM,  0, SHOW_BY_COST, 0 },
+    [T_SIGMA]        = { "sigma",         COL_NUM,  0, SHOW_BY_COST, 0 },
+    [T_OVERHEAD]     = { "overhead",      COL_NUM,  0, SHOW_BY_COST, 0 },
+    [T_HOP]          = { "hop",           COL_NUM,  0, SHOW_BY_COST, 0 },
+    [T_COMPUTE_UNIT] = { "compute_unit",  COL_NUM,  0, SHOW_BY_COST, 0 },
+    [T_COMPUTE]      = { "compute",       COL_STR,  0, SHOW_VARIES, 0 },
+    [T_REPEAT]       = { "repeat",        COL_NUM,  0, SHOW_VARIES, 0 },
+    [T_PARAMS]       = { "params",        COL_STR,  0, SHOW_VARIES, 0 },
+    [T_PLAN_S]       = { "plan_s",        COL_NUM,  1, SHOW_FILLED, 0 },
+    [T_PLAN_STEPS]   = { "plan_steps",    COL_NUM,  1, SHOW_FILLED, 0 },
 };
 #define NTAIL ((int)(sizeof tail_cols / sizeof tail_cols[0]))
-_Static_assert(sizeof tail_cols / sizeof tail_cols[0] == 12, "fill() sets the tail's columns by index");
+_Static_assert(sizeof tail_cols / sizeof tail_cols[0] == NTAIL_, "fill() sets the tail's columns by index");
 /* The last NLATE columns are a planning algorithm's figures, not settings: --aggregate does not
  * group by them but summarises them as it does the model columns. */
 #define NLATE 2
@@ -89,7 +112,7 @@ static int all_columns(column *out)
     for (int i = 0; i < w; i++) {
         const hr_wkey_spec *k = hr_workload_column_at(i);
         out[n++] = (column){ hr_wkey_column(k), k->type == HR_WKEY_WORD ? COL_STR : COL_NUM,
-                             k->type == HR_WKEY_WORD ? 8 : 5, 1 };
+                             1, SHOW_VARIES, 0 };
     }
     for (int i = 0; i < NTAIL; i++)
         out[n++] = tail_cols[i];
@@ -179,44 +202,45 @@ static const char *declared_value(field *f, const hr_row *r, const hr_wkey_spec 
 /* Every column's text; returns how many (as all_columns). */
 static int fill(field *f, const hr_row *r, hr_format fmt)
 {
-    f[0].s = text(r->algorithm);
-    f[1].s = num(&f[1], (uint64_t)(r->procs > 0 ? r->procs : 0));
-    f[2].s = r->no_n ? "" : num(&f[2], r->n);
-    f[3].s = num(&f[3], r->h);
-    f[4].s = text(r->discipline);
-    f[5].s = text(r->topology);
-    f[6].s = text(r->cost);
-    f[7].s = num(&f[7], r->seed);
-    f[8].s = real(&f[8], r->model_time_s, fmt);
-    f[9].s = num(&f[9], r->rounds);
-    f[10].s = num(&f[10], r->messages);
-    f[11].s = num(&f[11], r->bytes);
-    f[12].s = num(&f[12], r->max_out_bytes);
-    f[13].s = num(&f[13], r->max_in_bytes);
-    f[14].s = real(&f[14], r->wall_s, fmt);
-    f[15].s = r->verified ? "true" : "false";
-    f[16].s = real(&f[16], r->h > 0 ? (double)r->rounds / (double)r->h : NAN, fmt);
-    f[17].s = num(&f[17], r->lost);
-    f[18].s = num(&f[18], r->stalls);
-    f[19].s = text(r->status);
-    f[20].s = text(r->distribution);
-    f[21].s = text(r->dataset);
+    f[C_ALGORITHM].s = text(r->algorithm);
+    f[C_PROCS].s = num(&f[C_PROCS], (uint64_t)(r->procs > 0 ? r->procs : 0));
+    f[C_N].s = r->no_n ? "" : num(&f[C_N], r->n);
+    f[C_H].s = num(&f[C_H], r->h);
+    f[C_DISCIPLINE].s = text(r->discipline);
+    f[C_TOPOLOGY].s = text(r->topology);
+    f[C_COST].s = text(r->cost);
+    f[C_SEED].s = num(&f[C_SEED], r->seed);
+    f[C_MODEL].s = real(&f[C_MODEL], r->model_time_s, fmt);
+    f[C_ROUNDS].s = num(&f[C_ROUNDS], r->rounds);
+    f[C_MESSAGES].s = num(&f[C_MESSAGES], r->messages);
+    f[C_BYTES].s = num(&f[C_BYTES], r->bytes);
+    f[C_MAX_OUT].s = num(&f[C_MAX_OUT], r->max_out_bytes);
+    f[C_MAX_IN].s = num(&f[C_MAX_IN], r->max_in_bytes);
+    f[C_WALL].s = real(&f[C_WALL], r->wall_s, fmt);
+    f[C_VERIFIED].s = r->verified ? "true" : "false";
+    f[C_STEPS].s = num(&f[C_STEPS], r->steps);
+    f[C_RPH].s = real(&f[C_RPH], r->h > 0 ? (double)r->rounds / (double)r->h : NAN, fmt);
+    f[C_LOST].s = num(&f[C_LOST], r->lost);
+    f[C_STALLS].s = num(&f[C_STALLS], r->stalls);
+    f[C_STATUS].s = text(r->status);
+    f[C_DISTRIBUTION].s = text(r->distribution);
+    f[C_DATASET].s = text(r->dataset);
     int w = declared_count();
     for (int i = 0; i < w; i++)
         f[NHEAD + i].s = declared_value(&f[NHEAD + i], r, hr_workload_column_at(i));
     field *t = f + NHEAD + w;
-    t[0].s = r->buffer ? num(&t[0], r->buffer) : "unlimited";
-    t[1].s = r->store_forward ? "store_forward" : "cut_through";
-    t[2].s = exact(&t[2], r->tau, fmt);
-    t[3].s = exact(&t[3], r->sigma, fmt);
-    t[4].s = exact(&t[4], r->overhead, fmt);
-    t[5].s = exact(&t[5], r->hop, fmt);
-    t[6].s = exact(&t[6], r->compute_unit, fmt);
-    t[7].s = r->measured ? "measured" : "units";
-    t[8].s = num(&t[8], r->repeat);
-    t[9].s = text(r->params);
-    t[10].s = r->planned ? real(&t[10], r->plan_s, fmt) : "";
-    t[11].s = r->planned ? num(&t[11], r->plan_steps) : "";
+    t[T_BUFFER].s = r->buffer ? num(&t[T_BUFFER], r->buffer) : "unlimited";
+    t[T_SWITCHING].s = r->store_forward ? "store_forward" : "cut_through";
+    t[T_TAU].s = exact(&t[T_TAU], r->tau, fmt);
+    t[T_SIGMA].s = exact(&t[T_SIGMA], r->sigma, fmt);
+    t[T_OVERHEAD].s = exact(&t[T_OVERHEAD], r->overhead, fmt);
+    t[T_HOP].s = exact(&t[T_HOP], r->hop, fmt);
+    t[T_COMPUTE_UNIT].s = exact(&t[T_COMPUTE_UNIT], r->compute_unit, fmt);
+    t[T_COMPUTE].s = r->measured ? "measured" : "units";
+    t[T_REPEAT].s = num(&t[T_REPEAT], r->repeat);
+    t[T_PARAMS].s = text(r->params);
+    t[T_PLAN_S].s = r->planned ? real(&t[T_PLAN_S], r->plan_s, fmt) : "";
+    t[T_PLAN_STEPS].s = r->planned ? num(&t[T_PLAN_STEPS], r->plan_steps) : "";
     return NHEAD + w + NTAIL;
 }
 
@@ -325,40 +349,58 @@ static row_writer writer(hr_format format)
  * plan_s and plan_steps (at the end, their place depending on the declared keys) as PLAN_S and
  * PLAN_STEPS. */
 enum { PLAN_S = -1, PLAN_STEPS = -2 };
-static const int stat_cols[] = { 3, 8, 9, 10, 11, 12, 13, 16, 17, 18, PLAN_S, PLAN_STEPS };
+static const int stat_cols[] = { C_H, C_MODEL, C_ROUNDS, C_STEPS, C_MESSAGES, C_BYTES, C_MAX_OUT,
+                                 C_MAX_IN, C_RPH, C_LOST, C_STALLS, PLAN_S, PLAN_STEPS };
 #define NSTAT ((int)(sizeof stat_cols / sizeof stat_cols[0]))
-/* The columns that tell a group of aggregated rows apart (all settings but the seed): these,
- * and every column from the distribution (20) on. */
-static const int key_cols[] = { 0, 1, 2, 4, 5, 6 };
+/* The columns that tell a group of aggregated rows apart (all settings but the seed): these, h
+ * when the config set it (keep: a setting, not what the workload drew), and every column from
+ * the distribution on. */
+static const int key_cols[] = { C_ALGORITHM, C_PROCS, C_N, C_DISCIPLINE, C_TOPOLOGY, C_COST };
 #define NKEY ((int)(sizeof key_cols / sizeof key_cols[0]))
 static const char *const stat_suffix[4] = { "mean", "sd", "min", "max" };
 
-/* An aggregated row's columns: the settings, seed (the list) and count, each statistic of each
- * model column (h too: a seeded workload draws it), wall_s (the mean of the rows' medians),
- * verified (all of them), status (theirs, or mixed), then the other settings. */
+/* The default table of aggregated rows shows each statistic's mean and model_time_s's sd. */
+static col_show stat_show(int col, int q)
+{
+    if (q == 0)
+        return col == C_MAX_OUT || col == C_MAX_IN ? SHOW_NEVER : SHOW_FILLED;
+    return col == C_MODEL && q == 1 ? SHOW_FILLED : SHOW_NEVER;
+}
+
+/* An aggregated row's columns: the settings (h among them when the config set it: otherwise
+ * empty), seed (the list) and count, each statistic of each model column (h too, when the
+ * workload drew it: otherwise empty), wall_s (the mean of the rows' medians), verified (all of
+ * them), status (theirs, or mixed), then the other settings. The default table shows the settings
+ * that vary, the seeds, the count, the means and model_time_s's sd. */
 static int agg_columns(column *out)
 {
-    _Static_assert(7 + 1 + 4 * (sizeof stat_cols / sizeof stat_cols[0]) + 22 + MAX_DECLARED +
-                   12 - 14 - NLATE <= HR_REPORT_MAX_COLS,
+    _Static_assert(8 + 1 + 4 * (sizeof stat_cols / sizeof stat_cols[0]) + 3 + (NHEAD - C_DISTRIBUTION) +
+                   MAX_DECLARED + NTAIL - NLATE <= HR_REPORT_MAX_COLS,
                    "an aggregated row's columns fit in HR_REPORT_MAX_COLS");
     static char names[NSTAT * 4][32];
     column cols[HR_REPORT_MAX_COLS];
     int ncol = all_columns(cols), n = 0;
-    for (int i = 0; i < 8; i++)
-        if (i != 3)
-            out[n++] = cols[i];
-    out[n - 1].type = COL_STR;      /* seed: the list of seeds */
-    out[n++] = (column){ "count", COL_NUM, 5, 0 };
+    for (int i = 0; i <= C_SEED; i++) {
+        out[n] = cols[i];
+        if (out[n].show == SHOW_SIZE)
+            out[n].show = SHOW_VARIES;
+        n++;
+    }
+    out[C_H].opt = 1;                                         /* h: empty when drawn */
+    out[C_SEED] = (column){ "seed", COL_STR, 0, SHOW_ALWAYS, 0 };   /* the list of seeds */
+    out[n++] = (column){ "count", COL_NUM, 0, SHOW_ALWAYS, 0 };
     for (int k = 0; k < NSTAT; k++)
         for (int q = 0; q < 4; q++) {
             char *name = names[4 * k + q];
             int at = stat_cols[k] >= 0 ? stat_cols[k] : ncol - NLATE - 1 - stat_cols[k];
             snprintf(name, sizeof names[0], "%s_%s", cols[at].name, stat_suffix[q]);
-            out[n++] = (column){ name, COL_NUM, (int)strlen(name), 0 };
+            out[n++] = (column){ name, COL_NUM, 1, stat_show(stat_cols[k], q), 0 };
         }
-    for (int i = 14; i < ncol - NLATE; i++)
-        if (i < 16 || i > 18)
-            out[n++] = cols[i];
+    out[n++] = cols[C_WALL];
+    out[n++] = cols[C_VERIFIED];
+    out[n++] = cols[C_STATUS];
+    for (int i = C_DISTRIBUTION; i < ncol - NLATE; i++)
+        out[n++] = cols[i];
     return n;
 }
 
@@ -380,7 +422,9 @@ int hr__report_pick(hr_report *r, const char *list, int aggregate, const char *c
     int n = aggregate ? agg_columns(all) : all_columns(all);
     r->aggregate = aggregate;
     r->agg = NULL;
+    r->table = NULL;
     r->nsel = 0;
+    r->chosen = list != NULL;
     if (list == NULL) {
         for (int i = 0; i < n; i++)
             if (!hidden(all[i].name, hide))
@@ -437,8 +481,166 @@ static void header(const hr_report *r, const column *cols, int n)
     const char *head[HR_REPORT_MAX_COLS];
     for (int i = 0; i < n; i++)
         head[i] = cols[i].name;
-    if (r->format != HR_FORMAT_JSON)
+    if (r->format == HR_FORMAT_CSV)
         write_chosen(r, cols, head);
+}
+
+/* ---- the table: kept until the end, then written with the columns it shows, aligned -------- */
+
+struct hr_table {
+    size_t n, cap;
+    int    ncols;
+    char **cells;    /* n rows of ncols strings, row after row */
+};
+
+/* Keep one line of every column (v[0..ncols)) for the table. */
+static void table_keep(hr_report *r, int ncols, const char *const *v)
+{
+    hr_table *t = r->table;
+    if (r->failed || t == NULL)
+        return;
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 64;
+        char **cells = realloc(t->cells, cap * (size_t)ncols * sizeof *cells);
+        if (cells == NULL) {
+            r->failed = 1;
+            return;
+        }
+        t->cells = cells;
+        t->cap = cap;
+    }
+    t->ncols = ncols;
+    char **row = t->cells + t->n++ * (size_t)ncols;
+    for (int i = 0; i < ncols; i++)
+        if ((row[i] = strdup(v[i])) == NULL)
+            r->failed = 1;
+}
+
+static const char *cell(const hr_table *t, size_t row, int col)
+{
+    const char *s = t->cells[row * (size_t)t->ncols + col];
+    return s != NULL ? s : "";
+}
+
+/* Do the rows of one cost column differ in column col? (Beyond 64 costs: assume they do.) */
+static int varies_by_cost(const hr_table *t, int col, int cost)
+{
+    enum { MAX_COSTS = 64 };
+    size_t first[MAX_COSTS];
+    int ncost = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        int k = 0;
+        while (k < ncost && strcmp(cell(t, first[k], cost), cell(t, i, cost)) != 0)
+            k++;
+        if (k == ncost) {
+            if (ncost == MAX_COSTS)
+                return 1;
+            first[ncost++] = i;
+        } else if (strcmp(cell(t, first[k], col), cell(t, i, col)) != 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Does the default table show column col (show rule c->show) of the kept rows? */
+static int shows(const hr_table *t, const column *c, int col, int cost)
+{
+    switch (c->show) {
+    case SHOW_ALWAYS:
+        return 1;
+    case SHOW_NEVER:
+        return 0;
+    case SHOW_BY_COST:
+        return cost < 0 || varies_by_cost(t, col, cost);
+    default:
+        break;
+    }
+    for (size_t i = 0; i < t->n; i++) {
+        const char *v = cell(t, i, col);
+        if (c->show == SHOW_VARIES ? strcmp(v, cell(t, 0, col)) != 0
+            : c->show == SHOW_NOT_OK ? strcmp(v, "ok") != 0 : v[0] != '\0')
+            return 1;
+    }
+    return 0;
+}
+
+/* Write the kept rows: the chosen columns (the default: those the rows make worth showing),
+ * each as wide as its widest text, header first. */
+static void table_write(hr_report *r, const column *cols, int ncols)
+{
+    hr_table *t = r->table;
+    int cost = -1;
+    for (int i = 0; i < ncols; i++)
+        if (strcmp(cols[i].name, "cost") == 0)
+            cost = i;
+    column c[HR_REPORT_MAX_COLS];
+    int at[HR_REPORT_MAX_COLS], n = 0;
+    for (int i = 0; i < r->nsel; i++) {
+        int k = r->sel[i];
+        if (!r->chosen && !shows(t, &cols[k], k, cost))
+            continue;
+        c[n] = cols[k];
+        c[n].width = (int)strlen(cols[k].name);
+        for (size_t j = 0; j < t->n; j++) {
+            int w = (int)strlen(cell(t, j, k));
+            c[n].width = w > c[n].width ? w : c[n].width;
+        }
+        at[n++] = k;
+    }
+    /* Too wide: leave out figures that the rest imply or that matter less, in this order, and
+     * say which (hr_report.dropped). Settings that vary stay: every row says what produced it. */
+    static const char *const spare[] = { "max_out_bytes", "wall_s", "rounds_per_h",
+                                         "max_in_bytes", "bytes", "messages", NULL };
+    r->dropped[0] = '\0';
+    for (const char *const *d = spare; !r->chosen && *d != NULL; d++) {
+        int total = -2;
+        for (int i = 0; i < n; i++)
+            total += c[i].width + 2;
+        if (total <= HR_REPORT_TABLE_WIDTH)
+            break;
+        const char *one[2] = { *d, NULL };
+        for (int i = 0; i < n; i++)
+            if (hidden(c[i].name, one)) {
+                size_t used = strlen(r->dropped);
+                snprintf(r->dropped + used, sizeof r->dropped - used, "%s%s", used ? ", " : "",
+                         c[i].name);
+                memmove(&c[i], &c[i + 1], (size_t)(n - i - 1) * sizeof *c);
+                memmove(&at[i], &at[i + 1], (size_t)(n - i - 1) * sizeof *at);
+                n--;
+                i--;
+            }
+    }
+    const char *v[HR_REPORT_MAX_COLS];
+    for (int i = 0; i < n; i++)
+        v[i] = c[i].name;
+    table_row(r->out, c, n, v);
+    for (size_t j = 0; j < t->n; j++) {
+        for (int i = 0; i < n; i++)
+            v[i] = cell(t, j, at[i]);
+        table_row(r->out, c, n, v);
+    }
+}
+
+static void table_free(hr_report *r)
+{
+    hr_table *t = r->table;
+    if (t == NULL)
+        return;
+    for (size_t i = 0; i < t->n * (size_t)t->ncols; i++)
+        free(t->cells[i]);
+    free(t->cells);
+    free(t);
+    r->table = NULL;
+}
+
+/* A row of the full column set cols: kept for the table, written at once in CSV and JSON. */
+static void emit(hr_report *r, const column *cols, int ncols, const char *const *v)
+{
+    if (r->format == HR_FORMAT_TABLE)
+        table_keep(r, ncols, v);
+    else
+        write_chosen(r, cols, v);
 }
 
 /* ---- the report ----------------------------------------------------------------------------- */
@@ -452,6 +654,7 @@ struct hr_aggregate {
         double   wall;
         uint64_t seed;
         int      verified;
+        int      h_set;                     /* h is a setting (hr_row.h_set) */
     } *rows;
 };
 
@@ -461,14 +664,19 @@ void hr__report_start(hr_report *r, FILE *out, hr_format format)
     r->format = format;
     r->rows = 0;
     r->failed = 0;
+    r->table = NULL;
+    r->dropped[0] = '\0';
+    if (format == HR_FORMAT_TABLE) {
+        r->table = calloc(1, sizeof *r->table);
+        r->failed |= r->table == NULL;
+    }
+    column all[HR_REPORT_MAX_COLS];
     if (r->aggregate) {
         r->agg = calloc(1, sizeof *r->agg);
-        r->failed = r->agg == NULL;
-        column all[HR_REPORT_MAX_COLS];
+        r->failed |= r->agg == NULL;
         header(r, all, agg_columns(all));
         return;
     }
-    column all[HR_REPORT_MAX_COLS];
     header(r, all, all_columns(all));
 }
 
@@ -481,18 +689,19 @@ void hr__report_begin(hr_report *r, FILE *out, hr_format format)
 static double stat_of(const hr_row *row, int k)
 {
     switch (stat_cols[k]) {
-    case 3:  return (double)row->h;
-    case 8:  return row->model_time_s;
-    case 9:  return (double)row->rounds;
-    case 10: return (double)row->messages;
-    case 11: return (double)row->bytes;
-    case 12: return (double)row->max_out_bytes;
-    case 13: return (double)row->max_in_bytes;
-    case 16: return row->h > 0 ? (double)row->rounds / (double)row->h : NAN;
-    case 17: return (double)row->lost;
-    case 18: return (double)row->stalls;
-    case PLAN_S: return row->planned ? row->plan_s : NAN;
-    default: return row->planned ? (double)row->plan_steps : NAN;   /* PLAN_STEPS */
+    case C_H:        return (double)row->h;
+    case C_MODEL:    return row->model_time_s;
+    case C_ROUNDS:   return (double)row->rounds;
+    case C_STEPS:    return (double)row->steps;
+    case C_MESSAGES: return (double)row->messages;
+    case C_BYTES:    return (double)row->bytes;
+    case C_MAX_OUT:  return (double)row->max_out_bytes;
+    case C_MAX_IN:   return (double)row->max_in_bytes;
+    case C_RPH:      return row->h > 0 ? (double)row->rounds / (double)row->h : NAN;
+    case C_LOST:     return (double)row->lost;
+    case C_STALLS:   return (double)row->stalls;
+    case PLAN_S:     return row->planned ? row->plan_s : NAN;
+    default:         return row->planned ? (double)row->plan_steps : NAN;   /* PLAN_STEPS */
     }
 }
 
@@ -522,6 +731,7 @@ static void keep(hr_report *r, const hr_row *row)
     k->wall = row->wall_s;
     k->seed = row->seed;
     k->verified = row->verified;
+    k->h_set = row->h_set;
 }
 
 void hr__report_row(hr_report *r, const hr_row *row)
@@ -538,9 +748,16 @@ void hr__report_row(hr_report *r, const hr_row *row)
     all_columns(cols);
     for (int i = 0; i < n; i++)
         v[i] = f[i].s;
-    write_chosen(r, cols, v);
-    /* Rows of a long sweep should show as they come, even into a pipe. */
+    emit(r, cols, n, v);
+    /* Rows of a long sweep should show as they come, even into a pipe (the table's come at the
+     * end, when its columns are known). */
     fflush(r->out);
+}
+
+/* The h of a kept row as a grouping setting: its value when the config set it, else empty. */
+static const char *h_key(const struct kept *k)
+{
+    return k->h_set ? k->text[C_H] : "";
 }
 
 static int same_key(const struct kept *a, const struct kept *b)
@@ -548,7 +765,9 @@ static int same_key(const struct kept *a, const struct kept *b)
     for (int i = 0; i < NKEY; i++)
         if (strcmp(a->text[key_cols[i]], b->text[key_cols[i]]) != 0)
             return 0;
-    for (int i = 20; i < a->ntext - NLATE; i++)
+    if (strcmp(h_key(a), h_key(b)) != 0)
+        return 0;
+    for (int i = C_DISTRIBUTION; i < a->ntext - NLATE; i++)
         if (strcmp(a->text[i], b->text[i]) != 0)
             return 0;
     return 1;
@@ -558,7 +777,7 @@ static int same_key(const struct kept *a, const struct kept *b)
 static void write_group(hr_report *r, struct kept *const *g, int m)
 {
     column all[HR_REPORT_MAX_COLS];
-    agg_columns(all);
+    int ncols = agg_columns(all);
     field f[HR_REPORT_MAX_COLS];
     const char *v[HR_REPORT_MAX_COLS];
     char seeds[512] = "";
@@ -571,12 +790,11 @@ static void write_group(hr_report *r, struct kept *const *g, int m)
                                    (unsigned long long)g[j]->seed);
         wall += g[j]->wall;
         verified &= g[j]->verified;
-        mixed |= strcmp(g[j]->text[19], g[0]->text[19]) != 0;
+        mixed |= strcmp(g[j]->text[C_STATUS], g[0]->text[C_STATUS]) != 0;
     }
     int c = 0;
-    for (int i = 0; i < 8; i++)
-        if (i != 3)
-            v[c++] = i == 7 ? seeds : g[0]->text[i];
+    for (int i = 0; i <= C_SEED; i++)
+        v[c++] = i == C_SEED ? seeds : i == C_H ? h_key(g[0]) : g[0]->text[i];
     v[c] = num(&f[c], (uint64_t)m);
     c++;
     for (int k = 0; k < NSTAT; k++) {
@@ -590,17 +808,21 @@ static void write_group(hr_report *r, struct kept *const *g, int m)
         double mean = sum / m;
         for (int j = 0; j < m; j++)
             ss += (g[j]->stat[k] - mean) * (g[j]->stat[k] - mean);
-        const double q4[4] = { mean, m > 1 ? sqrt(ss / (m - 1)) : 0, lo, hi };
-        for (int q = 0; q < 4; q++, c++)   /* a plan's figures, for rows without a plan: empty */
-            v[c] = isnan(mean) && stat_cols[k] < 0 ? "" : real(&f[c], q4[q], r->format);
+        /* Equal values: sd 0, not the rounding of their mean's differences. */
+        const double q4[4] = { lo == hi ? lo : mean, m > 1 && lo != hi ? sqrt(ss / (m - 1)) : 0,
+                               lo, hi };
+        /* Empty: a plan's figures for rows without a plan, and h where it is a setting. */
+        int none = (isnan(mean) && stat_cols[k] < 0) || (stat_cols[k] == C_H && g[0]->h_set);
+        for (int q = 0; q < 4; q++, c++)
+            v[c] = none ? "" : real(&f[c], q4[q], r->format);
     }
     v[c] = real(&f[c], wall / m, r->format);
     c++;
     v[c++] = verified ? "true" : "false";
-    v[c++] = mixed ? "mixed" : g[0]->text[19];
-    for (int i = 20; i < g[0]->ntext - NLATE; i++)
+    v[c++] = mixed ? "mixed" : g[0]->text[C_STATUS];
+    for (int i = C_DISTRIBUTION; i < g[0]->ntext - NLATE; i++)
         v[c++] = g[0]->text[i];
-    write_chosen(r, all, v);
+    emit(r, all, ncols, v);
 }
 
 static void write_aggregate(hr_report *r)
@@ -640,7 +862,8 @@ void hr__report_record(FILE *out, hr_format format, const char *const *names,
     if (n > 64)
         n = 64;
     for (int i = 0; i < n; i++)
-        cols[i] = (column){ names[i], numeric[i] ? COL_NUM : COL_STR, (int)strlen(values[i]), 0 };
+        cols[i] = (column){ .name = names[i], .type = numeric[i] ? COL_NUM : COL_STR,
+                             .width = (int)strlen(values[i]) };
     if (format != HR_FORMAT_JSON)
         writer(format)(out, cols, n, names);
     writer(format)(out, cols, n, values);
@@ -653,7 +876,8 @@ void hr__report_line(FILE *out, hr_format format, const char *const *names, cons
     if (n > 64)
         n = 64;
     for (int i = 0; i < n; i++)
-        cols[i] = (column){ names[i], numeric[i] ? COL_NUM : COL_STR, widths[i], 0 };
+        cols[i] = (column){ .name = names[i], .type = numeric[i] ? COL_NUM : COL_STR,
+                             .width = widths[i] };
     if (values != NULL)
         writer(format)(out, cols, n, values);
     else if (format != HR_FORMAT_JSON)
@@ -664,6 +888,11 @@ int hr__report_end(hr_report *r)
 {
     if (r->agg != NULL)
         write_aggregate(r);
+    if (r->table != NULL && !r->failed) {
+        column all[HR_REPORT_MAX_COLS];
+        table_write(r, all, r->aggregate ? agg_columns(all) : all_columns(all));
+    }
+    table_free(r);
     if (r->failed)
         return HR_ENOMEM;
     if (fflush(r->out) != 0 || ferror(r->out))

@@ -52,6 +52,8 @@ typedef struct hr_row {
     uint64_t    seed;
     double      model_time_s;
     uint64_t    rounds, messages, bytes, max_out_bytes, max_in_bytes;
+    uint64_t    steps;                    /* communication steps (hr_run_result.steps) */
+    int         h_set;                    /* h is a setting (the config's), not drawn */
     double      wall_s;
     int         verified;
     uint64_t    lost;
@@ -72,8 +74,10 @@ typedef struct hr_row {
 } hr_row;
 
 #define HR_REPORT_MAX_COLS 128
+#define HR_REPORT_TABLE_WIDTH 160   /* the default table's width, in characters, at most */
 
 typedef struct hr_aggregate hr_aggregate;
+typedef struct hr_table hr_table;
 
 typedef struct hr_report {
     FILE     *out;
@@ -81,8 +85,11 @@ typedef struct hr_report {
     size_t    rows;       /* written so far (or, aggregating, taken) */
     int       sel[HR_REPORT_MAX_COLS];   /* the columns written, in order */
     int       nsel;
+    int       chosen;     /* the columns are --columns', not the default (hr__report_pick) */
     int       aggregate;  /* --aggregate seed (hr__report_pick) */
     hr_aggregate *agg;    /* then the rows kept, written by hr__report_end */
+    hr_table *table;      /* the table's lines, written by hr__report_end */
+    char      dropped[256];  /* the default table's columns left out to fit, "a, b", or "" */
     int       failed;     /* out of memory keeping rows */
 } hr_report;
 

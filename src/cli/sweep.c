@@ -35,6 +35,7 @@ typedef struct sweep {
     FILE            *rounds;   /* --rounds, or NULL */
     hr_html         *html;     /* --html, or NULL */
     FILE            *regions;  /* --regions, or NULL */
+    hr_config_error  first_invalid;  /* the first point skipped as invalid (skip_point) */
 } sweep;
 
 /* What the processors run: the algorithm's body on the shared instance. */
@@ -51,6 +52,17 @@ static void body(hr_proc *p, void *arg)
 }
 
 /* ---- one row -------------------------------------------------------------------------------- */
+
+/* The round disciplines: fifo and priority queue their messages, arbitrary and ocpc lose them. */
+static int is_queued(const char *d)
+{
+    return strcmp(d, "fifo") == 0 || strcmp(d, "priority") == 0;
+}
+
+static int is_round(const char *d)
+{
+    return is_queued(d) || strcmp(d, "arbitrary") == 0 || strcmp(d, "ocpc") == 0;
+}
 
 static int by_value(const void *a, const void *b)
 {
@@ -81,6 +93,7 @@ static int model_differs(const hr_run_result *a, const hr_run_result *b, char *w
         return 1;
     }
     HR_DIFF_U64(rounds)
+    HR_DIFF_U64(steps)
     HR_DIFF_U64(messages)
     HR_DIFF_U64(bytes)
     HR_DIFF_U64(max_out_bytes)
@@ -208,6 +221,9 @@ static void report_row(sweep *s, const outcome *o, double wall)
         .model_time_s = s->pt.machine.cost.measured && o->runs > 0 ? median(o->models, o->runs)
                                                                    : o->first.model_time_s,
         .rounds = o->first.rounds,
+        /* In a round every processor sends at most one message: a round is a step. */
+        .steps = is_round(pt->machine.discipline) ? o->first.rounds : o->first.steps,
+        .h_set = pt->work.h != 0 && pt->workload->distributions != NULL,
         .messages = o->first.messages, .bytes = o->first.bytes,
         .max_out_bytes = o->first.max_out_bytes, .max_in_bytes = o->first.max_in_bytes,
         .wall_s = wall, .verified = strcmp(o->status, "ok") == 0, .stalls = o->first.stalls,
@@ -313,7 +329,7 @@ static void plan_row(sweep *s)
         return;
     const char *d = s->pt.machine.discipline;
     int lossy = strcmp(d, "arbitrary") == 0 || strcmp(d, "ocpc") == 0;
-    int queues = strcmp(d, "fifo") == 0 || strcmp(d, "priority") == 0;
+    int queues = is_queued(d);
     plan->rows++;
     plan->rounds |= lossy || queues;
     plan->lossy |= lossy;
@@ -458,6 +474,33 @@ static void describe_workload(const hr_point *pt, char *buf, size_t len)
 #undef ADD
 }
 
+/* The rows of the current point at a level (the workload level: "workload"; the machine
+ * level: its workloads too), as hr__config_rows counts them. */
+static size_t point_rows(const sweep *s, int machine)
+{
+    size_t per = 0;
+    for (size_t a = 0; a < hr__config_algorithms(s->c); a++)
+        per += hr__config_params(s->c, a);
+    per *= hr__config_runs(s->c);
+    return machine ? per * hr__config_workloads(s->c) : per;
+}
+
+/* A point whose settings do not go together (a distribution's conditions on n, h and p, a
+ * topology's on p): its rows are skipped and counted, as rows of unfit algorithms are, and the
+ * first one's reason kept. Out of memory is no such point. */
+static int skip_point(sweep *s, int err, size_t rows, const hr_config_error *why)
+{
+    if (err == HR_ENOMEM || err == HR_ESYS)
+        return err;
+    if (s->st->invalid == 0) {
+        snprintf(s->st->invalid_why, sizeof s->st->invalid_why, "%s", why->msg);
+        if (s->e != NULL)
+            s->first_invalid = *why;
+    }
+    s->st->invalid += rows;
+    return HR_OK;
+}
+
 static int workload_level(sweep *s)
 {
     const hr_config *c = s->c;
@@ -481,10 +524,14 @@ static int workload_level(sweep *s)
         }
         if (err < 0) {
             char what[512];
+            hr_config_error bad;
             hr__config_locate(c, "workload", where, sizeof where);
             describe_workload(&s->pt, what, sizeof what);
-            return hr__config_fail(s->e, err, where, "%s: %s", what,
-                                   why[0] ? why : hr_strerror(err));
+            hr__config_fail(&bad, err, where, "%s: %s", what, why[0] ? why : hr_strerror(err));
+            s->inst = NULL;
+            if ((err = skip_point(s, err, point_rows(s, 0), &bad)) < 0 && s->e != NULL)
+                *s->e = bad;
+            continue;
         }
         s->dirty = 0;
         err = algorithm_level(s);
@@ -513,11 +560,16 @@ static int machine_level(sweep *s)
         err = s->dry ? hr_machine_check(&s->pt.machine, &why)
                      : hr_machine_create(&s->pt.machine, &s->m, &why);
         if (err < 0) {
+            hr_config_error bad;
             hr__config_locate(c, "machine", where, sizeof where);
-            return hr__config_fail(s->e, err, where, "machine of procs = %d, topology %s, "
-                                   "discipline %s: %s", s->pt.machine.procs,
-                                   s->pt.machine.topology, s->pt.machine.discipline,
-                                   why ? why : hr_strerror(err));
+            hr__config_fail(&bad, err, where, "machine of procs = %d, topology %s, "
+                            "discipline %s: %s", s->pt.machine.procs,
+                            s->pt.machine.topology, s->pt.machine.discipline,
+                            why ? why : hr_strerror(err));
+            s->m = NULL;
+            if ((err = skip_point(s, err, point_rows(s, 1), &bad)) < 0 && s->e != NULL)
+                *s->e = bad;
+            continue;
         }
         err = workload_level(s);
         hr_machine_destroy(s->m);
@@ -529,10 +581,19 @@ static int machine_level(sweep *s)
 int hr__sweep_check(const hr_config *c, hr_sweep_plan *plan, hr_config_error *e)
 {
     hr_sweep_stats st = { 0 };
-    if (plan != NULL)
-        *plan = (hr_sweep_plan){ 0 };
+    hr_sweep_plan own;
+    if (plan == NULL)
+        plan = &own;
+    *plan = (hr_sweep_plan){ 0 };
     sweep s = { .c = c, .dry = 1, .st = &st, .e = e, .plan = plan };
     int err = machine_level(&s);
+    /* Skipping points leaves the rows that can run; when none can, the first reason is the
+     * error. */
+    if (err == HR_OK && st.invalid > 0 && plan->rows == 0) {
+        if (e != NULL)
+            *e = s.first_invalid;
+        err = HR_EINVAL;
+    }
     if (err < 0)
         hr__sweep_plan_free(plan);
     return err;

@@ -29,6 +29,9 @@ typedef struct hr_sweep_stats {
     size_t failed;    /* rows whose status is neither ok nor unchecked */
     size_t skipped;   /* rows not run: the algorithm does not take the discipline or kind */
     char   skip_why[512];  /* the first skipped row's reason */
+    size_t invalid;   /* rows not run: their point's settings do not go together (a
+                       * distribution's conditions on n, h and p, a topology's on p) */
+    char   invalid_why[512];  /* the first such point's reason */
     size_t coll_async;     /* rows whose collectives were costed async on a sync or bounded
                             * machine (HR_NOTE_COLL_ASYNC) */
     char   coll_async_row[160];  /* the first of them */
@@ -66,10 +69,12 @@ void hr__sweep_plan_free(hr_sweep_plan *plan);
  * of a checked config (hr__config_check), one at a time, keeping in plan those that fit for the
  * run (hr_sweep_plan.kept) and throwing the others away, running nothing:
  * what only the machine or the workload can reject (a topology's shape, a distribution's
- * conditions on n, h and p) is then reported before any row runs, and so is a row that needs
- * more memory than the box has (HR_ENOMEM, both figures in the message), before it is made.
- * HR_OK, or an error code with e filled ("FILE:LINE: ..." at the section's header; nothing is
- * kept then). plan (may be NULL: nothing is kept) says what the rows are. */
+ * conditions on n, h and p) is then known before any row runs: such a point's rows are skipped
+ * (hr_sweep_stats.invalid, when the sweep runs), and it is an error only when no row is left.
+ * A row that needs more memory than the box has is an error (HR_ENOMEM, both figures in the
+ * message), found before it is made. HR_OK, or an error code with e filled ("FILE:LINE: ..." at
+ * the section's header; nothing is kept then). plan (may be NULL: nothing is kept) says what
+ * the rows are. */
 int hr__sweep_check(const hr_config *c, hr_sweep_plan *plan, hr_config_error *e);
 
 /* What a sweep writes besides its rows; each NULL when not asked for. */

@@ -104,8 +104,39 @@ cut -d, -f16 "$TMP/out" | tail -n 1 | grep -qx true && ok || bad "default config
 
 run configs/default.ini
 expect_rc 0 "table"
-head -n 1 "$TMP/out" | grep -q '^algorithm  *procs  *n  *h  *discipline' && ok ||
+# One row: procs, n and h, the model figures, and no setting (none varies).
+[ "$(head -n 1 "$TMP/out" | tr -s ' ')" = "algorithm procs n h model_time_s rounds messages bytes max_out_bytes max_in_bytes wall_s verified steps" ] && ok ||
     bad "table header is '$(head -n 1 "$TMP/out")'"
+# The default table: within 160 characters, each column as wide as its widest text (header and
+# rows end their columns at the same places), the settings that vary (cost and h here; not
+# tau or sigma, which follow cost), nothing empty for every row.
+run configs/examples/sweep.ini --set run.repeat=1
+expect_rc 0 "sweep table"
+[ "$(head -n 1 "$TMP/out" | tr -s ' ')" = "algorithm procs n h cost model_time_s rounds messages bytes max_out_bytes max_in_bytes wall_s verified steps" ] && ok ||
+    bad "sweep table header is '$(head -n 1 "$TMP/out")'"
+[ "$(awk '{ print length }' "$TMP/out" | sort -n | tail -n 1)" -le 160 ] && ok || bad "sweep table wider than 160"
+awk 'NR == 1 { for (i = 1; i <= length($0); i++) if (substr($0, i, 1) != " " && substr($0, i + 1, 1) == " ") e[i] = 1; next }
+     { for (i in e) if (i < length($0) && substr($0, i, 1) == " " && substr($0, i + 1, 1) == " " && substr($0, i + 2, 1) != " ") bad = 1 }
+     END { exit bad }' "$TMP/out" && ok || bad "sweep table: columns not aligned"
+run configs/teaching/disciplines.ini --set run.repeat=1
+expect_rc 0 "disciplines table"
+[ "$(awk '{ print length }' "$TMP/out" | sort -n | tail -n 1)" -le 160 ] && ok || bad "disciplines table wider than 160"
+head -n 1 "$TMP/out" | tr -s ' ' | grep -q '^algorithm procs n h discipline model_time_s rounds messages bytes max_in_bytes verified steps rounds_per_h lost stalls params$' && ok ||
+    bad "disciplines table header is '$(head -n 1 "$TMP/out")'"
+expect_grep "hremu: note: the table leaves out max_out_bytes, wall_s to fit 160 columns (--format csv and --columns have every column)" "$TMP/err" "disciplines table note"
+# steps: communication steps by hand, p = 8. hrel.xor: 7 exchanges, each a step for both sides
+# (its barriers carry no data and take none); rounds counts its 7 barriers. hrel.direct: a
+# transpose of counts (7 sends each, steps 1 .. 7) and an alltoallv (7 more): 14; rounds, its 2
+# collective calls. bcast.binomial on the 3-cube: 3 steps, and rounds is steps (it sends along
+# links only). hrel.offline under fifo: a round is a step: 7.
+run --format csv --set machine.procs=8 --set workload.n=2^10 --set workload.h=n/p \
+    --set run.algorithms=hrel.xor,hrel.direct --set run.repeat=1
+[ "$(col steps | tr '\n' ' ')$(col rounds | tr '\n' ' ')" = "7 14 7 2 " ] && ok || bad "steps of hrel.xor, hrel.direct: $(col steps | tr '\n' ' ')rounds $(col rounds | tr '\n' ' ')"
+run --format csv configs/seed004/values.ini --set machine.procs=8 --set machine.topology=hypercube \
+    --set run.algorithms=bcast.binomial --set run.repeat=1
+[ "$(col steps | sort -u | tr '\n' ' ')$(col rounds | sort -u | tr '\n' ' ')" = "3 3 " ] && ok || bad "steps of bcast.binomial: $(col steps | tr '\n' ' ')rounds $(col rounds | tr '\n' ' ')"
+run --format csv configs/teaching/disciplines.ini --set run.algorithms=hrel.offline --set machine.discipline=fifo --set run.repeat=1
+[ "$(col steps),$(col rounds)" = "7,7" ] && ok || bad "steps of hrel.offline under fifo: $(col steps),$(col rounds)"
 
 run --set machine.procs=4,8 --set workload.n=2^10 --set run.repeat=2 --format=json
 expect_rc 0 "json sweep"
@@ -282,6 +313,20 @@ run --format csv --set machine.procs=2 --set workload.n=8 --set workload.h=0 \
     --set workload.distribution=file:tests/data/hrel_good.txt
 expect_rc 2 "distribution file: with a SOURCE >= p"
 expect_grep "tests/data/hrel_good.txt:" "$TMP/err" "file: errors name the file and line"
+# A relative file: path in a config is beside the config, whatever the current directory; one
+# from --set is relative to the current directory.
+mkdir -p "$TMP/beside/data"
+cp tests/data/hrel_good.txt "$TMP/beside/data/rel.txt"
+printf '[machine]\nprocs = 4\n[workload]\nn = 8\ndistribution = file:data/rel.txt\n[run]\nalgorithms = hrel.direct\n' >"$TMP/beside/rel.ini"
+run --format csv "$TMP/beside/rel.ini"
+expect_rc 0 "file: beside the config, run from the checkout"
+[ "$(col distribution)" = "file:$TMP/beside/data/rel.txt" ] && ok || bad "file: beside the config: distribution $(col distribution)"
+ABS_BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
+(cd "$TMP/beside/data" && "$ABS_BIN" --format csv ../rel.ini >"$TMP/out" 2>"$TMP/err"); rc=$?
+expect_rc 0 "file: beside the config, run from another directory"
+[ "$(col distribution)" = "file:../data/rel.txt" ] && ok || bad "file: from another directory: distribution $(col distribution)"
+run --format csv "$TMP/beside/rel.ini" --set workload.distribution=file:tests/data/hrel_good.txt
+expect_rc 0 "file: from --set is relative to the current directory"
 
 # alltoall, random and seed 003's difficult h-relation, each routed by every h-relation
 # algorithm (n written as the docs suggest), and a difficult h-relation on too few processors.
@@ -530,13 +575,13 @@ for v in 12QB -1 "" 1e400 0 " 5M" 99999999999999999999T; do
 done
 
 # The check before the first row builds no machine: a sweep of nine points of 4,096 processors
-# and a tenth whose workload is impossible is refused at once (building the nine machines to
-# check them took 36,864 threads, 3.4 s and 434 MB here).
+# and a tenth, none of whose workloads can be made, is refused at once (building the nine
+# machines to check them took 36,864 threads, 3.4 s and 434 MB here).
 start=$(date +%s)
-run --set machine.procs=4096,4096,4096,4096,4096,4096,4096,4096,4096,14 --set workload.n=21 \
+run --set machine.procs=4096,4096,4096,4096,4096,4096,4096,4096,4096,14 --set workload.n=22 \
     --set workload.distribution=difficult --set workload.h=3
 expect_rc 2 "a big sweep's bad point"
-expect_grep "needs p >= 15" "$TMP/err" "a big sweep's bad point says why"
+expect_err "hremu: configs/default.ini:10: workload hrelation, n = 22, h = 3, distribution difficult, procs = 4096: distribution difficult with h = 3 has n = h^3 - h^2 + h = 21 elements; n = 22" "a big sweep's bad point says why"
 [ $(($(date +%s) - start)) -le 2 ] && ok || bad "a big sweep's bad point took $(($(date +%s) - start)) s"
 
 # Topologies: a shape that fixes p gives procs when it is left out; every h-relation algorithm
@@ -574,7 +619,43 @@ expect_rc 2 "fattree_bw on complete"
 expect_err "hremu: --set machine.fattree_bw: fattree_bw applies to topology fattree (with no bandwidths of its own), not complete" "fattree_bw on complete"
 run --set machine.topology="mesh 3x5"
 expect_rc 2 "mesh 3x5 with procs = 16"
-expect_err "hremu: configs/default.ini:4: procs = 16, but topology mesh 3x5 needs procs = 15 (or leave procs out)" "mesh 3x5 with procs = 16"
+expect_err "hremu: configs/default.ini:4: procs = 16, but topology mesh 3x5 needs procs = 15 (or set procs = auto)" "mesh 3x5 with procs = 16"
+# procs = auto: the p a shape fixes, as when procs is left out of the file; an error where the
+# shape fixes none.
+run --format csv --set machine.topology="mesh 3x5" --set machine.procs=auto --set workload.n=15*15*4 --set workload.h=n/p --set run.repeat=1
+expect_rc 0 "procs = auto on mesh 3x5"
+[ "$(col procs)" = 15 ] && ok || bad "procs = auto on mesh 3x5: procs $(col procs)"
+run --set machine.procs=auto
+expect_rc 2 "procs = auto on complete"
+expect_err "hremu: --set machine.procs: procs = auto: topology complete does not fix p; auto takes it from a shape that does (mesh 4x8, torus 4x4x4, rh 2 1)" "procs = auto on complete"
+# A sweep point whose settings do not go together is skipped and counted, as unfit algorithms
+# are: skewed needs h | 2n (p = 6: h = 4n/p = 2730 does not), a hypercube a power of two.
+run --format csv --set machine.procs=4,6,8 --set workload.n=2^12 --set run.repeat=1
+expect_rc 0 "a sweep with one invalid point"
+[ "$(col procs | tr '\n' ' ')" = "4 8 " ] && ok || bad "a sweep with one invalid point: procs $(col procs | tr '\n' ' ')"
+expect_err "hremu: skipped 1 of 3 rows whose settings do not go together; the first: configs/default.ini:10: workload hrelation, n = 4096, h = 2730, distribution skewed, procs = 6: eq. (7) needs 2n/h to be a whole number: h = 2730 does not divide 2n = 8192" "a sweep with one invalid point"
+run --format csv --set machine.topology=hypercube --set machine.procs=8,12 --set workload.n=2^12 \
+    --set workload.h=n/p --set run.algorithms=hrel.direct,hrel.xor --set run.repeat=1
+expect_rc 0 "a sweep with an invalid machine"
+[ "$(col procs | tr '\n' ' ')" = "8 8 " ] && ok || bad "a sweep with an invalid machine: procs $(col procs | tr '\n' ' ')"
+expect_grep "hremu: skipped 2 of 4 rows whose settings do not go together; the first: configs/default.ini:3: machine of procs = 12, topology hypercube" "$TMP/err" "a sweep with an invalid machine"
+# n may use h: the h of distribution random swept with n = p*h.
+run --format csv --set machine.procs=8 --set machine.discipline=fifo --set workload.distribution=random \
+    --set workload.n=p*h --set workload.h=2,3 --set run.algorithms=hrel.offline --set run.repeat=1
+expect_rc 0 "n = p*h"
+[ "$(col n | tr '\n' ' ')$(col h | tr '\n' ' ')" = "16 24 2 3 " ] && ok || bad "n = p*h: n $(col n | tr '\n' ' ')h $(col h | tr '\n' ' ')"
+run --set workload.n=p*h --set workload.h=n/p
+expect_rc 2 "n and h use each other"
+expect_err "hremu: --set workload.h: h = n/p: h uses n, and n = p*h uses h: one of them must not" "n and h use each other"
+run --set workload.n=4h --set workload.kind=sort --set workload.dataset=R --set workload.h=0 --set run.algorithms=sort.radix
+expect_rc 2 "n uses h, kind sort"
+# --set with a space instead of '=': say so, not "more than one config file".
+run --set machine.procs 8
+expect_rc 2 "--set without '='"
+expect_err "hremu: --set machine.procs: no '=' in it: write --set machine.procs=8 (--set SECTION.KEY=VALUE, one word)" "--set without '='"
+run --set machine.procs --quiet
+expect_rc 2 "--set without '=' before an option"
+expect_err "hremu: --set machine.procs: no '=' in it: write --set SECTION.KEY=VALUE" "--set without '=' before an option"
 run --set machine.topology=hypercube --set machine.procs=12
 expect_rc 2 "hypercube with p = 12"
 [ "$(wc -l <"$TMP/err")" -eq 1 ] && expect_grep "power of two" "$TMP/err" "hypercube with p = 12" ||
@@ -813,6 +894,19 @@ for c in h model_time_s; do
 done
 run $SW --aggregate runs
 expect_rc 2 "--aggregate other than seed"
+# h set by the config is a setting: the docs' example keeps its 18 settings apart, 3 seeds each,
+# with h a column (and --columns may name it) and no h statistics.
+run configs/examples/sweep.ini --set machine.seed=1,2,3 --set run.repeat=1 --aggregate seed --format csv
+expect_rc 0 "--aggregate seed with h swept"
+[ "$(col count | sort -u)" = 3 ] && [ "$(col count | wc -l)" = 18 ] && ok || bad "--aggregate seed with h swept: counts $(col count | tr '\n' ' ')"
+[ "$(col h | head -n 3 | tr '\n' ' ')" = "16384 32768 65536 " ] && [ -z "$(col h_mean | sort -u)" ] && ok ||
+    bad "--aggregate seed with h swept: h $(col h | head -n 3 | tr '\n' ' '), h_mean $(col h_mean | sort -u)"
+run configs/examples/sweep.ini --set machine.seed=1,2 --set run.repeat=1 --aggregate seed --columns procs,h,cost,count,model_time_s_mean
+expect_rc 0 "--aggregate seed --columns h"
+[ "$(wc -l <"$TMP/out")" = 19 ] && ok || bad "--aggregate seed --columns h: $(wc -l <"$TMP/out") lines"
+run configs/examples/sweep.ini --set machine.seed=1,2 --set run.repeat=1 --aggregate seed
+[ "$(awk '{ print length }' "$TMP/out" | sort -n | tail -n 1)" -le 160 ] && ok || bad "aggregated table wider than 160"
+expect_empty "$TMP/err" "aggregated table fits"
 # Progress: none when standard error is not a terminal; under a pseudo-terminal it goes to
 # standard error, never into --out, and --quiet turns it off.
 run $SW --format csv --out "$TMP/p.csv"
