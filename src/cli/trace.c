@@ -8,6 +8,7 @@
 
 #include <hremu/error.h>
 
+#include "cli/jsonstr.h"
 #include "cli/report.h"
 
 static const char *const kinds[] = { "", "send", "recv", "compute", "round", "region",
@@ -156,7 +157,7 @@ static void json_event(void *arg, const hr_event *e)
     }
     if (e->kind == HR_EV_COMPUTE || e->kind == HR_EV_REGION || e->kind == HR_EV_COLL) {
         fprintf(out, "%s{\"name\":", sep);
-        hr__report_json_string(out, e->kind == HR_EV_COMPUTE ? "compute" : e->name);
+        hr__json_string(out, e->kind == HR_EV_COMPUTE ? "compute" : e->name);
         fprintf(out, ",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":%s,\"dur\":%s,\"pid\":%zu,"
                 "\"tid\":%d}", kinds[e->kind], ts, dur, pid, track(e));
         a->t->events++;

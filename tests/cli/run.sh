@@ -902,5 +902,67 @@ expect_grep "events past the limit of 10 a run were left out" "$TMP/err" "--trac
 run $SW --trace "$TMP/few.csv" --trace-limit x
 expect_rc 2 "--trace-limit x"
 
+# ---- outputs: never two on one file, never half written ----------------------------------------
+# Two outputs on one file (however spelled) are refused before anything is written, and the file
+# that was there stays as it was.
+CT=configs/teaching/contention.ini
+mkdir "$TMP/o"
+echo old >"$TMP/o/r.csv"
+run $CT --out "$TMP/o/r.csv" --trace "$TMP/o/r.csv"
+expect_rc 2 "--out and --trace on one file"
+expect_err "hremu: --out and --trace write to the same file, $TMP/o/r.csv: give each its own" "--out and --trace on one file"
+[ "$(cat "$TMP/o/r.csv")" = old ] && ok || bad "--out and --trace on one file: the old file changed"
+run $CT --out "$TMP/o/new.csv" --regions "$TMP/o/../o/new.csv"
+expect_rc 2 "--out and --regions on one new file"
+[ ! -e "$TMP/o/new.csv" ] && ok || bad "--out and --regions on one new file: a file was written"
+ln -s r.csv "$TMP/o/link.csv"
+run $CT --html "$TMP/o/link.csv" --out "$TMP/o/r.csv"
+expect_rc 2 "--out and --html on one file through a link"
+# One output that cannot be opened: the others, opened before it, are left as they were.
+run $CT --out "$TMP/o/r.csv" --trace "$TMP/o/no/such/t.json"
+expect_rc 2 "an output that cannot be opened"
+[ "$(cat "$TMP/o/r.csv")" = old ] && ok || bad "an output that cannot be opened: --out's file was truncated"
+# A write that fails (a file size limit: the trace is the biggest output) leaves every old file
+# as it was, the page too, and no temporary file behind.
+echo old >"$TMP/o/t.json"; echo old >"$TMP/o/p.html"
+(ulimit -f 20; trap '' XFSZ; "$BIN" $CT --out "$TMP/o/r.csv" --trace "$TMP/o/t.json" \
+    --html "$TMP/o/p.html" >"$TMP/out" 2>"$TMP/err"); rc=$?
+expect_rc 2 "a write error"
+expect_err "hremu: $TMP/o/t.json: write error" "a write error"
+[ "$(cat "$TMP/o/r.csv" "$TMP/o/t.json" "$TMP/o/p.html" | tr '\n' ' ')" = "old old old " ] && ok ||
+    bad "a write error: the old files changed"
+[ "$(ls -A "$TMP/o" | tr '\n' ' ')" = "link.csv p.html r.csv t.json " ] && ok ||
+    bad "a write error: files left behind: $(ls -A "$TMP/o")"
+# A run that ends well replaces the files whole (through the link: the link stays a link), with
+# the mode the file had; a row that fails verification (exit 1) keeps its files, which say so.
+chmod 640 "$TMP/o/r.csv"
+run $CT --out "$TMP/o/link.csv" --format csv --trace "$TMP/o/t.json" --html "$TMP/o/p.html"
+expect_rc 0 "outputs replaced"
+[ -L "$TMP/o/link.csv" ] && [ "$(col algorithm "$TMP/o/r.csv" | tr '\n' ' ')" = "xchg.lex xchg.pex " ] &&
+    [ "$(stat -c %a "$TMP/o/r.csv")" = 640 ] && ok || bad "outputs replaced: the link, the rows or the mode"
+tail -n 1 "$TMP/o/p.html" | grep -q '</html>' && python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$TMP/o/t.json" &&
+    ok || bad "outputs replaced: the page or the trace is not whole"
+run --format csv --set run.algorithms=hrel.xor --set machine.buffer=64 --set workload.n=2^12 \
+    --out "$TMP/o/r.csv" --trace "$TMP/o/t.csv"
+expect_rc 1 "a failing run's outputs"
+[ "$(col status "$TMP/o/r.csv")" = failed ] && [ "$(col row "$TMP/o/t.csv" | sort -u)" = 0 ] && ok ||
+    bad "a failing run's outputs: the row and its trace are kept"
+[ "$(ls -A "$TMP/o" | tr '\n' ' ')" = "link.csv p.html r.csv t.csv t.json " ] && ok ||
+    bad "outputs: files left behind: $(ls -A "$TMP/o")"
+run $CT --out /dev/null --rounds /dev/null
+expect_rc 0 "two outputs on /dev/null"
+
+# ---- strings: a file name that is not UTF-8 still makes valid JSON rows -----------------------
+LATIN1=$(printf 'r\351l.txt')
+cp tests/data/hrel_good.txt "$TMP/$LATIN1"
+run --format json --set machine.procs=4 --set workload.n=8 --set workload.h=0 \
+    --set "workload.distribution=file:$TMP/$LATIN1" --set run.algorithms=hrel.direct
+expect_rc 0 "a file name in Latin-1"
+python3 - "$TMP/out" <<'PY' && ok || bad "a file name in Latin-1: the JSON rows are not valid UTF-8 JSON"
+import json, sys
+rows = [json.loads(line) for line in open(sys.argv[1], "rb").read().decode("utf-8").splitlines()]
+assert len(rows) == 1 and rows[0]["distribution"].endswith("r\ufffdl.txt"), rows
+PY
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
