@@ -121,6 +121,20 @@ for route, pieces, _ in msgs:
         for i, (cx, cy, r) in enumerate(nodes):
             assert dist(cx, cy, x1, y1, x2, y2) > r or i in route, ("crosses P%d" % i, route)
 PY
+# A fat tree: the switches drawn above the processors, every arrow through them (up and down the
+# tree: an even number of hops, the middle node the highest).
+"$BIN" configs/teaching/contention.ini --set machine.topology=fattree --set run.algorithms=xchg.pex \
+    --html "$TMP/ft.html" --out /dev/null 2>/dev/null
+browse --dump-dom "file://$TMP/ft.html?row=0&step=4" >"$TMP/ft4.html"
+python3 - "$TMP/ft4.html" "$TMP" <<'PY' && ok || bad "the fat tree: arrows through the switches"
+import re, sys
+sys.path.insert(0, sys.argv[2])
+from page import arrows
+msgs, nodes = arrows(sys.argv[1])
+switches = [float(y) for y in re.findall(r'<rect x="[-\d.]+" y="([-\d.]+)"[^>]*class="switch"', open(sys.argv[1]).read())]
+assert len(nodes) == 8 and switches and max(switches) < min(y for _, y, _ in nodes), (nodes, switches)
+assert msgs and all(len(r) % 2 == 1 and len(r) >= 3 and all(u >= 8 for u in r[1:-1]) for r, _, _ in msgs), msgs
+PY
 # Opposite directions between one pair are two lines: in PEX's third time step on the complete
 # graph (t = 292.8 us) four pairs of processors exchange, both messages of each pair in flight.
 "$BIN" configs/teaching/contention.ini --html "$TMP/ct.html" --out /dev/null 2>/dev/null

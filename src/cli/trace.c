@@ -510,7 +510,7 @@ int hr__trace_row(hr_trace *t, const hr_machine *m, const char *alg, const char 
     hr_machine_event_count(m, &dropped);
     t->dropped += dropped;
     row_info info = { 0 };
-    int err = first_pass(t, m, &info);
+    int err = t->format == HR_TRACE_JSON ? first_pass(t, m, &info) : HR_OK;
     sink_arg a = { t, alg, discipline, t->rows == 0, hr_machine_procs(m), &info };
     if (t->seen != NULL)
         memset(t->seen, 0, t->nseen);

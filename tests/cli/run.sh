@@ -951,6 +951,13 @@ expect_rc 1 "a failing run's outputs"
     bad "outputs: files left behind: $(ls -A "$TMP/o")"
 run $CT --out /dev/null --rounds /dev/null
 expect_rc 0 "two outputs on /dev/null"
+# Standard output takes one output: the rows, or one of the side outputs with the rows in --out.
+run $CT --trace - --regions - --out "$TMP/o/r.csv"
+expect_rc 2 "two side outputs on standard output"
+expect_err "hremu: only one of --trace, --schedule, --rounds and --regions can write to standard output (hremu --help shows the usage)" "two side outputs on standard output"
+run $CT --regions - --out "$TMP/o/r.csv" --format csv
+expect_rc 0 "--regions -"
+[ "$(head -n 1 "$TMP/out" | cut -d, -f1-3)" = "row,algorithm,kind" ] && ok || bad "--regions -: $(head -n 1 "$TMP/out")"
 
 # ---- strings: a file name that is not UTF-8 still makes valid JSON rows -----------------------
 LATIN1=$(printf 'r\351l.txt')
