@@ -130,6 +130,9 @@ int hr__outputs_open(hr_outputs *s, const char *opt, const char *path, FILE **f,
         /* rename onto a symbolic link's target, not over the link */
         o->target = o->exists ? realpath(path, NULL) : strdup(path);
         o->f = o->target != NULL ? open_aside(o) : NULL;
+        /* A file one may write in a directory one may not: written in place, as before. */
+        if (o->f == NULL && o->exists && (errno == EACCES || errno == EPERM || errno == EROFS))
+            o->f = fopen(path, "w");
     }
     if (o->f == NULL) {
         snprintf(why, len, "%s: cannot open: %s", path, strerror(errno));

@@ -2,8 +2,9 @@
  * Each is written to a temporary file in its own directory and renamed onto its name only when
  * the run ends well, so a run that fails (a usage error found late, a write error) leaves the
  * files that were there as they were and no half-written one; two outputs on one file are
- * refused before anything is written. "-" (standard output) and a file that is not a regular
- * one (/dev/null, a FIFO) are written in place. The command's thread only. */
+ * refused before anything is written. "-" (standard output), a file that is not a regular one
+ * (/dev/null, a FIFO) and a file in a directory that takes no new file are written in place.
+ * The command's thread only. */
 #ifndef HREMU_CLI_OUTPUT_H
 #define HREMU_CLI_OUTPUT_H
 
