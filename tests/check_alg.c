@@ -575,6 +575,22 @@ START_TEST(test_alg_register_own_rows)
     hr_algorithm bad = { .name = "nofamily", .summary = "x", .kind = HR_KIND_USER, .run = run_nothing };
     ck_assert_int_eq(hr_algorithm_register(&bad, &why), HR_EINVAL);
     ck_assert_msg(strstr(why, "FAMILY.NAME") != NULL, "%s", why);
+    /* Names go into configs, rows, traces and the --html page's script: letters, digits, '_'
+     * and '-' only, FAMILY.NAME. */
+    static const char *const badnames[] = { "mine.x</script><script>alert(1)//", "mine.a b",
+                                            "mine.\xe9", "mine.x.y", ".x", "mine.", "a\"b.c" };
+    for (size_t k = 0; k < sizeof badnames / sizeof badnames[0]; k++) {
+        bad.name = badnames[k];
+        ck_assert_int_eq(hr_algorithm_register(&bad, &why), HR_EINVAL);
+        ck_assert_msg(strstr(why, "letters, digits") != NULL, "%s: %s", badnames[k], why);
+    }
+    static const hr_param_spec badparam[] = { { .name = "K<", .summary = "x", .max = 1 },
+                                              { .name = NULL } };
+    bad.name = "mine.x";
+    bad.params = badparam;
+    ck_assert_int_eq(hr_algorithm_register(&bad, &why), HR_EINVAL);
+    ck_assert_msg(strstr(why, "parameter's name") != NULL, "%s", why);
+    bad.params = NULL;
     bad.name = "hrel.direct";
     ck_assert_int_eq(hr_algorithm_register(&bad, &why), HR_EINVAL);
     ck_assert_str_eq(why, "an algorithm of that name exists already");
@@ -584,6 +600,9 @@ START_TEST(test_alg_register_own_rows)
     hr_workload wbad = { .name = "sort", .summary = "x", .kind = HR_KIND_USER };
     ck_assert_int_eq(hr_workload_register(&wbad, &why), HR_EINVAL);
     ck_assert_msg(strstr(why, "every function") != NULL, "%s", why);
+    wbad.name = "a<b";
+    ck_assert_int_eq(hr_workload_register(&wbad, &why), HR_EINVAL);
+    ck_assert_msg(strstr(why, "letters, digits") != NULL, "%s", why);
     const char *fork = getenv("CK_FORK");
     if (fork != NULL && strcmp(fork, "no") == 0) {
         hr_test_skip("registering algorithms for good: only in a forked test, not CK_FORK=no", 1);

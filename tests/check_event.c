@@ -9,6 +9,8 @@
 
 #include <hremu/hremu.h>
 
+#include "cli/jsonstr.h"
+
 typedef struct events {
     hr_event *v;
     size_t    n, cap;
@@ -377,6 +379,43 @@ START_TEST(test_event_limit_and_off)
 }
 END_TEST
 
+/* The strings a trace or the --html page's script holds, escaped for their place: JSON escapes,
+ * bytes that are not UTF-8 as U+FFFD (a stray continuation byte, a truncated sequence, an
+ * overlong '/', a surrogate), well-formed UTF-8 kept; in a script also '<', '>', '&' and the
+ * line separators, so "</script>" cannot end the script. */
+static char *escaped(void (*fn)(FILE *, const char *), const char *s)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    ck_assert_ptr_nonnull(f);
+    fn(f, s);
+    fclose(f);
+    return buf;
+}
+
+START_TEST(test_event_strings_escaped)
+{
+    static const struct { const char *in, *json, *script; } cases[] = {
+        { "a\"b\\c\n\x01", "\"a\\\"b\\\\c\\n\\u0001\"", "\"a\\\"b\\\\c\\n\\u0001\"" },
+        { "</script><!--&", "\"</script><!--&\"",
+          "\"\\u003c/script\\u003e\\u003c!--\\u0026\"" },
+        { "r\xe9l \x80 \xe2\x82 \xc0\xaf \xed\xa0\x80", "\"r\\ufffdl \\ufffd \\ufffd\\ufffd "
+          "\\ufffd\\ufffd \\ufffd\\ufffd\\ufffd\"", NULL },
+        { "caf\xc3\xa9 \xe2\x80\xa8 \xf0\x9f\x98\x80", "\"caf\xc3\xa9 \xe2\x80\xa8 \xf0\x9f\x98\x80\"",
+          "\"caf\xc3\xa9 \\u2028 \xf0\x9f\x98\x80\"" },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char *j = escaped(hr__json_string, cases[k].in);
+        ck_assert_str_eq(j, cases[k].json);
+        free(j);
+        j = escaped(hr__json_script_string, cases[k].in);
+        ck_assert_str_eq(j, cases[k].script ? cases[k].script : cases[k].json);
+        free(j);
+    }
+}
+END_TEST
+
 Suite *hr_event_suite(void)
 {
     Suite *s = suite_create("event");
@@ -388,6 +427,7 @@ Suite *hr_event_suite(void)
     tcase_add_test(tc, test_event_stall);
     tcase_add_test(tc, test_event_barrier_wait);
     tcase_add_test(tc, test_event_limit_and_off);
+    tcase_add_test(tc, test_event_strings_escaped);
     suite_add_tcase(s, tc);
     return s;
 }

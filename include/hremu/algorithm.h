@@ -63,9 +63,11 @@ typedef struct hr_algorithm {
 
 /* Add a program's own algorithm to the registry, after the built-in ones, for the hremu command
  * (hremu_main, <hremu/main.h>) and everything that looks algorithms up. alg is borrowed and must
- * outlive every use (a static row). HR_OK, or HR_EINVAL with a reason in why (if not NULL): a
- * name that is taken or not FAMILY.NAME, a missing run or summary, no kind, a parameter whose
- * default is out of its range. Call it before anything runs, from one thread. */
+ * outlive every use (a static row). A name is FAMILY.NAME, each part made of letters, digits, '_'
+ * and '-' (names go into configs, rows, traces and the --html page); a parameter's name of
+ * letters, digits and '_'. HR_OK, or HR_EINVAL with a reason in why (if not NULL): a name that is
+ * taken or not of that form, a missing run or summary, no kind, a parameter whose default is out
+ * of its range. Call it before anything runs, from one thread. */
 int hr_algorithm_register(const hr_algorithm *alg, const char **why);
 const hr_algorithm *hr_algorithm_find(const char *name);
 const hr_algorithm *hr_algorithm_at(int i);   /* i from 0; NULL past the end */

@@ -193,7 +193,7 @@ typedef struct hr_workload {
 } hr_workload;
 
 /* Add a program's own workload kind, after the built-in ones, for the hremu command and every
- * lookup: kind HR_KIND_USER or above, not used by another workload, the algorithms that take it
+ * lookup: a name made of letters, digits, '_' and '-', kind HR_KIND_USER or above, not used by another workload, the algorithms that take it
  * naming the same kind. Its instances come from [workload] kind = NAME, n, the machine's seed and
  * the keys it declares (spec->distribution and spec->dataset are NULL). A declared key must be
  * well formed (a known type, a default inside its range or among its choices, a name no fixed

@@ -316,12 +316,24 @@ const hr_algorithm *hr_algorithm_find(const char *name)
     return NULL;
 }
 
+/* Letters, digits, '_' and '-': what a name may hold, since it goes into config sections,
+ * --set keys, CSV and JSON rows, traces and a web page's script. */
+#define NAME_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
+
+/* Nonzero if name is FAMILY.NAME, each part one or more of NAME_CHARS. */
+static int good_name(const char *name)
+{
+    size_t family = strspn(name, NAME_CHARS);
+    return family > 0 && name[family] == '.' && strspn(name + family + 1, NAME_CHARS) > 0 &&
+           name[family + 1 + strspn(name + family + 1, NAME_CHARS)] == '\0';
+}
+
 int hr_algorithm_register(const hr_algorithm *alg, const char **why)
 {
     const char *bad = NULL;
-    if (alg == NULL || alg->name == NULL || strchr(alg->name, '.') == NULL ||
-        strpbrk(alg->name, ", =[]") != NULL)
-        bad = "an algorithm needs a name FAMILY.NAME without spaces, commas, '=' or brackets";
+    if (alg == NULL || alg->name == NULL || !good_name(alg->name))
+        bad = "an algorithm needs a name FAMILY.NAME, each part made of letters, digits, '_' and "
+              "'-'";
     else if (alg->summary == NULL || alg->run == NULL || (alg->plan == NULL) != (alg->unplan == NULL))
         bad = "an algorithm needs a summary and run (and plan with unplan, or neither)";
     else if (alg->kind == 0)
@@ -331,7 +343,10 @@ int hr_algorithm_register(const hr_algorithm *alg, const char **why)
     else if (nadded == HR_MAX_REGISTERED)
         bad = "too many algorithms registered";
     for (const hr_param_spec *p = alg && !bad ? alg->params : NULL; p != NULL && p->name; p++)
-        if (!(p->min <= p->def && p->def <= p->max))
+        if (p->name[0] == '\0' || strspn(p->name, NAME_CHARS) != strlen(p->name) ||
+            strchr(p->name, '-') != NULL)
+            bad = "a parameter's name is made of letters, digits and '_'";
+        else if (!(p->min <= p->def && p->def <= p->max))
             bad = "a parameter's default is outside its range";
     if (bad != NULL) {
         if (why != NULL)

@@ -2,7 +2,7 @@
  * program with algorithms and workloads of its own calls after registering them. Reads the options, loads and checks the config (every sweep point,
  * then every machine and workload instance) before anything runs, runs the sweep and turns the
  * outcome into an exit status: 0 every row verified, 1 a row failed, 2 usage or config error. */
-#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +16,7 @@
 #include <hremu/workload.h>
 
 #include "cli/config.h"
+#include "cli/output.h"
 #include "cli/regions.h"
 #include "cli/report.h"
 #include "cli/sweep.h"
@@ -388,36 +389,31 @@ static int prepare(const options *o, hr_config **out, hr_sweep_plan *plan)
     return EXIT_OK;
 }
 
-/* Open a side output of option opt (--trace, --schedule) at path: NULL leaves *f NULL, "-" is
- * standard output, which then needs --out for the rows. EXIT_OK, or EXIT_USAGE said. */
-static int side_output(const char *opt, const char *path, const char *out, FILE **f)
+static int dash(const char *path)
+{
+    return path != NULL && strcmp(path, "-") == 0;
+}
+
+/* Open a side output of option opt (--trace, --schedule) at path among the run's outputs: NULL
+ * leaves *f NULL, "-" is standard output, which then needs --out for the rows. EXIT_OK, or
+ * EXIT_USAGE said. */
+static int side_output(hr_outputs *outs, const char *opt, const char *path, const char *out,
+                       FILE **f)
 {
     *f = NULL;
     if (path == NULL)
         return EXIT_OK;
-    if (strcmp(path, "-") == 0) {
-        if (out == NULL) {
-            fprintf(stderr, "hremu: %s - writes to standard output: give the rows a file with "
-                    "--out\n", opt);
-            return EXIT_USAGE;
-        }
-        *f = stdout;
-        return EXIT_OK;
+    if (dash(path) && strcmp(opt, "--out") != 0 && (out == NULL || dash(out))) {
+        fprintf(stderr, "hremu: %s - writes to standard output: give the rows a file with "
+                "--out\n", opt);
+        return EXIT_USAGE;
     }
-    if ((*f = fopen(path, "w")) == NULL) {
-        fprintf(stderr, "hremu: %s: cannot open: %s\n", path, strerror(errno));
+    char why[PATH_MAX + 128];
+    if (hr__outputs_open(outs, opt, path, f, why, sizeof why) != 0) {
+        fprintf(stderr, "hremu: %s\n", why);
         return EXIT_USAGE;
     }
     return EXIT_OK;
-}
-
-/* Flush or close a side output; nonzero on a write error. */
-static int close_side(FILE *f)
-{
-    if (f == NULL)
-        return 0;
-    int bad = ferror(f);
-    return (f == stdout ? fflush(f) : fclose(f)) != 0 || bad;
 }
 
 /* Does some row's workload kind declare a key of this column? */
@@ -482,48 +478,42 @@ static int run(const options *o, const hr_config *c, const hr_sweep_plan *plan, 
     if (o->schedule != NULL && !plan->schedules)
         fprintf(stderr, "hremu: note: --schedule: no row runs a scheduler (irreg.*), so there is "
                 "no schedule to write\n");
-    FILE *out = stdout, *trace = NULL, *schedule = NULL, *rounds = NULL, *html = NULL;
-    int code = side_output("--trace", o->trace, o->out, &trace);
-    if (code == EXIT_OK)
-        code = side_output("--schedule", o->schedule, o->out, &schedule);
-    if (code == EXIT_OK)
-        code = side_output("--rounds", o->rounds, o->out, &rounds);
-    if (code == EXIT_OK && o->html != NULL && strcmp(o->html, "-") == 0)
+    /* Every file is written aside and renamed into place when the run ends well (a row that
+     * failed verification included: its files describe the failure); a usage error or a write
+     * error leaves the old files as they were (cli/output.h). */
+    hr_outputs outs = { .n = 0 };
+    FILE *out = stdout, *trace = NULL, *schedule = NULL, *rounds = NULL, *html = NULL,
+         *regions = NULL;
+    int code = EXIT_OK;
+    if (o->html != NULL && strcmp(o->html, "-") == 0)
         code = usage_error("--html writes a page to a file, not to standard output%s", "");
+    if (code == EXIT_OK && dash(o->trace) + dash(o->schedule) + dash(o->rounds) +
+                               dash(o->regions) > 1)
+        code = usage_error("only one of --trace, --schedule, --rounds and --regions can write to "
+                           "standard output%s", "");
+    if (code == EXIT_OK && o->out != NULL)
+        code = side_output(&outs, "--out", o->out, NULL, &out);
     if (code == EXIT_OK)
-        code = side_output("--html", o->html, o->out, &html);
-    if (code == EXIT_OK && (trace == stdout) + (schedule == stdout) + (rounds == stdout) > 1)
-        code = usage_error("only one of --trace, --schedule and --rounds can write to standard "
-                           "output%s", "");
-    if (code == EXIT_OK && o->out != NULL && (out = fopen(o->out, "w")) == NULL) {
-        fprintf(stderr, "hremu: %s: cannot open: %s\n", o->out, strerror(errno));
-        code = EXIT_USAGE;
-    }
+        code = side_output(&outs, "--trace", o->trace, o->out, &trace);
+    if (code == EXIT_OK)
+        code = side_output(&outs, "--schedule", o->schedule, o->out, &schedule);
+    if (code == EXIT_OK)
+        code = side_output(&outs, "--rounds", o->rounds, o->out, &rounds);
+    if (code == EXIT_OK)
+        code = side_output(&outs, "--html", o->html, o->out, &html);
+    if (code == EXIT_OK)
+        code = side_output(&outs, "--regions", o->regions, o->out, &regions);
+    char owhy[PATH_MAX + 128];
     if (code != EXIT_OK) {
-        close_side(trace);
-        close_side(schedule);
-        close_side(rounds);
-        close_side(html);
+        hr__outputs_close(&outs, 0, owhy, sizeof owhy);
         return code;
     }
     hr_trace tr;
     if (trace != NULL)
         hr__trace_begin(&tr, trace, trace == stdout ? HR_TRACE_CSV : hr__trace_format(o->trace),
                         limit, sample, o->trace_wall);
-    FILE *regions = NULL;
-    if (o->regions != NULL) {
-        if ((regions = fopen(o->regions, "w")) == NULL) {
-            fprintf(stderr, "hremu: %s: cannot open: %s\n", o->regions, strerror(errno));
-            close_side(trace);
-            close_side(schedule);
-            close_side(rounds);
-            close_side(html);
-            if (out != stdout)
-                fclose(out);
-            return EXIT_USAGE;
-        }
+    if (regions != NULL)
         hr__regions_begin(regions, format);
-    }
     hr_sweep_stats st;
     hr_config_error e;
     /* Rows that stream to the terminal are their own progress; a progress line there would
@@ -545,9 +535,6 @@ static int run(const options *o, const hr_config *c, const hr_sweep_plan *plan, 
     if (rep.dropped[0] != '\0')
         fprintf(stderr, "hremu: note: the table leaves out %s to fit %d columns (--format csv "
                 "and --columns have every column)\n", rep.dropped, HR_REPORT_TABLE_WIDTH);
-    int rerr = regions != NULL && (ferror(regions) | fclose(regions)) != 0;
-    if (out != stdout && fclose(out) != 0)
-        werr = HR_ESYS;
     if (trace != NULL) {
         hr__trace_end(&tr);
         if (tr.dropped > 0)
@@ -555,26 +542,12 @@ static int run(const options *o, const hr_config *c, const hr_sweep_plan *plan, 
                     "left out (--trace-limit; --trace-sample K writes a sample)\n", tr.dropped,
                     limit);
     }
-    if (close_side(trace) != 0) {
-        fprintf(stderr, "hremu: %s: write error\n", o->trace);
-        return EXIT_USAGE;
-    }
-    if (close_side(schedule) != 0) {
-        fprintf(stderr, "hremu: %s: write error\n", o->schedule);
-        return EXIT_USAGE;
-    }
     if (html != NULL)
         hr__html_end(&page);
-    if (close_side(html) != 0) {
-        fprintf(stderr, "hremu: %s: write error\n", o->html);
-        return EXIT_USAGE;
-    }
-    if (close_side(rounds) != 0) {
-        fprintf(stderr, "hremu: %s: write error\n", o->rounds);
-        return EXIT_USAGE;
-    }
-    if (rerr) {
-        fprintf(stderr, "hremu: %s: write error\n", o->regions);
+    /* A side output on standard output (--trace -) is checked here; hremu_main flushes it. */
+    int side_err = out != stdout && ferror(stdout);
+    if (hr__outputs_close(&outs, err >= 0 && werr >= 0 && !side_err, owhy, sizeof owhy) != 0) {
+        fprintf(stderr, "hremu: %s\n", owhy);
         return EXIT_USAGE;
     }
     if (st.skipped > 0)
@@ -590,8 +563,8 @@ static int run(const options *o, const hr_config *c, const hr_sweep_plan *plan, 
                 "first: %s\n", st.coll_async, st.coll_async == 1 ? "" : "s", st.coll_async_row);
     if (err < 0)
         return config_error(&e);
-    if (werr < 0) {
-        fprintf(stderr, "hremu: %s: write error\n", o->out ? o->out : "standard output");
+    if (werr < 0 || side_err) {
+        fprintf(stderr, "hremu: standard output: write error\n");
         return EXIT_USAGE;
     }
     return st.failed ? EXIT_FAILED : EXIT_OK;

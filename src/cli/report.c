@@ -9,6 +9,8 @@
 #include <hremu/error.h>
 #include <hremu/workload.h>
 
+#include "cli/jsonstr.h"
+
 typedef enum col_type { COL_STR, COL_NUM, COL_BOOL } col_type;
 
 /* When the default table shows a column (the full set is CSV's, JSON's and --columns'): it
@@ -277,37 +279,18 @@ static void csv_row(FILE *out, const column *cols, int n, const char *const *v)
 
 /* ---- JSON lines ----------------------------------------------------------------------------- */
 
-void hr__report_json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c == '\n')
-            fputs("\\n", out);
-        else if (c == '\t')
-            fputs("\\t", out);
-        else if (c < 0x20 || c == 0x7f)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
-    }
-    fputc('"', out);
-}
-
 static void json_row(FILE *out, const column *cols, int n, const char *const *v)
 {
     fputc('{', out);
     for (int i = 0; i < n; i++) {
         if (i)
             fputc(',', out);
-        hr__report_json_string(out, cols[i].name);
+        hr__json_string(out, cols[i].name);
         fputc(':', out);
         if (cols[i].opt && v[i][0] == '\0')
             fputs("null", out);      /* a key of another workload kind */
         else if (cols[i].type == COL_STR)
-            hr__report_json_string(out, v[i]);
+            hr__json_string(out, v[i]);
         else
             fputs(v[i][0] != '\0' ? v[i] : "null", out);
     }

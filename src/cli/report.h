@@ -124,9 +124,8 @@ void hr__report_line(FILE *out, hr_format format, const char *const *names, cons
  * model figures (and h, which a seeded workload draws). Then flush; HR_OK, or HR_ESYS if any
  * write failed (HR_ENOMEM if rows could not be kept). */
 int  hr__report_end(hr_report *r);
-/* s as one CSV field (quoted as RFC 4180 says, if it must be) / as a JSON string. */
+/* s as one CSV field (quoted as RFC 4180 says, if it must be); JSON strings: cli/jsonstr.h. */
 void hr__report_csv_field(FILE *out, const char *s);
-void hr__report_json_string(FILE *out, const char *s);
 /* The shortest "%g" text of d that reads back as exactly d (at most 24 bytes). Any thread. */
 void hr__report_double(char *buf, size_t len, double d);
 

@@ -167,7 +167,8 @@ static int run_once(sweep *s, size_t k, hr_run_result *res, outcome *o)
                  pt->machine.topology ? pt->machine.topology : "complete",
                  (unsigned long long)pt->machine.seed);
         if (s->trace != NULL)
-            err = hr__trace_row(s->trace, s->m, pt->alg->name, what);
+            err = hr__trace_row(s->trace, s->m, pt->alg->name, what,
+                                pt->machine.discipline);
         if (err == HR_OK && s->rounds != NULL)
             err = hr__board_write(s->rounds, s->m, what, pt->machine.discipline);
         if (err == HR_OK && s->html != NULL)

@@ -5,6 +5,7 @@
 #define HREMU_CLI_TRACE_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include <hremu/machine.h>
@@ -22,6 +23,7 @@ typedef struct hr_trace {
     size_t          events;     /* events written */
     unsigned char  *seen;       /* JSON: the links whose track the row has named */
     size_t          nseen;
+    uint64_t        flows;      /* JSON: arrows written, over every row (each its own id) */
 } hr_trace;
 
 /* The format a path asks for: JSON if it ends in ".json", else CSV. */
@@ -29,9 +31,10 @@ hr_trace_format hr__trace_format(const char *path);
 /* Begin the file: the CSV header, or the JSON object's opening. */
 void hr__trace_begin(hr_trace *t, FILE *out, hr_trace_format format, size_t limit, int sample,
                      int wall);
-/* The events of m's last run, as row `what` ("hrel.direct procs=8 ...") of algorithm alg.
- * HR_OK or HR_ENOMEM. */
-int  hr__trace_row(hr_trace *t, const hr_machine *m, const char *alg, const char *what);
+/* The events of m's last run, as row `what` ("hrel.direct procs=8 ...") of algorithm alg under
+ * discipline (its name: what a round message's priority and queue mean). HR_OK or HR_ENOMEM. */
+int  hr__trace_row(hr_trace *t, const hr_machine *m, const char *alg, const char *what,
+                   const char *discipline);
 /* End the file (the JSON's closing). */
 void hr__trace_end(hr_trace *t);
 

@@ -230,8 +230,12 @@ static const char *bad_keys(const hr_wkey_spec *keys)
 int hr_workload_register(const hr_workload *w, const char **why)
 {
     const char *bad = NULL;
-    if (w == NULL || w->name == NULL || w->name[0] == '\0' || strpbrk(w->name, ", =[]:") != NULL)
-        bad = "a workload needs a name without spaces, commas, '=', ':' or brackets";
+    /* What a name may hold, since it goes into configs, rows, traces and a web page's script. */
+    static const char name_chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                     "0123456789_-";
+    if (w == NULL || w->name == NULL || w->name[0] == '\0' ||
+        strspn(w->name, name_chars) != strlen(w->name))
+        bad = "a workload needs a name made of letters, digits, '_' and '-'";
     else if (w->summary == NULL || !w->make || !w->reset || !w->verify || !w->min_bytes || !w->h ||
              !w->mem_bytes || !w->destroy)
         bad = "a workload needs a summary and every function (make, reset, verify, min_bytes, h, "

@@ -1077,5 +1077,195 @@ expect_rc 2 "--trace-limit past 2^64"
 expect_err "hremu: --trace-limit takes a positive number of events (it is '99999999999999999999999') (hremu --help shows the usage)" \
     "--trace-limit past 2^64"
 
+# ---- outputs: never two on one file, never half written ----------------------------------------
+# Two outputs on one file (however spelled) are refused before anything is written, and the file
+# that was there stays as it was.
+CT=configs/teaching/contention.ini
+mkdir "$TMP/o"
+echo old >"$TMP/o/r.csv"
+run $CT --out "$TMP/o/r.csv" --trace "$TMP/o/r.csv"
+expect_rc 2 "--out and --trace on one file"
+expect_err "hremu: --out and --trace write to the same file, $TMP/o/r.csv: give each its own" "--out and --trace on one file"
+[ "$(cat "$TMP/o/r.csv")" = old ] && ok || bad "--out and --trace on one file: the old file changed"
+run $CT --out "$TMP/o/new.csv" --regions "$TMP/o/../o/new.csv"
+expect_rc 2 "--out and --regions on one new file"
+[ ! -e "$TMP/o/new.csv" ] && ok || bad "--out and --regions on one new file: a file was written"
+ln -s r.csv "$TMP/o/link.csv"
+run $CT --html "$TMP/o/link.csv" --out "$TMP/o/r.csv"
+expect_rc 2 "--out and --html on one file through a link"
+# One output that cannot be opened: the others, opened before it, are left as they were.
+run $CT --out "$TMP/o/r.csv" --trace "$TMP/o/no/such/t.json"
+expect_rc 2 "an output that cannot be opened"
+[ "$(cat "$TMP/o/r.csv")" = old ] && ok || bad "an output that cannot be opened: --out's file was truncated"
+# A write that fails (a file size limit: the trace is the biggest output) leaves every old file
+# as it was, the page too, and no temporary file behind.
+echo old >"$TMP/o/t.json"; echo old >"$TMP/o/p.html"
+(ulimit -f 20; trap '' XFSZ; "$BIN" $CT --out "$TMP/o/r.csv" --trace "$TMP/o/t.json" \
+    --html "$TMP/o/p.html" >"$TMP/out" 2>"$TMP/err"); rc=$?
+expect_rc 2 "a write error"
+expect_err "hremu: $TMP/o/t.json: write error" "a write error"
+[ "$(cat "$TMP/o/r.csv" "$TMP/o/t.json" "$TMP/o/p.html" | tr '\n' ' ')" = "old old old " ] && ok ||
+    bad "a write error: the old files changed"
+[ "$(ls -A "$TMP/o" | tr '\n' ' ')" = "link.csv p.html r.csv t.json " ] && ok ||
+    bad "a write error: files left behind: $(ls -A "$TMP/o")"
+# A run that ends well replaces the files whole (through the link: the link stays a link), with
+# the mode the file had; a row that fails verification (exit 1) keeps its files, which say so.
+chmod 640 "$TMP/o/r.csv"
+run $CT --out "$TMP/o/link.csv" --format csv --trace "$TMP/o/t.json" --html "$TMP/o/p.html"
+expect_rc 0 "outputs replaced"
+[ -L "$TMP/o/link.csv" ] && [ "$(col algorithm "$TMP/o/r.csv" | tr '\n' ' ')" = "xchg.lex xchg.pex " ] &&
+    [ "$(stat -c %a "$TMP/o/r.csv")" = 640 ] && ok || bad "outputs replaced: the link, the rows or the mode"
+tail -n 1 "$TMP/o/p.html" | grep -q '</html>' && python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$TMP/o/t.json" &&
+    ok || bad "outputs replaced: the page or the trace is not whole"
+run --format csv --set run.algorithms=hrel.xor --set machine.buffer=64 --set workload.n=2^12 \
+    --out "$TMP/o/r.csv" --trace "$TMP/o/t.csv"
+expect_rc 1 "a failing run's outputs"
+[ "$(col status "$TMP/o/r.csv")" = failed ] && [ "$(col row "$TMP/o/t.csv" | sort -u)" = 0 ] && ok ||
+    bad "a failing run's outputs: the row and its trace are kept"
+[ "$(ls -A "$TMP/o" | tr '\n' ' ')" = "link.csv p.html r.csv t.csv t.json " ] && ok ||
+    bad "outputs: files left behind: $(ls -A "$TMP/o")"
+run $CT --out /dev/null --rounds /dev/null
+expect_rc 0 "two outputs on /dev/null"
+# A file one may write in a directory that takes no new file is written in place, as before.
+if [ "$(id -u)" -ne 0 ]; then
+    mkdir "$TMP/ro" && echo old >"$TMP/ro/r.csv" && chmod 555 "$TMP/ro"
+    run $CT --out "$TMP/ro/r.csv" --format csv
+    expect_rc 0 "an output in a read-only directory"
+    [ "$(col algorithm "$TMP/ro/r.csv" | tr '\n' ' ')" = "xchg.lex xchg.pex " ] && ok ||
+        bad "an output in a read-only directory: $(cat "$TMP/ro/r.csv")"
+    chmod 755 "$TMP/ro"
+else
+    echo "SKIP: an output in a read-only directory (root writes there all the same)"
+fi
+# Standard output takes one output: the rows, or one of the side outputs with the rows in --out.
+run $CT --trace - --regions - --out "$TMP/o/r.csv"
+expect_rc 2 "two side outputs on standard output"
+expect_err "hremu: only one of --trace, --schedule, --rounds and --regions can write to standard output (hremu --help shows the usage)" "two side outputs on standard output"
+run $CT --regions - --out "$TMP/o/r.csv" --format csv
+expect_rc 0 "--regions -"
+[ "$(head -n 1 "$TMP/out" | cut -d, -f1-3)" = "row,algorithm,kind" ] && ok || bad "--regions -: $(head -n 1 "$TMP/out")"
+
+# ---- strings: a file name that is not UTF-8 still makes valid JSON rows -----------------------
+LATIN1=$(printf 'r\351l.txt')
+cp tests/data/hrel_good.txt "$TMP/$LATIN1"
+run --format json --set machine.procs=4 --set workload.n=8 --set workload.h=0 \
+    --set "workload.distribution=file:$TMP/$LATIN1" --set run.algorithms=hrel.direct
+expect_rc 0 "a file name in Latin-1"
+python3 - "$TMP/out" <<'PY' && ok || bad "a file name in Latin-1: the JSON rows are not valid UTF-8 JSON"
+import json, sys
+rows = [json.loads(line) for line in open(sys.argv[1], "rb").read().decode("utf-8").splitlines()]
+assert len(rows) == 1 and rows[0]["distribution"].endswith("r\ufffdl.txt"), rows
+PY
+
+# ---- traces a viewer reads ---------------------------------------------------------------------
+# Arrows as a viewer binds them: by id alone (Chrome trace ids are global, across rows), each id
+# one start and one finish, each bound to the slice that encloses it on its track (the deepest
+# one holding its time): the start to the message's sending, the finish to its receipt.
+cat >"$TMP/flows.py" <<'PY'
+def check_flows(ev, sending=("send",), receiving=("recv",)):
+    """The arrows of a trace, paired by id as a viewer does; returns how many."""
+    slices = {}
+    for e in ev:
+        if e["ph"] == "X":
+            slices.setdefault((e["pid"], e["tid"]), []).append(e)
+    def enclosing(f):
+        inside = [e for e in slices.get((f["pid"], f["tid"]), [])
+                  if e["ts"] - 1e-9 <= f["ts"] <= e["ts"] + e["dur"] + 1e-9]
+        assert inside, ("an arrow end binds to no slice", f)
+        return max(inside, key=lambda e: (e["ts"], -e["dur"]))
+    ends = {}
+    for e in ev:
+        if e["ph"] in "sf" and e.get("cat") == "flow":
+            ends.setdefault(e["id"], []).append(e)
+    for i, v in ends.items():
+        assert sorted(e["ph"] for e in v) == ["f", "s"], ("id", i, "has", [e["ph"] for e in v])
+        s = next(e for e in v if e["ph"] == "s")
+        f = next(e for e in v if e["ph"] == "f")
+        a, b = enclosing(s), enclosing(f)
+        assert s["pid"] == f["pid"], ("an arrow between rows", s, f)
+        assert a["cat"] in sending and b["cat"] in receiving, (a, b)
+        assert a["args"]["msg"] == b["args"]["msg"], ("an arrow binds two messages", a, b)
+        assert s["ts"] <= f["ts"]
+    return len(ends)
+PY
+run $CT --trace "$TMP/ct.json" --out /dev/null
+python3 - "$TMP/ct.json" "$TMP" <<'PY' && ok || bad "--trace FILE.json: arrows paired by id alone, within their row"
+import json, sys
+sys.path.insert(0, sys.argv[2])
+from flows import check_flows
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+recvs = [e for e in ev if e.get("cat") == "recv"]
+assert check_flows(ev) == len(recvs) == 2 * 56, (check_flows(ev), len(recvs))
+PY
+# Round messages have arrows too: from the round a message is sent in, on its sender's port, to
+# the round it is delivered in, on its receiver's track, a queued one later than it was sent;
+# every delivery of the CSV trace has one.
+run configs/teaching/disciplines.ini --trace "$TMP/rd.json" --out /dev/null
+run configs/teaching/disciplines.ini --trace "$TMP/rd.csv" --out /dev/null
+python3 - "$TMP/rd.json" "$TMP/rd.csv" "$TMP" <<'PY' && ok || bad "--trace FILE.json: round messages' arrows"
+import csv, json, sys
+sys.path.insert(0, sys.argv[3])
+from flows import check_flows
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+rows = list(csv.DictReader(open(sys.argv[2])))
+delivered = [r for r in rows if r["event"] == "round" and r["fate"] == "delivered"]
+assert check_flows(ev, ("round",), ("round",)) == len(delivered) > 0
+first = {}
+for r in rows:
+    if r["event"] == "round":
+        first.setdefault((r["row"], r["msg"]), int(r["round"]))
+later = [r for r in delivered if int(r["round"]) > first[(r["row"], r["msg"])]]
+assert later, "no message waited in a queue"
+byid = {}
+for e in ev:
+    if e.get("cat") == "flow":
+        byid.setdefault(e["id"], {})[e["ph"]] = e
+tracks = {}
+for e in ev:
+    if e["ph"] == "X":
+        tracks.setdefault((e["pid"], e["tid"]), []).append(e)
+def at(f):   # the round slice that holds an arrow's end
+    return next(e for e in tracks[(f["pid"], f["tid"])] if e["ts"] <= f["ts"] <= e["ts"] + e["dur"])
+waited = [v for v in byid.values() if at(v["f"])["args"]["round"] > at(v["s"])["args"]["round"]]
+assert len(waited) == len(later), (len(waited), len(later))
+assert all(at(v["f"])["name"].endswith("from the queue") for v in waited)
+PY
+# What a person reads: a discipline's unused fields left out (fifo has no priorities: its order
+# is the queue's; arbitrary and ocpc have no queues), integers past 2^53 as strings (pq_random's
+# priorities), links' slices named by the message's ends, times in whole picoseconds.
+python3 - "$TMP/rd.json" "$TMP/rd.csv" "$TMP/torus.json" <<'PY' && ok || bad "--trace: readable values"
+import csv, json, re, sys
+text = open(sys.argv[1]).read()
+ev = json.loads(text)["traceEvents"]
+procs = {e["pid"]: e["args"]["name"] for e in ev if e["name"] == "process_name"}
+def numbers(x):
+    if isinstance(x, dict):
+        for v in x.values(): yield from numbers(v)
+    elif isinstance(x, list):
+        for v in x: yield from numbers(v)
+    elif isinstance(x, (int, float)) and not isinstance(x, bool):
+        yield x
+assert all(abs(v) <= 2 ** 53 for v in numbers(ev))
+big = 0
+for e in ev:
+    if e.get("cat") != "round" or "to" not in e["args"]:
+        continue
+    disc = re.search(r"discipline=(\w+)", procs[e["pid"]]).group(1)
+    assert ("priority" in e["args"]) == (disc == "priority"), (disc, e)
+    assert ("receiver's queue" in e["args"]) == (disc in ("fifo", "priority")), (disc, e)
+    if isinstance(e["args"].get("priority"), str):
+        big += int(e["args"]["priority"]) > 2 ** 53
+assert big > 0, "no priority past 2^53 (hrel.pq_random's)"
+fifo = {str(pid) for pid, name in procs.items() if "discipline=fifo" in name}
+fifo = [r for r in csv.DictReader(open(sys.argv[2])) if r["event"] == "round" and r["row"] in fifo]
+assert fifo and all(r["priority"] == "" and r["queue"] != "" for r in fifo)
+assert all(not re.search(r'"(ts|dur)":-?\d+\.\d{7,}', line) for line in text.splitlines())
+tev = json.load(open(sys.argv[3]))["traceEvents"]
+sends = {(e["pid"], e["args"]["msg"]): (e["tid"] // 2, int(e["name"].split("P")[-1]))
+         for e in tev if e.get("cat") == "send"}
+links = [e for e in tev if e.get("cat") == "link"]
+assert links and all(e["name"] == "P%d -> P%d" % sends[(e["pid"], e["args"]["msg"])] for e in links)
+PY
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
