@@ -192,12 +192,13 @@ tail -n 1 "$TMP/out" | grep -q '^hrel.direct,16,1048576,262144,async,.*,true,' &
     bad "buffer = 4096, async: $(tail -n 1 "$TMP/out")"
 
 # A run that fails is exit status 1: hrel.xor's point-to-point messages cannot fit in a 64-byte
-# receive buffer, which fails the run with one line per processor that tried, and a failed row.
+# receive buffer, a misuse the library detects, which fails the run with one line for the
+# processors that tried, and a row whose status is misuse.
 run --format csv --set run.algorithms=hrel.xor --set machine.buffer=64 --set workload.n=2^12
 expect_rc 1 "a failing run"
 expect_grep "hremu: hrel.xor: P" "$TMP/err" "a failing run names the algorithm"
 expect_grep "can never fit in P" "$TMP/err" "a failing run says why"
-[ "$(col algorithm),$(col verified),$(col status)" = "hrel.xor,false,failed" ] && ok ||
+[ "$(col algorithm),$(col verified),$(col status)" = "hrel.xor,false,misuse" ] && ok ||
     bad "a failing run's row: $(tail -n 1 "$TMP/out")"
 
 # Seed 004: the six algorithms of kind values on RH(2,1) and the 4-cube, their rows verified and
@@ -1120,7 +1121,7 @@ tail -n 1 "$TMP/o/p.html" | grep -q '</html>' && python3 -c 'import json,sys; js
 run --format csv --set run.algorithms=hrel.xor --set machine.buffer=64 --set workload.n=2^12 \
     --out "$TMP/o/r.csv" --trace "$TMP/o/t.csv"
 expect_rc 1 "a failing run's outputs"
-[ "$(col status "$TMP/o/r.csv")" = failed ] && [ "$(col row "$TMP/o/t.csv" | sort -u)" = 0 ] && ok ||
+[ "$(col status "$TMP/o/r.csv")" = misuse ] && [ "$(col row "$TMP/o/t.csv" | sort -u)" = 0 ] && ok ||
     bad "a failing run's outputs: the row and its trace are kept"
 [ "$(ls -A "$TMP/o" | tr '\n' ' ')" = "link.csv p.html r.csv t.csv t.json " ] && ok ||
     bad "outputs: files left behind: $(ls -A "$TMP/o")"
