@@ -631,7 +631,9 @@ END_TEST
  *   (c = 1, from 3 senders: ceil(1.5) = 2 >= c, whole): 4 permutations.
  * - processors (N = 8): ceil(4) = 4 >= c: all whole; then the two left to 7: 3 permutations.
  * MS with tau = 0 (Gain_k = -dM_k) starts at rank ceil(3N/4): N = 4 gives rank 3 (M_eff = 40,
- * the transfer to 7 is 40 B); N = 6 and 8 give ranks 5 and 6 >= c: all whole. */
+ * the transfer to 7 is 40 B); N = 6 and 8 give ranks 5 and 6 >= c: all whole. BJ with tau /
+ * phi = 2e7 B: for N = 4, Gain_0 = 2e7/3 - (s - 40) beats Gain_1 = 2e7/4, so lambda stays at
+ * rank 3 and s sends 40 (then three whole parts to 7: 4 permutations); N = 6 and 8: all whole. */
 START_TEST(test_perm_lambda_base)
 {
     uint64_t com[64] = { 0 };
@@ -642,20 +644,25 @@ START_TEST(test_perm_lambda_base)
         hr_perm_base base;
         int steps;
         uint64_t to6, to7; /* step 1's bytes to 6 and to 7 (0: the whole message) */
+        double tau;
     } c[] = {
-        { HR_PERM_CGMH_FIXED, HR_PERM_BASE_MESSAGES, 5, 20, 20 },
-        { HR_PERM_CGMH_FIXED, HR_PERM_BASE_SENDERS, 4, 40, 40 },
-        { HR_PERM_CGMH_FIXED, HR_PERM_BASE_PROCS, 3, 40, 0 },
-        { HR_PERM_CGMH_MS, HR_PERM_BASE_MESSAGES, 4, 40, 40 },
-        { HR_PERM_CGMH_MS, HR_PERM_BASE_SENDERS, 3, 40, 0 },
-        { HR_PERM_CGMH_MS, HR_PERM_BASE_PROCS, 3, 40, 0 },
+        { HR_PERM_CGMH_FIXED, HR_PERM_BASE_MESSAGES, 5, 20, 20, 0.0 },
+        { HR_PERM_CGMH_FIXED, HR_PERM_BASE_SENDERS, 4, 40, 40, 0.0 },
+        { HR_PERM_CGMH_FIXED, HR_PERM_BASE_PROCS, 3, 40, 0, 0.0 },
+        { HR_PERM_CGMH_MS, HR_PERM_BASE_MESSAGES, 4, 40, 40, 0.0 },
+        { HR_PERM_CGMH_MS, HR_PERM_BASE_SENDERS, 3, 40, 0, 0.0 },
+        { HR_PERM_CGMH_MS, HR_PERM_BASE_PROCS, 3, 40, 0, 0.0 },
+        { HR_PERM_CGMH_BJ, HR_PERM_BASE_MESSAGES, 4, 40, 40, 1.0 },
+        { HR_PERM_CGMH_BJ, HR_PERM_BASE_SENDERS, 3, 40, 0, 1.0 },
+        { HR_PERM_CGMH_BJ, HR_PERM_BASE_PROCS, 3, 40, 0, 1.0 },
     };
     for (size_t k = 0; k < sizeof c / sizeof c[0]; k++)
         for (uint64_t seed = 1; seed <= 8; seed++) {
             hr_perm_opts o = hr__perm_opts_default(c[k].v);
             o.lambda = 0.5;
             o.no_reset = 1;
-            o.tau = 0.0;
+            o.tau = c[k].tau;
+            o.phi = 5e-8;
             o.base = c[k].base;
             o.seed = seed;
             hr_sched s;

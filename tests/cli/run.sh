@@ -240,6 +240,16 @@ step 5: 1 -> 6, 3 -> 5, 4 -> 2, 7 -> 0
 step 6: 1 <-> 7, 6 -> 2
 TABLE
 cmp -s "$TMP/gs.txt" "$TMP/table10.txt" && ok || bad "--schedule irreg.gs: $(cat "$TMP/gs.txt")"
+# CGMH's base (what lambda is a fraction of) is a declared parameter: every reading is in the
+# rows' params, and every row verifies: 15 rows of cgmh_fixed (five lambdas), 3 and 3.
+run configs/seed002/table3.ini --set machine.procs=8 --set workload.d=3 --set workload.msg_unit=16 \
+    --set machine.seed=1 --set run.algorithms=irreg.cgmh_fixed,irreg.cgmh_ms,irreg.cgmh_bj \
+    --set irreg.cgmh_fixed.base=0,1,2 --set irreg.cgmh_ms.base=0,1,2 --set irreg.cgmh_bj.base=0,1,2 \
+    --format csv
+expect_rc 0 "CGMH under the three bases"
+[ "$(col status | grep -c '^ok$')" -eq 21 ] && ok || bad "CGMH bases: $(col status | sort | uniq -c)"
+[ "$(col params | grep -c ' base=[012]$\|^base=[012]$')" -eq 21 ] && ok || bad "CGMH bases: params $(col params | head -3)"
+[ "$(col params | grep -c 'base=2$')" -eq 7 ] && ok || bad "CGMH bases: base=2 in $(col params | grep -c 'base=2$') rows"
 run configs/seed001/table10.ini --schedule -
 expect_rc 2 "--schedule - without --out"
 expect_err "hremu: --schedule - writes to standard output: give the rows a file with --out" "--schedule - without --out"
