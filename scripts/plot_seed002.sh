@@ -148,7 +148,9 @@ awk -v me="$me" -v results="$stage/results.csv" \
         if (name != "ac_buffer" && col("status") != "ok") fail(FILENAME ": " col("algorithm") " (line " FNR "): status " col("status") ", not ok")
     }
     name == "table1" || name == "table2" {
-        lam = param("lambda") + 0; rs = param("reset") + 0; d = col("d") + 0
+        lam = param("lambda") + 0; rs = param("reset") + 0; d = col("d") + 0; b = param("base") + 0
+        if ((name in BASE) && BASE[name] != b) fail(FILENAME ": line " FNR ": base=" b ", other rows base=" BASE[name] " (one reading of lambda a table)")
+        BASE[name] = b
         once(lam SUBSEP rs SUBSEP d SUBSEP col("seed"), "lambda=" lam " reset=" rs " at d = " d ", seed " col("seed"))
         samep(name, col("procs") + 0); A1[name] = col("algorithm")
         add(name "l", lam); add(name "d", d)
@@ -283,7 +285,9 @@ awk -v me="$me" -v results="$stage/results.csv" \
         print "units, as the paper'"'"'s Appendix D), with reset = 1 (\"resetting lambda\" to 1 once the mean active entries of"
         print "a column fall to max(2, d/16)) and reset = 0. d1 (3) = d/lambda + log2(d)/lambda^2 and d2 (4) ="
         print "(15/16)(d/lambda) + 4/lambda^2 + d/16 + log2(d/16), computed with our d. hremu'"'"'s patterns have"
-        print "no message to oneself: its d = " (t == "table1" ? 31 : 511) " stands for the paper'"'"'s " pp ". configs/seed002/" t ".ini."
+        print "no message to oneself: its d = " (t == "table1" ? 31 : 511) " stands for the paper'"'"'s " pp ". lambda counts against"
+        print (BASE[t] == 0 ? "the permutation'"'"'s messages" : BASE[t] == 1 ? "the senders still holding messages" : "the n processors") \
+              " (base = " BASE[t] "; docs/seed002.md sets the three readings side by side). configs/seed002/" t ".ini."
         print ""
     }
     # Tables 3-7 (T): a row per msg_unit (hremu, then the paper), then comp and # iters

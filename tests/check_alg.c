@@ -724,6 +724,38 @@ START_TEST(test_alg_checks_match_runs)
 }
 END_TEST
 
+/* A program may register HR_MAX_REGISTERED algorithms and as many workload kinds, the one limit
+ * algorithm.h states for both; one more of either is refused. (Registration lasts for the
+ * process: without fork the test is skipped.) */
+START_TEST(test_alg_register_limit)
+{
+    const char *fork = getenv("CK_FORK");
+    if (fork != NULL && strcmp(fork, "no") == 0)
+        HR_TEST_SKIP("registrations would outlast the test without fork");
+    static char names[HR_MAX_REGISTERED + 1][2][24];
+    static hr_workload ws[HR_MAX_REGISTERED + 1];
+    static hr_algorithm as[HR_MAX_REGISTERED + 1];
+    const char *why = NULL;
+    for (int i = 0; i <= HR_MAX_REGISTERED; i++) {
+        snprintf(names[i][0], sizeof names[i][0], "limit%d", i);
+        snprintf(names[i][1], sizeof names[i][1], "limit.a%d", i);
+        ws[i] = *hr_workload_find("sort");
+        ws[i].name = names[i][0];
+        ws[i].kind = (hr_kind)(HR_KIND_USER + i);
+        ws[i].datasets = NULL;
+        ws[i].keys = NULL;
+        as[i] = (hr_algorithm){ .name = names[i][1], .summary = "does nothing",
+                                .kind = HR_KIND_USER, .run = run_nothing };
+        int want = i < HR_MAX_REGISTERED ? HR_OK : HR_EINVAL;
+        ck_assert_msg(hr_workload_register(&ws[i], &why) == want, "workload %d: %s", i,
+                      want == HR_OK ? why : "accepted");
+        ck_assert_msg(hr_algorithm_register(&as[i], &why) == want, "algorithm %d: %s", i,
+                      want == HR_OK ? why : "accepted");
+    }
+    ck_assert_msg(strstr(why, "too many") != NULL, "%s", why);
+}
+END_TEST
+
 Suite *hr_alg_suite(void)
 {
     Suite *s = suite_create("alg");
@@ -732,6 +764,7 @@ Suite *hr_alg_suite(void)
     tcase_add_test(tc, test_alg_allows_disciplines);
     tcase_add_test(tc, test_alg_register_own_rows);
     tcase_add_test(tc, test_alg_checks_match_runs);
+    tcase_add_test(tc, test_alg_register_limit);
     suite_add_tcase(s, tc);
     tc = tcase_create("run");
     tcase_set_timeout(tc, 120);

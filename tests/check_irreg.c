@@ -390,7 +390,10 @@ START_TEST(test_irreg_permutation_time)
                              HR_OK);
             const hr_algorithm *alg = hr_algorithm_find(perm[a]);
             hr_plan_args args = { .seed = 1 };
-            double params[2] = { 0.75, 1 };
+            /* In the order each row declares: cgmh_fixed's lambda, reset and base, cgmh_ms's
+             * base (1: the senders still holding messages); the CGMs declare none. */
+            static const double fixed[3] = { 0.75, 1, 1 }, ms[1] = { 1 };
+            const double *params = a == 2 ? fixed : a == 3 ? ms : NULL;
             args.params = params;
             ck_assert_int_eq(hr_cost_preset("cm5", &args.cost), HR_OK);
             ck_assert_int_eq(alg->plan(inst, &args, why, sizeof why), HR_OK);

@@ -11,6 +11,7 @@
  * asserts nothing about the paper's numbers (they are for the docs). */
 #include "hr_test.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -20,7 +21,9 @@
 
 #include <hremu/error.h>
 #include "alg/perm.h"
+#include "alg/planrng.h"
 #include "alg/sched.h"
+#include "util/rng.h"
 #include "sched_test.h"
 
 
@@ -500,7 +503,9 @@ START_TEST(test_perm_lambda_reset)
     /* Hand-made: the complete pattern of 8 processors (d = 7), every message a distinct size,
      * lambda = 3/4. Before d* <= max(2, 7/16) = 2 both split (a permutation of c >= 4 distinct
      * sizes sends ceil(3c/4) < c whole); from then on, with resetting nothing is split, and
-     * without it splitting goes on. */
+     * without it splitting goes on. lambda counts the permutation's messages here (base
+     * messages): counted against the senders or n, a short permutation of the tail sends all
+     * whole anyway (test_perm_lambda_base). */
     uint64_t com[64];
     for (int i = 0; i < 8; i++)
         for (int j = 0; j < 8; j++)
@@ -508,14 +513,18 @@ START_TEST(test_perm_lambda_reset)
     for (uint64_t sd = 1; sd <= 6; sd++) {
         size_t pre, post;
         hr_sched s;
-        sched_of(8, com, HR_PERM_CGMH_FIXED, 0.75, 0, sd, &s);
+        hr_perm_opts o = hr__perm_opts_default(HR_PERM_CGMH_FIXED);
+        o.base = HR_PERM_BASE_MESSAGES;
+        o.seed = sd;
+        ck_assert_int_eq(hr__perm_schedule(8, com, &o, &s), HR_OK);
         int zone = reset_zone(&s, com, &pre, &post);
         ck_assert_int_lt(zone, s.nsteps);
         ck_assert_uint_gt(pre, 0);
         ck_assert_uint_eq(post, 0);
         hr__sched_free(&s);
 
-        sched_of(8, com, HR_PERM_CGMH_FIXED, 0.75, 1, sd, &s);
+        o.no_reset = 1;
+        ck_assert_int_eq(hr__perm_schedule(8, com, &o, &s), HR_OK);
         zone = reset_zone(&s, com, &pre, &post);
         ck_assert_int_lt(zone, s.nsteps);
         ck_assert_uint_gt(pre, 0);
@@ -610,6 +619,93 @@ START_TEST(test_perm_decide_size_fixed)
 }
 END_TEST
 
+/* What lambda counts against (o->base), by hand. Six senders on eight processors, one message
+ * each: 0, 1 and 2 all to 7 (100, 200, 300 B), 3 -> 4 (10 B), 4 -> 5 (20 B), 5 -> 6 (40 B);
+ * lambda = 1/2, no resetting (d < 2 would reset at once). Whatever the random start, the first
+ * permutation has c = 4 messages, 10, 20, 40 and one of 0, 1, 2's whole s to 7, from 6 senders
+ * holding messages, of n = 8:
+ * - messages (N = c = 4): ceil(2) = 2 go whole, M_eff = 20; 40 goes as 20 + 20 and s as 20 +
+ *   rest. Then 5's 20 and a message to 7 (c = 2: M_eff = 20, its smaller), then the three
+ *   parts left to 7 whole, one a permutation (c = 1): 5 permutations.
+ * - senders (N = 6): ceil(3) = 3 go whole, M_eff = 40: s sends 40; then the three left to 7
+ *   (c = 1, from 3 senders: ceil(1.5) = 2 >= c, whole): 4 permutations.
+ * - processors (N = 8): ceil(4) = 4 >= c: all whole; then the two left to 7: 3 permutations.
+ * MS with tau = 0 (Gain_k = -dM_k) starts at rank ceil(3N/4): N = 4 gives rank 3 (M_eff = 40,
+ * the transfer to 7 is 40 B); N = 6 and 8 give ranks 5 and 6 >= c: all whole. BJ with tau /
+ * phi = 2e7 B: for N = 4, Gain_0 = 2e7/3 - (s - 40) beats Gain_1 = 2e7/4, so lambda stays at
+ * rank 3 and s sends 40 (then three whole parts to 7: 4 permutations); N = 6 and 8: all whole. */
+START_TEST(test_perm_lambda_base)
+{
+    uint64_t com[64] = { 0 };
+    com[0 * 8 + 7] = 100, com[1 * 8 + 7] = 200, com[2 * 8 + 7] = 300;
+    com[3 * 8 + 4] = 10, com[4 * 8 + 5] = 20, com[5 * 8 + 6] = 40;
+    static const struct {
+        hr_perm_variant v;
+        hr_perm_base base;
+        int steps;
+        uint64_t to6, to7; /* step 1's bytes to 6 and to 7 (0: the whole message) */
+        double tau;
+    } c[] = {
+        { HR_PERM_CGMH_FIXED, HR_PERM_BASE_MESSAGES, 5, 20, 20, 0.0 },
+        { HR_PERM_CGMH_FIXED, HR_PERM_BASE_SENDERS, 4, 40, 40, 0.0 },
+        { HR_PERM_CGMH_FIXED, HR_PERM_BASE_PROCS, 3, 40, 0, 0.0 },
+        { HR_PERM_CGMH_MS, HR_PERM_BASE_MESSAGES, 4, 40, 40, 0.0 },
+        { HR_PERM_CGMH_MS, HR_PERM_BASE_SENDERS, 3, 40, 0, 0.0 },
+        { HR_PERM_CGMH_MS, HR_PERM_BASE_PROCS, 3, 40, 0, 0.0 },
+        { HR_PERM_CGMH_BJ, HR_PERM_BASE_MESSAGES, 4, 40, 40, 1.0 },
+        { HR_PERM_CGMH_BJ, HR_PERM_BASE_SENDERS, 3, 40, 0, 1.0 },
+        { HR_PERM_CGMH_BJ, HR_PERM_BASE_PROCS, 3, 40, 0, 1.0 },
+    };
+    for (size_t k = 0; k < sizeof c / sizeof c[0]; k++)
+        for (uint64_t seed = 1; seed <= 8; seed++) {
+            hr_perm_opts o = hr__perm_opts_default(c[k].v);
+            o.lambda = 0.5;
+            o.no_reset = 1;
+            o.tau = c[k].tau;
+            o.phi = 5e-8;
+            o.base = c[k].base;
+            o.seed = seed;
+            hr_sched s;
+            ck_assert_int_eq(hr__perm_schedule(8, com, &o, &s), HR_OK);
+            ck_assert_msg(s.nsteps == c[k].steps, "case %zu, seed %" PRIu64 ": %d permutations, "
+                          "want %d", k, seed, s.nsteps, c[k].steps);
+            ck_assert_uint_eq(s.start[1], 4);
+            for (size_t e = 0; e < s.start[1]; e++) {
+                const hr_xfer *x = &s.xfer[e];
+                uint64_t whole = com[(size_t)x->src * 8 + x->dst];
+                uint64_t want = x->dst == 6 ? c[k].to6 : x->dst == 7 ? c[k].to7 : 0;
+                ck_assert_msg(x->bytes == (want ? want : whole), "case %zu, seed %" PRIu64
+                              ": %d -> %d sends %" PRIu64 " B", k, seed, x->src, x->dst, x->bytes);
+            }
+            assert_valid(&s, com, HR_SCHED_PERM | HR_SCHED_SPLITS, "lambda's base");
+            assert_bytes_once(&s, com);
+            hr__sched_free(&s);
+        }
+}
+END_TEST
+
+/* alg/planrng.h is a copy of util/rng.c kept inside alg/: the same (seed, stream) gives the
+ * same draws, so the schedules are those util/rng.c gave. */
+START_TEST(test_perm_planrng_is_util_rng)
+{
+    static const uint64_t seeds[] = { 0, 1, 42, UINT64_C(1) << 63, UINT64_MAX };
+    static const uint64_t streams[] = { 0, 0x5eed002u, UINT64_MAX };
+    for (size_t a = 0; a < sizeof seeds / sizeof seeds[0]; a++)
+        for (size_t b = 0; b < sizeof streams / sizeof streams[0]; b++) {
+            hr_rng u;
+            hr_plan_rng v;
+            hr__rng_seed(&u, seeds[a], streams[b]);
+            hr__plan_rng_seed(&v, seeds[a], streams[b]);
+            for (uint64_t k = 1; k <= 2000; k++) {
+                if (k % 2)
+                    ck_assert_uint_eq(hr__plan_rng_next(&v), hr__rng_next(&u));
+                else
+                    ck_assert_uint_eq(hr__plan_rng_below(&v, k * k), hr__rng_below(&u, k * k));
+            }
+        }
+}
+END_TEST
+
 /* ---- bounds, determinism, arguments -------------------------------------------------------- */
 
 START_TEST(test_perm_d_regular)
@@ -686,6 +782,9 @@ START_TEST(test_perm_args)
     o.tau = -1.0;
     ck_assert_int_eq(hr__perm_schedule(2, com, &o, &s), HR_EINVAL);
     o.variant = HR_PERM_NVARIANTS;
+    ck_assert_int_eq(hr__perm_schedule(2, com, &o, &s), HR_EINVAL);
+    o = hr__perm_opts_default(HR_PERM_CGMH_FIXED);
+    o.base = HR_PERM_NBASES;
     ck_assert_int_eq(hr__perm_schedule(2, com, &o, &s), HR_EINVAL);
     ck_assert_ptr_null(hr__perm_name(HR_PERM_NVARIANTS));
     ck_assert_int_eq(s.p, keep.p);
@@ -1007,6 +1106,8 @@ Suite *hr_perm_suite(void)
     tcase_add_test(tc, test_perm_lambda_reset);
     tcase_add_test(tc, test_perm_uniform_no_split);
     tcase_add_test(tc, test_perm_decide_size_fixed);
+    tcase_add_test(tc, test_perm_lambda_base);
+    tcase_add_test(tc, test_perm_planrng_is_util_rng);
     tcase_add_test(tc, test_perm_d_regular);
     tcase_add_test(tc, test_perm_deterministic);
     tcase_add_test(tc, test_perm_args);

@@ -610,12 +610,57 @@ START_TEST(test_topology_sync_starts_at_the_rendezvous)
 }
 END_TEST
 
+/* The fewest undirected links between a set of floor(p/2) processors and the rest, over every
+ * such set (p <= 16): the bisection width, by brute force. */
+static long brute_bisection(const hr_topo *t)
+{
+    int p = t->p;
+    long best = -1;
+    for (unsigned set = 0; set < 1u << p; set++) {
+        if (__builtin_popcount(set) != p / 2)
+            continue;
+        long cut = 0;
+        for (int l = 0; l < t->nlinks; l++)
+            cut += (set >> t->from[l] & 1u) && !(set >> t->to[l] & 1u);
+        best = best < 0 || cut < best ? cut : best;
+    }
+    return best;
+}
+
+/* The bisection width --topology prints is the true minimum, and a mesh always has one:
+ * across an even side, or across an odd one with a jog. A torus with an odd longest side is
+ * left unknown (0). */
+START_TEST(test_topology_bisection)
+{
+    static const struct { const char *spec; int known; } cases[] = {
+        { "mesh 2x3", 1 }, { "mesh 3x3", 1 }, { "mesh 3x4", 1 }, { "mesh 4x3", 1 },
+        { "mesh 3x5", 1 }, { "mesh 2x7", 1 }, { "mesh 1x7", 1 }, { "mesh 4x4", 1 },
+        { "mesh 2x8", 1 }, { "mesh 1x8", 1 }, { "torus 4x4", 1 }, { "torus 2x6", 1 },
+        { "torus 3x3", 0 }, { "ring 7", 1 }, { "ring 8", 1 }, { "hypercube 16", 1 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *sp = strchr(cases[i].spec, ' ');
+        char name[16];
+        snprintf(name, sizeof name, "%.*s", (int)(sp - cases[i].spec), cases[i].spec);
+        int p = atoi(sp + 1);
+        hr_topo *t = strchr(sp, 'x') != NULL ? hr_test_topo(cases[i].spec, 0) : hr_test_topo(name, p);
+        if (cases[i].known)
+            ck_assert_msg(t->bisection == brute_bisection(t), "%s: bisection %ld, by brute force %ld",
+                          t->shape, t->bisection, brute_bisection(t));
+        else
+            ck_assert_int_eq(t->bisection, 0);
+        hr__topo_destroy(t);
+    }
+}
+END_TEST
+
 Suite *hr_topology_suite(void)
 {
     Suite *s = suite_create("topology");
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_topology_links_and_routes);
+    tcase_add_test(tc, test_topology_bisection);
     tcase_add_test(tc, test_topology_route_choices);
     tcase_add_test(tc, test_topology_shapes_fix_p);
     tcase_add_test(tc, test_topology_machine_hops);

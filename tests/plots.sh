@@ -470,11 +470,11 @@ fi
 # table1: plan_steps d + k + 2 (1 - reset) + seed, k = 4 (lambda 3/4), 2 (15/16), 1 (31/32):
 # means d + k + 2 (1 - reset) + 1.5 over seeds 1, 2
 for s in 1 2; do for d in 4 8 16 31; do for l in 0.75:4 0.9375:2 0.96875:1; do for r in 1 0; do
-    echo "algorithm=irreg.cgmh_fixed;procs=32;seed=$s;d=$d;params=lambda=${l%:*} reset=$r;status=ok;plan_steps=$((d + ${l#*:} + 2 * (1 - r) + s))"
+    echo "algorithm=irreg.cgmh_fixed;procs=32;seed=$s;d=$d;params=lambda=${l%:*} reset=$r base=1;status=ok;plan_steps=$((d + ${l#*:} + 2 * (1 - r) + s))"
 done; done; done; done | csv "$HDR2" >"$R2/table1.csv"
 # table2: plan_steps 2d + 10 (1 - reset), one seed
 for d in 64 511; do for l in 0.75 0.96875; do for r in 1 0; do
-    echo "algorithm=irreg.cgmh_fixed;procs=512;seed=1;d=$d;params=lambda=$l reset=$r;status=ok;plan_steps=$((2 * d + 10 * (1 - r)))"
+    echo "algorithm=irreg.cgmh_fixed;procs=512;seed=1;d=$d;params=lambda=$l reset=$r base=1;status=ok;plan_steps=$((2 * d + 10 * (1 - r)))"
 done; done; done | csv "$HDR2" >"$R2/table2.csv"
 # s002_rows D M LEVELS SEEDS [PATTERN]: the seven schedulers; scheduler i = 1 (LP) .. 6
 # (CGM+heap): model time i M mu/16 ms (seed 1: -0.1 ms, seed 2: +0.1), plan_s i (1 or 3) 1e-5 s

@@ -92,7 +92,8 @@ void hr_alg_irreg_unplan(void *inst)
 
 /* A schedule of the variant for the instance's pattern, with the machine's tau and sigma (the
  * paper's phi) for MS's and BJ's Gain, the machine's seed for the random choices, and for
- * cgmh_fixed its parameters lambda and reset. A split message's remainder goes back to its
+ * the CGMH variants their parameters (cgmh_fixed's lambda and reset, and every one's base:
+ * what lambda is a fraction of). A split message's remainder goes back to its
  * heap at the place of its whole size (keep_place): the reading of "its proper location" that
  * reproduces seed 002's Table 1 (docs/seed002.md). */
 static int plan_perm(void *inst, const hr_plan_args *args, hr_perm_variant v, char *why,
@@ -107,6 +108,9 @@ static int plan_perm(void *inst, const hr_plan_args *args, hr_perm_variant v, ch
     if (v == HR_PERM_CGMH_FIXED && args->params != NULL) {
         o.lambda = args->params[0];
         o.no_reset = args->params[1] == 0;
+        o.base = (hr_perm_base)args->params[2];
+    } else if ((v == HR_PERM_CGMH_MS || v == HR_PERM_CGMH_BJ) && args->params != NULL) {
+        o.base = (hr_perm_base)args->params[0];
     }
     hr_sched *s = malloc(sizeof *s);
     /* What perm.h promises: partial permutations; LP's the pairs of one XOR a step, ascending,

@@ -20,16 +20,23 @@
  *   introduction promises (every COM(i, j) = 1 in some pm_k). When the loop runs out (no free
  *   receiver), all of S goes back.
  * - lambda is "k / n, k the messages completely sent in one permutation" (abstract), n - k
- *   going in part (sec. 3.2): read, for a permutation of c <= n messages, as the fraction of
- *   its c messages that go whole: the r = ceil(lambda * c) smallest (at least 1) go whole and
- *   M_eff is the r-th smallest size (Decide_Size, "sort all sending messages by their size").
- *   A message of exactly M_eff bytes goes whole (a tie at M_eff lets more than r go whole), so
- *   a split never leaves a 0-byte remainder; a remainder (> 0 bytes) goes back into its
- *   sender's heap (Figure 3 step 5). The paper's analysis assumes c = n, where both agree.
- * - MS and BJ (sec. 5.1): lambda_k = lambda_0 + k * dlambda, lambda_0 = 3/4, "dlambda = 1/n".
- *   With c < n messages, a step of 1/n moves the rank ceil(lambda c) by less than one message,
- *   so dlambda is read as 1/c (1/n when the permutation is full): lambda_k = (r_0 + k) / c,
- *   r_0 = ceil(3c/4), k = 0 .. K = c - r_0, M_k = the (r_0 + k)-th smallest size, and Gain_k =
+ *   going in part (sec. 3.2), Delta lambda = 1/n and j <= n/4 (sec. 5.1): the analysis has all
+ *   n processors send in every permutation, and most permutations have c < n messages. o->base
+ *   says what n is then (perm.h): the permutation's c messages, the senders that still hold
+ *   messages at its start (the default), or the n processors. With N that count, the r =
+ *   ceil(lambda N) smallest of the c sizes go whole (at least 1; all when r >= c) and M_eff is
+ *   the r-th smallest size (Decide_Size, "sort all sending messages by their size"). A message
+ *   of exactly M_eff bytes goes whole (a tie at M_eff lets more than r go whole), so a split
+ *   never leaves a 0-byte remainder; a remainder (> 0 bytes) goes back into its sender's heap
+ *   (Figure 3 step 5). In the main phase every processor holds messages and the senders
+ *   reading is the paper's n; in the tail, lambda of n processors sends every short
+ *   permutation whole, which makes the resetting scheme a no-op, against Tables 1 and 2's
+ *   "no resetting" columns; lambda of c splits even the tail's last messages and needs the
+ *   most permutations of the three on Table 2 (docs/seed002.md sets the three readings' tables
+ *   beside the paper's).
+ * - MS and BJ (sec. 5.1): lambda_k = lambda_0 + k * dlambda, lambda_0 = 3/4, "dlambda = 1/n",
+ *   n read as N above: lambda_k = (r_0 + k) / N, r_0 = ceil(3N/4) (every message whole when
+ *   r_0 >= c), k = 0 .. K = c - r_0, M_k = the (r_0 + k)-th smallest size, and Gain_k =
  *   (dlambda / lambda_k)(tau / phi) - dM_k = (tau / phi) / (r_0 + k) - (M_{k+1} - M_k): the gain
  *   of the jump lambda_k -> lambda_{k+1}. MS takes the k in 0 .. K maximising the prefix sum
  *   Gain_0 + .. + Gain_{k-1} (0 for k = 0), literally. BJ takes the k in 0 .. K maximising
@@ -44,12 +51,10 @@
  *   size possible"), so a sender next sends its largest remaining message. o->keep_place reads
  *   it the other way: the remainder keeps its message's original size as key and so goes next
  *   when its receiver is free. The text favours the first; Table 1 (n = 32) favours the
- *   second: over 50 Appendix-D matrices, lambda = 3/4, resetting / not, d = 4, 8, 16, 32, the
- *   paper has 6.62/8.46, 13.52/15.34, 26.00/27.78, 48.86/50.84, the first reading 7.02/9.62,
- *   14.20/17.12, 28.12/31.40, 54.62/57.56, keep_place 6.72/8.52, 13.32/15.40, 25.68/28.36,
- *   50.70/53.72 (lambda = 15/16 and 31/32: both within 5% of the paper). Neither reproduces
- *   Table 2 (n = 512): both need 15-60% more permutations there (tests/check_perm.c prints
- *   the tables with HREMU_PERM_TABLES=1).
+ *   second: over 50 Appendix-D matrices, lambda = 3/4, resetting / not, d = 4, 8, 16, 32, with
+ *   lambda counted against the permutation's messages, the paper has 6.62/8.46, 13.52/15.34,
+ *   26.00/27.78, 48.86/50.84, the first reading 7.02/9.62, 14.20/17.12, 28.12/31.40,
+ *   54.62/57.56, keep_place 6.72/8.52, 13.32/15.40, 25.68/28.36, 50.70/53.72.
  * - Resetting (sec. 3.2): before each permutation, once d* <= max(2, d / 16), d = messages /
  *   n at the start and d* = messages left (a split message's remainder counting as one) / n,
  *   lambda is 1 for the rest of the schedule. Checked in integers: left <= 2n or 16 left <= d n.
@@ -66,7 +71,7 @@
  *   (so equal sizes do not all prefer the lowest receivers, the unevenness sec. 5.3.2 blames
  *   for CGM+heap's extra permutations on equal sizes).
  * - The pseudocode's random(1..n) and the shuffle draw from one xoshiro256** stream of o->seed
- *   (util/rng.h), in a fixed order: the shuffle, sender 0 to n-1, then one x an iteration.
+ *   (alg/planrng.h), in a fixed order: the shuffle, sender 0 to n-1, then one x an iteration.
  *   CGM+heap and CGMH fixed with lambda = 1 thus give the same schedule.
  * - LP (Figure 1): step k pairs i with i XOR k, 1 <= k < n, and "when COM(i, j) = 0, P_j sends
  *   a dummy message": both directions of every pair go every step, 0 bytes where com has no
@@ -87,13 +92,14 @@
  */
 #include "alg/perm.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <hremu/error.h>
-#include "util/rng.h"
-#include "util/sync.h"
+
+#include "alg/planrng.h"
 
 /* One message still (partly) to send: rem bytes to dst. prio is its heap key, rem or, with
  * o->keep_place, the message's original size; key is its position in its sender's shuffled
@@ -275,8 +281,9 @@ hr_perm_opts hr__perm_opts_default(hr_perm_variant v)
 {
     /* lambda_0 = 3/4 (sec. 5.1); the cm5 preset's tau and sigma (src/net/cost.c), the machine
      * the paper measured. */
-    return (hr_perm_opts){ .variant = v, .lambda = 0.75, .no_reset = 0, .tau = 88e-6,
-                           .phi = 1.0 / 20e6, .seed = 1 };
+    return (hr_perm_opts){ .variant = v, .lambda = 0.75, .no_reset = 0,
+                           .base = HR_PERM_BASE_SENDERS, .tau = 88e-6, .phi = 1.0 / 20e6,
+                           .seed = 1 };
 }
 
 static const char *const names[HR_PERM_NVARIANTS] = {
@@ -299,6 +306,8 @@ static int opts_ok(const hr_perm_opts *o)
     if ((unsigned)o->variant >= HR_PERM_NVARIANTS)
         return 0;
     if (o->variant == HR_PERM_CGMH_FIXED && !(o->lambda > 0.0 && o->lambda <= 1.0))
+        return 0;
+    if ((unsigned)o->base >= HR_PERM_NBASES)
         return 0;
     if ((o->variant == HR_PERM_CGMH_MS || o->variant == HR_PERM_CGMH_BJ) &&
         !(isfinite(o->tau) && isfinite(o->phi) && o->tau >= 0.0 && o->phi > 0.0))
@@ -338,25 +347,30 @@ static int sched_lp(int p, const uint64_t *com, hr_sched *out)
 /* ---- the Compact Global Masking family ------------------------------------------------------ */
 
 /* Decide_Size (sec. 4, 5.1) for the c sizes of this permutation in sz (sorted or reordered
- * here): M_eff, the largest message that goes whole; UINT64_MAX when every one does. */
-static uint64_t decide_size(const hr_perm_opts *o, uint64_t *sz, size_t c)
+ * here), lambda counted against nn (o->base's N: c, the senders holding messages, or n):
+ * M_eff, the largest message that goes whole; UINT64_MAX when every one does. */
+static uint64_t decide_size(const hr_perm_opts *o, uint64_t *sz, size_t c, size_t nn)
 {
     if (c == 0)
         return UINT64_MAX;
     if (o->variant == HR_PERM_CGMH_FIXED) {
-        /* lambda = the fraction of the c messages that go whole: r = ceil(lambda c), at least 1
-         * (the 1e-9 keeps a product such as 0.8 * 5 from rounding up past 4). The r-th
+        /* lambda = k / N: the r = ceil(lambda N) smallest go whole, at least 1, every one when
+         * r >= c (the 1e-9 keeps a product such as 0.8 * 5 from rounding up past 4). The r-th
          * smallest is all Decide_Size needs of "sort the sizes": a selection. */
-        double want = ceil(o->lambda * (double)c - 1e-9);
-        size_t r = want < 1.0 ? 1 : want >= (double)c ? c : (size_t)want;
+        double want = ceil(o->lambda * (double)nn - 1e-9);
+        if (want >= (double)c)
+            return UINT64_MAX;
+        size_t r = want < 1.0 ? 1 : (size_t)want;
         select_kth(sz, c, r - 1);
         return sz[r - 1];
     }
-    /* MS and BJ (sec. 5.1): lambda_k = (r0 + k) / c, dlambda = 1 / c (see the file's header),
+    /* MS and BJ (sec. 5.1): lambda_k = (r0 + k) / N, dlambda = 1 / N (see the file's header),
      * Gain_k = (dlambda / lambda_k)(tau / phi) - dM_k = (tau / phi) / (r0 + k) - dM_k. They
      * look at ranks r0 .. c only: select rank r0, then sort that top quarter. */
     double tp = o->tau / o->phi;
-    double want = ceil(0.75 * (double)c - 1e-9);
+    double want = ceil(0.75 * (double)nn - 1e-9);
+    if (want >= (double)c)
+        return UINT64_MAX;
     size_t r0 = want < 1.0 ? 1 : (size_t)want;
     select_kth(sz, c, r0 - 1);
     qsort(sz + r0 - 1, c - (r0 - 1), sizeof *sz, cmp_u64);
@@ -424,8 +438,8 @@ static int sched_cgm(int p, const uint64_t *com, const hr_perm_opts *o, hr_sched
     have_b = 1;
     err = HR_ENOMEM;
 
-    hr_rng rng;
-    hr__rng_seed(&rng, o->seed, 0x5eed002u);
+    hr_plan_rng rng;
+    hr__plan_rng_seed(&rng, o->seed, 0x5eed002u);
     for (int j = 0; j < n; j++) {
         ent *col = ccom + off[j];
         uint32_t c = 0;
@@ -437,7 +451,7 @@ static int sched_cgm(int p, const uint64_t *com, const hr_perm_opts *o, hr_sched
         /* "In CGM, we randomly swap entries in one column to break the order" (sec. 5.3.2): a
          * Fisher-Yates shuffle, for every variant, so that equal sizes keep a random order. */
         for (uint32_t k = c; k > 1; k--) {
-            uint32_t r = (uint32_t)hr__rng_below(&rng, k);
+            uint32_t r = (uint32_t)hr__plan_rng_below(&rng, k);
             ent t = col[k - 1];
             col[k - 1] = col[r];
             col[r] = t;
@@ -465,7 +479,7 @@ static int sched_cgm(int p, const uint64_t *com, const hr_perm_opts *o, hr_sched
             reset = 1;
         /* Figure 3 step 2: x = random(1..n); for y = 0 .. n-1, j = (x + y) mod n (the
          * pseudocode's "x + k" read as x + y: see the file's header). */
-        int x = (int)hr__rng_below(&rng, (uint64_t)n);
+        int x = (int)hr__plan_rng_below(&rng, (uint64_t)n);
         /* Only the senders with messages left (act[], ascending) are visited, from the first
          * at or after x on, wrapping: the order (x + y) mod n gives them, at O(senders left)
          * rather than O(n) an iteration in the long tail. */
@@ -528,10 +542,13 @@ static int sched_cgm(int p, const uint64_t *com, const hr_perm_opts *o, hr_sched
             if (has[j])
                 sz[c++] = chosen[j].rem;
         }
-        HR_ASSERT(c > 0); /* the first column with a message always finds its receiver free */
+        assert(c > 0); /* the first column with a message always finds its receiver free */
 
         /* Figure 3 step 3: M_eff = Decide_Size(). */
-        uint64_t meff = splits && !reset ? decide_size(o, sz, c) : UINT64_MAX;
+        size_t nn = o->base == HR_PERM_BASE_PROCS     ? (size_t)n
+                    : o->base == HR_PERM_BASE_SENDERS ? (size_t)nact
+                                                        : c;
+        uint64_t meff = splits && !reset ? decide_size(o, sz, c, nn) : UINT64_MAX;
 
         /* Steps 4-5: each sender sends at most M_eff; a remainder goes back to its heap. */
         for (int a = 0; a < nact; a++) {

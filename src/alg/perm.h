@@ -36,6 +36,20 @@ typedef enum hr_perm_variant {
     HR_PERM_NVARIANTS
 } hr_perm_variant;
 
+/* What lambda is a fraction of (Decide_Size, sec. 3.2, 4, 5.1): the paper defines lambda = k/n,
+ * k the messages sent whole in a permutation of n processors, and its analysis assumes every
+ * processor sends in every permutation; most permutations have fewer messages than n, and the
+ * three readings differ there. In each, N is the count below, the ceil(lambda N) smallest of
+ * the permutation's c messages go whole (at least one; all of them when ceil(lambda N) >= c)
+ * and the others send M_eff, the largest size that goes whole; MS and BJ step lambda by 1/N
+ * from 3/4 (their first rank ceil(3N/4)). */
+typedef enum hr_perm_base {
+    HR_PERM_BASE_MESSAGES, /* N = c, the messages of this permutation */
+    HR_PERM_BASE_SENDERS,  /* N = the senders that hold messages at the permutation's start */
+    HR_PERM_BASE_PROCS,    /* N = n, the processors ("lambda = k/n", "n - k entries") */
+    HR_PERM_NBASES
+} hr_perm_base;
+
 /* What the caller fills in; hr__perm_opts_default gives the paper's defaults.
  * - lambda (CGMH_FIXED only): the fraction of a permutation's messages that go whole, in
  *   (0, 1]; the paper tries 3/4, 7/8, 15/16, 31/32 and 1.
@@ -48,6 +62,9 @@ typedef enum hr_perm_variant {
  *   bytes, so the sender next sends its largest remaining message (sec. 3.2: "trying to send
  *   out the biggest message size possible"). Nonzero: by its message's original size, so the
  *   remainder goes next when its receiver is free (see perm.c for the numbers of both).
+ * - base (CGMH variants): what lambda counts against, above. The default,
+ *   HR_PERM_BASE_SENDERS, is the paper's n wherever every processor holds messages (its
+ *   analysis) and the reading closest to its Tables 1 and 2 (perm.c, docs/seed002.md).
  * - tau (s) and phi (s/byte), MS and BJ only: Gain_k = (dlambda / lambda_k)(tau / phi) - dM_k.
  *   phi > 0, tau >= 0.
  * - seed: Create_Permutation's x = random(1..n) each iteration and the one shuffle of every
@@ -57,11 +74,13 @@ typedef struct hr_perm_opts {
     double          lambda;
     int             no_reset;
     int             keep_place;
+    hr_perm_base    base;
     double          tau, phi;
     uint64_t        seed;
 } hr_perm_opts;
 
-/* The defaults for variant v: lambda 3/4 (the paper's lambda_0), resetting on, tau and phi the
+/* The defaults for variant v: lambda 3/4 (the paper's lambda_0), resetting on, lambda counted
+ * against the senders holding messages, the whole-size place of a remainder off, tau and phi the
  * cm5 cost preset's (88 us, 1 / 20 MB/s: src/net/cost.c), seed 1. Can't fail (an unknown v is
  * copied as is, and hr__perm_schedule rejects it). */
 hr_perm_opts hr__perm_opts_default(hr_perm_variant v);
@@ -72,8 +91,8 @@ const char *hr__perm_name(hr_perm_variant v);
 
 /* Schedule pattern com on p processors (1 <= p <= HR_SCHED_MAX_P) as o says, into *out (freed
  * with hr__sched_free). HR_OK; HR_EINVAL (p < 1, a NULL pointer, an unknown variant, lambda not
- * in (0, 1] for CGMH_FIXED, phi <= 0 or tau < 0 or either not finite for MS and BJ); HR_ERANGE
- * (p too large); HR_ENOMEM. On failure *out is untouched and nothing leaks.
+ * in (0, 1] for CGMH_FIXED, an unknown base, phi <= 0 or tau < 0 or either not finite for MS
+ * and BJ); HR_ERANGE (p too large); HR_ENOMEM. On failure *out is untouched and nothing leaks.
  *
  * What each variant guarantees (the tests check it):
  * - every step a partial permutation; every message's bytes sent exactly once in all;

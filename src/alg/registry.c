@@ -46,14 +46,29 @@ static const hr_param_spec ac_params[] = {
     { .name = NULL },
 };
 
+/* CGMH's lambda is k / N, k the messages a permutation sends whole: base picks N (seed 002
+ * defines lambda = k/n; src/alg/perm.h has the three readings, docs/seed002.md their figures).
+ * The same row ends both lists, so the two cannot drift. */
+#define CGMH_BASE                                                                             \
+    { .name = "base", .summary = "what lambda is a fraction of: 0 the permutation's messages, 1 " \
+      "the senders still holding messages, 2 the n processors (seed 002: lambda = k/n)",          \
+      .def = 1, .min = 0, .max = 2, .integer = 1 }
+
 static const hr_param_spec cgmh_fixed_params[] = {
     { .name = "lambda", .summary = "the fraction of a permutation's messages sent whole; the "
       "rest send M_eff bytes and keep the remainder (seed 002 sec. 4.1)", .def = 0.75,
       .min = 0.01, .max = 1 },
     { .name = "reset", .summary = "1: lambda = 1 once d* <= max(2, d/16), the resetting scheme "
       "of sec. 3.2; 0: never", .def = 1, .min = 0, .max = 1, .integer = 1 },
+    CGMH_BASE,
     { .name = NULL },
 };
+
+static const hr_param_spec cgmh_diff_params[] = {
+    CGMH_BASE,
+    { .name = NULL },
+};
+#undef CGMH_BASE
 
 static const hr_param_spec fifo_staged_params[] = {
     { .name = "K", .summary = "a stage lasts K h_{i-1} rounds (the paper: 2.5 in the proof, 1.0 best "
@@ -197,11 +212,11 @@ static const hr_algorithm algorithms[] = {
     IRREG("irreg.cgm_sort", "CGM with each sender's messages sorted by size once (seed 002 "
           "sec. 5.1)", hr_alg_irreg_cgm_sort_plan, hr_alg_irreg_perm_print, NULL),
     IRREG("irreg.cgmh_bj", "CGMH, lambda of the largest single Gain (seed 002 sec. 4.3, 5.1)",
-          hr_alg_irreg_cgmh_bj_plan, hr_alg_irreg_perm_print, NULL),
+          hr_alg_irreg_cgmh_bj_plan, hr_alg_irreg_perm_print, cgmh_diff_params),
     IRREG("irreg.cgmh_fixed", "CGMH with a fixed lambda and resetting (seed 002 sec. 3.2, 4.1)",
           hr_alg_irreg_cgmh_fixed_plan, hr_alg_irreg_perm_print, cgmh_fixed_params),
     IRREG("irreg.cgmh_ms", "CGMH, lambda of the largest prefix sum of Gain (seed 002 sec. 4.3, "
-          "5.1)", hr_alg_irreg_cgmh_ms_plan, hr_alg_irreg_perm_print, NULL),
+          "5.1)", hr_alg_irreg_cgmh_ms_plan, hr_alg_irreg_perm_print, cgmh_diff_params),
     IRREG("irreg.gs", "greedy scheduling: each takes the next processor it must send to that is "
           "free (seed 001 sec. 4.4, Figure 12)", hr_alg_irreg_gs_plan, hr_alg_irreg_plan_print,
           NULL),

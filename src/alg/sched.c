@@ -50,12 +50,12 @@
  */
 #include "alg/sched.h"
 
+#include <assert.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <hremu/error.h>
-#include "util/sync.h"
 
 /* ---- building ------------------------------------------------------------------------------ */
 
@@ -127,7 +127,7 @@ int hr__sched_ls(int p, const uint64_t *com, hr_sched *out)
         }
         close_step(&s, n);
     }
-    HR_ASSERT(n == msgs);
+    assert(n == msgs);
     *out = s;
     return HR_OK;
 }
@@ -188,14 +188,14 @@ static int pair_sched(int p, const uint64_t *com, hr_sched *out, int (*partner)(
             int k = partner(p, j, i);
             if (k < 0)
                 continue;
-            HR_ASSERT(k != i && partner(p, j, k) == i);
+            assert(k != i && partner(p, j, k) == i);
             uint64_t b = com[(size_t)i * p + k];
             if (b)
                 push(&s, &n, i, k, b);
         }
         close_step(&s, n);
     }
-    HR_ASSERT(n == msgs);
+    assert(n == msgs);
     *out = s;
     return HR_OK;
 }
@@ -265,10 +265,10 @@ int hr__sched_gs(int p, const uint64_t *com, hr_sched *out)
         for (int i = 0; i < p; i++)
             if (to[i] >= 0)
                 push(&s, &n, i, to[i], com[(size_t)i * p + to[i]]);
-        HR_ASSERT(n > before);
+        assert(n > before);
         close_step(&s, n);
     }
-    HR_ASSERT(n == msgs);
+    assert(n == msgs);
     *out = s;
     err = HR_OK;
 done:
@@ -511,7 +511,7 @@ static int step_is_pairs(const hr_sched *s, size_t a, size_t b, int *partner)
     int ok = 1;
     for (size_t e = a; e < b && ok; e++) {
         int u = s->xfer[e].src, v = s->xfer[e].dst;
-        HR_ASSERT(u >= 0 && u < s->p && v >= 0 && v < s->p);
+        assert(u >= 0 && u < s->p && v >= 0 && v < s->p);
         if (partner[u] < 0 && partner[v] < 0) {
             partner[u] = v;
             partner[v] = u;
@@ -597,7 +597,7 @@ int hr__sched_print_opts(const hr_sched *s, unsigned opts, FILE *f)
             fprintf(f, "step %d: ", st + 1);
             for (size_t e = s->start[st]; e < s->start[st + 1]; e++) {
                 const hr_xfer *x = &s->xfer[e];
-                HR_ASSERT(x->src >= 0 && x->src < s->p && x->dst >= 0 && x->dst < s->p);
+                assert(x->src >= 0 && x->src < s->p && x->dst >= 0 && x->dst < s->p);
                 fprintf(f, "%s%d -> %d ", e > s->start[st] ? ", " : "", x->src, x->dst);
                 if (x->bytes == 0)
                     fputs("(dummy)", f);

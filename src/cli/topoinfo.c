@@ -84,8 +84,11 @@ int hr__topology_info(const char *spec, int procs, hr_format format, FILE *out, 
         snprintf(v[7], sizeof v[7], "%ld", t->bisection);
     else
         snprintf(v[7], sizeof v[7], format == HR_FORMAT_JSON ? "null" : "-");
-    static const char *const names[] = { "topology", "procs", "switches", "links", "degree_min",
-                                         "degree_max", "diameter", "avg_distance", "bisection",
+    /* links are directed (a cable is two, as the model routes them); the bisection width is
+     * in undirected edges (a cable is one), as it is usually given: the names say which. */
+    static const char *const names[] = { "topology", "procs", "switches", "directed_links",
+                                         "degree_min", "degree_max", "diameter", "avg_distance",
+                                         "bisection_edges",
                                          "dilation_max", "dilation_avg", "theorem_max",
                                          "theorem_avg" };
     const char *values[13] = { t->shape, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7],

@@ -136,14 +136,26 @@ int hr__grid_make(hr_topo *t, const char *name, const char *args, int p, int ndi
     for (int i = 0; i < n; i++)
         t->p *= t->dims[i];
     /* Cutting across the longest side, when it is even, halves the nodes and cuts one link per
-     * line along it (two on a torus, whose lines close), the known minimum for such grids;
-     * otherwise the figure is left unknown. */
+     * line along it (two on a torus, whose lines close), the known minimum for such grids. A
+     * mesh (two sides, R <= C) whose sides are not both so: across an even side s the cut is
+     * p / s links; across an odd side it takes one jog from a column to the next to split the
+     * nodes floor(p/2) and ceil(p/2), one link more (none on a 1 x C line). The least of these
+     * is R (C even), R + 1 (C odd, R > 1) or 1, the minimum bisection of a two-dimensional
+     * mesh. A torus with an odd longest side is left unknown. */
     int longest = 0;
     for (int i = 1; i < n; i++)
         if (t->dims[i] > t->dims[longest])
             longest = i;
-    if (t->dims[longest] % 2 == 0)
+    if (t->dims[longest] % 2 == 0) {
         t->bisection = (long)(t->p / t->dims[longest]) * (wrap && t->dims[longest] > 2 ? 2 : 1);
+    } else if (!wrap && n == 2) {
+        for (int i = 0; i < 2; i++) {
+            long other = t->p / t->dims[i];
+            long cut = other + (t->dims[i] % 2 == 1 && other > 1 ? 1 : 0);
+            if (t->dims[i] > 1 && (t->bisection == 0 || cut < t->bisection))
+                t->bisection = cut;
+        }
+    }
     t->route = grid_route;
     t->hops = grid_hops;
     t->max_route = maxr > 0 ? maxr : 1;

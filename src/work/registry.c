@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include <hremu/algorithm.h> /* HR_MAX_REGISTERED, the limit for both registries */
 #include <hremu/error.h>
 
 #include "work/common.h"
@@ -95,8 +96,9 @@ static const hr_workload workloads[] = {
 
 #define NBUILTIN ((int)(sizeof workloads / sizeof workloads[0]) - 1)
 
-/* A program's own workload kinds (hr_workload_register), after the built-in ones. */
-static const hr_workload *added[64];
+/* A program's own workload kinds (hr_workload_register), after the built-in ones: as many as
+ * algorithms, the one limit of <hremu/algorithm.h>. */
+static const hr_workload *added[HR_MAX_REGISTERED];
 static int nadded;
 
 const hr_workload *hr_workload_at(int i)

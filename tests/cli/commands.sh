@@ -4,7 +4,8 @@
 # ...", continued with a backslash). Synopses (CONFIG.ini, FILE, SECTION.KEY, [...]) are not
 # commands and are skipped. Each runs in a scratch directory that holds links to configs/,
 # tests/ and the binary as ./hremu, so a command that writes a file (--out sweep.csv) leaves the
-# checkout alone. The last line is "N passed, M failed".
+# checkout alone. A command passes when it exits 0 with no warning on stderr. The last line is
+# "N passed, M failed".
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 ROOT=$(pwd)
@@ -73,7 +74,13 @@ command -v timeout >/dev/null 2>&1 && TIMEOUT="timeout 300"
 while IFS="$(printf '\t')" read -r where cmd; do
     (cd "$TMP" && eval "$TIMEOUT $cmd" >"$TMP/out" 2>"$TMP/err" </dev/null)
     rc=$?
-    if [ "$rc" -eq 0 ]; then
+    if [ "$rc" -eq 0 ] && grep -q "warning" "$TMP/err"; then
+        # A command shown to a user runs clean: a warning means the command or its config
+        # says something hremu does not use.
+        fail=$((fail + 1))
+        echo "FAIL: $where: $cmd: warns"
+        sed 's/^/    stderr: /' "$TMP/err" | head -5
+    elif [ "$rc" -eq 0 ]; then
         pass=$((pass + 1))
     else
         fail=$((fail + 1))

@@ -73,6 +73,19 @@ for opt in $(grep -o -- '--[a-z]*' "$TMP/out" | sort -u); do
     grep -qF -- "$(echo "$opt" | sed 's/-/\\-/g')" docs/hremu.1 && ok || bad "docs/hremu.1 lacks $opt"
 done
 
+# Algorithms include public headers, their own (alg/) and the workload kinds' (work/) only, as
+# docs/architecture.md says: no thread, lock or queue of util/, core/, net/ or coll/.
+grep -n '^#include "\(util\|core\|net\|coll\|cli\)/' src/alg/*.c src/alg/*.h >"$TMP/below"
+expect_empty "$TMP/below" "src/alg/ includes below the public API"
+
+# docs/api.md lists every public call: each function include/hremu/ declares is named in it.
+sed -n 's/^[a-z][a-z0-9_ ]*[ *]\(hr[a-z0-9_]*\)(.*/\1/p' include/hremu/*.h | sort -u >"$TMP/calls"
+[ "$(wc -l <"$TMP/calls")" -gt 50 ] && ok || bad "include/hremu/ declares $(wc -l <"$TMP/calls") functions, want more than 50"
+while read -r call; do
+    grep -q "\b$call\b" docs/api.md || echo "docs/api.md lacks $call"
+done <"$TMP/calls" >"$TMP/missing"
+expect_empty "$TMP/missing" "public calls in docs/api.md"
+
 run --list
 expect_rc 0 "--list"
 for section in algorithms: workloads: disciplines: topologies: "cost presets:"; do
@@ -91,6 +104,13 @@ echo "$keys" | while read -r key def; do
     grep -q "| \`$key\` | $def |" docs/config.md || echo "docs/config.md lacks the key $key (default $def)"
 done >"$TMP/missing"
 expect_empty "$TMP/missing" "declared keys in docs/config.md"
+# README.md's table of what runs today names every algorithm --list names.
+sed -n '/^algorithms:/,/^workloads:/s/^  \([a-z0-9_]*\.[a-z0-9_]*\) .*/\1/p' "$TMP/out" >"$TMP/algs"
+[ -s "$TMP/algs" ] && ok || bad "--list names no algorithm"
+while read -r name; do
+    grep -q "^|.*\`$name\`" README.md || echo "README.md's algorithm table lacks $name"
+done <"$TMP/algs" >"$TMP/missing"
+expect_empty "$TMP/missing" "algorithms in README.md"
 
 # ---- running ---------------------------------------------------------------------------
 run --format csv
@@ -253,6 +273,16 @@ step 5: 1 -> 6, 3 -> 5, 4 -> 2, 7 -> 0
 step 6: 1 <-> 7, 6 -> 2
 TABLE
 cmp -s "$TMP/gs.txt" "$TMP/table10.txt" && ok || bad "--schedule irreg.gs: $(cat "$TMP/gs.txt")"
+# CGMH's base (what lambda is a fraction of) is a declared parameter: every reading is in the
+# rows' params, and every row verifies: 15 rows of cgmh_fixed (five lambdas), 3 and 3.
+run configs/seed002/table3.ini --set machine.procs=8 --set workload.d=3 --set workload.msg_unit=16 \
+    --set machine.seed=1 --set run.algorithms=irreg.cgmh_fixed,irreg.cgmh_ms,irreg.cgmh_bj \
+    --set irreg.cgmh_fixed.base=0,1,2 --set irreg.cgmh_ms.base=0,1,2 --set irreg.cgmh_bj.base=0,1,2 \
+    --format csv
+expect_rc 0 "CGMH under the three bases"
+[ "$(col status | grep -c '^ok$')" -eq 21 ] && ok || bad "CGMH bases: $(col status | sort | uniq -c)"
+[ "$(col params | grep -c ' base=[012]$\|^base=[012]$')" -eq 21 ] && ok || bad "CGMH bases: params $(col params | head -3)"
+[ "$(col params | grep -c 'base=2$')" -eq 7 ] && ok || bad "CGMH bases: base=2 in $(col params | grep -c 'base=2$') rows"
 run configs/seed001/table10.ini --schedule -
 expect_rc 2 "--schedule - without --out"
 expect_err "hremu: --schedule - writes to standard output: give the rows a file with --out" "--schedule - without --out"
@@ -487,10 +517,11 @@ expect_rc 2 "pq_random under fifo alone"
 expect_err "hremu: --set run.algorithms: hrel.pq_random is not defined for discipline fifo (it takes: priority)" \
     "an algorithm on a discipline it is not for"
 
-# A section for an algorithm that is not in the run is a warning, and the run goes on.
+# A section for an algorithm that is not in the run is a warning, and the run goes on (a --set
+# of a key of that section makes the section).
 run configs/examples/rounds.ini --set run.algorithms=hrel.offline --set hrel.fifo_staged.K=2 --format csv
 expect_rc 0 "a section for an algorithm not in the run"
-expect_err "hremu: configs/examples/rounds.ini:26: warning: [hrel.fifo_staged] is set but hrel.fifo_staged is not in [run] algorithms; its keys are not used" \
+expect_err "hremu: --set hrel.fifo_staged.K: warning: [hrel.fifo_staged] is set but hrel.fifo_staged is not in [run] algorithms; its keys are not used" \
     "the unused section's warning"
 
 # Model time that passes the clock's range (a day of latency per message, p - 1 steps) fails
@@ -673,11 +704,16 @@ done
 run --topology hypercube --procs 64 --format csv
 expect_rc 0 "--topology hypercube"
 [ "$(tail -n 1 "$TMP/out")" = "hypercube,64,0,384,6,6,6,3.0476,32,-,-,-,-" ] && ok || bad "--topology hypercube: $(cat "$TMP/out")"
-[ "$(head -n 1 "$TMP/out")" = "topology,procs,switches,links,degree_min,degree_max,diameter,avg_distance,bisection,dilation_max,dilation_avg,theorem_max,theorem_avg" ] && ok ||
+[ "$(head -n 1 "$TMP/out")" = "topology,procs,switches,directed_links,degree_min,degree_max,diameter,avg_distance,bisection_edges,dilation_max,dilation_avg,theorem_max,theorem_avg" ] && ok ||
     bad "--topology header: $(head -n 1 "$TMP/out")"
 run --topology "torus 8x8" --format json
 expect_rc 0 "--topology torus 8x8"
-expect_grep '{"topology":"torus 8x8","procs":64,"switches":0,"links":256,"degree_min":4,"degree_max":4,"diameter":8,"avg_distance":4.0635,"bisection":16,"dilation_max":null,"dilation_avg":null,"theorem_max":null,"theorem_avg":null}' "$TMP/out" "--topology torus 8x8 json"
+expect_grep '{"topology":"torus 8x8","procs":64,"switches":0,"directed_links":256,"degree_min":4,"degree_max":4,"diameter":8,"avg_distance":4.0635,"bisection_edges":16,"dilation_max":null,"dilation_avg":null,"theorem_max":null,"theorem_avg":null}' "$TMP/out" "--topology torus 8x8 json"
+# A mesh has a bisection width whatever its sides: 3x3 splits 4 | 5 across a jog, 4 edges (12
+# directed links of its 24 stay inside; by hand).
+run --topology "mesh 3x3" --format csv
+expect_rc 0 "--topology mesh 3x3"
+[ "$(tail -n 1 "$TMP/out")" = "mesh 3x3,9,0,24,2,4,4,2.0000,4,-,-,-,-" ] && ok || bad "--topology mesh 3x3: $(cat "$TMP/out")"
 # The reduced hypercube RH(3,1): 32 nodes of degree 4; the hypercube's dilation on it, by BFS,
 # is seed 004's 3 (2n+1) and 7/5 ((k + (n+1) 2^n) / (k + 2^n)).
 run --topology "rh 3 1" --format csv
