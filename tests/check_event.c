@@ -294,6 +294,37 @@ static void stall(hr_proc *p, void *arg)
     }
 }
 
+/* Under sync a send waits for its receive: P0's first send, issued at 0, waits until P1 posts
+ * its receive after 1000 us of work (a stall from 0 to 1000 us); its second finds the receive
+ * posted (taken at 1088 + 5 us) and does not stall. */
+START_TEST(test_event_rendezvous_stall)
+{
+    hr_machine_config cfg = hr_test_config(2, "sync");
+    hr_machine *m;
+    hr_run_result res;
+    ck_assert_int_eq(hr_machine_create(&cfg, &m, NULL), HR_OK);
+    hr_machine_events(m, 1000);
+    ck_assert_int_eq(hr_machine_run(m, stall, NULL, &res), HR_OK);
+    ck_assert_msg(res.status == HR_OK, "%s", res.report);
+    ck_assert_uint_eq(res.stalls, 1);
+    events a = { 0 };
+    ck_assert_int_eq(hr_machine_event_each(m, keep, &a), HR_OK);
+    int n = 0;
+    for (size_t i = 0; i < a.n; i++)
+        if (a.v[i].kind == HR_EV_STALL) {
+            n++;
+            ck_assert_int_eq(a.v[i].proc, 0);
+            ck_assert_int_eq(a.v[i].peer, 1);
+            ck_assert_uint_eq(a.v[i].msg & 0xffffffffu, 0);
+            ck_assert_double_eq_tol(a.v[i].t0, 0, 1e-12);
+            ck_assert_double_eq_tol(a.v[i].t1, 1000e-6, 1e-12);
+        }
+    ck_assert_int_eq(n, 1);
+    free(a.v);
+    hr_machine_destroy(m);
+}
+END_TEST
+
 START_TEST(test_event_stall)
 {
     hr_machine_config cfg = hr_test_config(2, NULL);
@@ -425,6 +456,7 @@ Suite *hr_event_suite(void)
     tcase_add_test(tc, test_event_regions_collectives);
     tcase_add_test(tc, test_event_links);
     tcase_add_test(tc, test_event_stall);
+    tcase_add_test(tc, test_event_rendezvous_stall);
     tcase_add_test(tc, test_event_barrier_wait);
     tcase_add_test(tc, test_event_limit_and_off);
     tcase_add_test(tc, test_event_strings_escaped);

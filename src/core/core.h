@@ -86,6 +86,8 @@ typedef struct hr_msg {
     _Atomic uint32_t taken;     /* REF, SYNC: set by the receiver once data is copied */
     _Atomic uint32_t routed;    /* on a topology with links: arrive is decided (transit.c) */
     hr_time         done;       /* SYNC, REF: when the sender learns the receive is done */
+    hr_time         issued;     /* SYNC: the clock its send was issued at */
+    hr_time         start;      /* SYNC: its transfer's start, max(issue, post), once taken */
     uint8_t         stalled;    /* bounded buffer: decided, waits for room */
     void           *stay;       /* bounded buffer: its stay record, for the take */
     unsigned char   payload[];  /* COPY */

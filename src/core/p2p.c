@@ -135,6 +135,7 @@ static hr_msg *sync_post(hr_proc *p, int dest, int tag, const void *buf, size_t 
 {
     hr_msg *msg = borrowed(p, HR_MSG_SYNC, tag, buf, len);
     msg->sent = hr__max(p->clock, p->out_free);
+    msg->issued = msg->sent;
     if (dest != p->id) {
         p->msgs_out++;
         p->bytes_out += len;
@@ -156,6 +157,12 @@ static void sync_finish(hr_proc *p, hr_msg *msg, const char *call)
 {
     hr_wait_desc d = { HR_WAIT_SYNC_SEND, msg->dst, msg->tag, msg->len, call, 0 };
     hr__wait(p, &d, taken_ready, msg);
+    /* A rendezvous whose receiver was not ready when it was issued stalled its sender until the
+     * receive was posted (docs/model.md, "Stalls"). */
+    if (msg->start > msg->issued) {
+        p->stalls++;
+        hr__ev_stall(p, msg->dst, msg->seq, msg->len, msg->tag, msg->issued, msg->start);
+    }
     hr__ev_send(p, msg, msg->sent, msg->done);
     p->clock = hr__tadd(hr__max(p->clock, msg->done), p->m->cost.overhead);
     hr__alloc_free(&p->mem, msg);
@@ -489,6 +496,7 @@ static void release(hr_proc *p, const recv_ctx *c, hr_time r)
         break;
     case HR_MSG_SYNC:
         msg->done = r;
+        msg->start = hr__max(msg->sent, c->post);
         atomic_store_explicit(&msg->taken, 1, memory_order_release);
         hr__wake(sender);        /* msg may be gone from here on */
         break;
