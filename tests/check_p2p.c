@@ -445,12 +445,47 @@ START_TEST(test_p2p_machine_queries)
 }
 END_TEST
 
+/* Messages sent and never received are counted and named when the run ends ok: P0's two of tag
+ * 3 to P1 and P2's one of tag 0 to P1, none received; P3's to P1 is received. */
+static void body_unreceived(hr_proc *p, void *arg)
+{
+    (void)arg;
+    int x = hr_pid(p);
+    if (hr_pid(p) == 0) {
+        hr_send(p, 1, 3, &x, sizeof x);
+        hr_send(p, 1, 3, &x, sizeof x);
+    } else if (hr_pid(p) == 2) {
+        hr_send(p, 1, 0, &x, sizeof x);
+    } else if (hr_pid(p) == 3) {
+        hr_send(p, 1, 5, &x, sizeof x);
+    } else {
+        hr_recv(p, 3, 5, &x, sizeof x, NULL);
+    }
+}
+
+START_TEST(test_p2p_unreceived_messages_are_named)
+{
+    static const char *const topo[2] = { "complete", "ring" };
+    for (int t = 0; t < 2; t++) {
+        hr_machine_config cfg = hr_test_config(4, NULL);
+        cfg.topology = topo[t];
+        hr_run_result res;
+        hr_test_run(&cfg, body_unreceived, NULL, &res);
+        ck_assert_msg(res.status == HR_OK, "%s", res.report);
+        ck_assert_uint_eq(res.unreceived, 3);
+        ck_assert_str_eq(res.unreceived_why, "P0 -> P1 tag 3: 2 messages (8 bytes); "
+                                             "P2 -> P1 tag 0: 1 message (4 bytes)");
+    }
+}
+END_TEST
+
 Suite *hr_p2p_suite(void)
 {
     Suite *s = suite_create("p2p");
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_p2p_any_is_virtual_arrival_order);
+    tcase_add_test(tc, test_p2p_unreceived_messages_are_named);
     tcase_add_test(tc, test_p2p_fifo_per_source_and_tags);
     tcase_add_test(tc, test_p2p_blocking_steps_pay_latency_each);
     tcase_add_test(tc, test_p2p_sends_pipeline);

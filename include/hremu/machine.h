@@ -62,6 +62,10 @@ typedef struct hr_run_result {
     uint64_t lost;            /* round messages lost in collisions (arbitrary, ocpc) */
     double   wall_s;          /* from release of the threads to the last one finishing */
     uint32_t notes;           /* HR_NOTE_* bits: what the caller should tell the user */
+    uint64_t unreceived;      /* point-to-point messages sent and never received (a run that
+                                 ended ok); unreceived_why names them by sender, receiver and
+                                 tag: "P0 -> P1 tag 3: 2 messages (8 bytes); ..." */
+    char     unreceived_why[256];
     char     report[4096];    /* why a run failed or deadlocked: one line per processor involved */
 } hr_run_result;
 

@@ -559,6 +559,10 @@ static int run(const options *o, const hr_config *c, const hr_sweep_plan *plan, 
     if (st.invalid > 0)
         fprintf(stderr, "hremu: skipped %zu of %zu rows whose settings do not go together; the "
                 "first: %s\n", st.invalid, st.invalid + st.skipped + st.rows, st.invalid_why);
+    if (st.unreceived > 0)
+        fprintf(stderr, "hremu: warning: %zu row%s ended with messages sent and never received "
+                "([run] unreceived = error makes it a failure); the first, %s\n", st.unreceived,
+                st.unreceived == 1 ? "" : "s", st.unreceived_row);
     if (st.coll_async > 0)
         fprintf(stderr, "hremu: note: %zu row%s called collectives, which are costed by the "
                 "async rules whatever the discipline or buffer (docs/model.md, Collectives); the "

@@ -417,6 +417,17 @@ static int set_verify(hr_point *pt, const char *s, char *why, size_t len)
     return HR_EINVAL;
 }
 
+/* What a run that ends with messages sent and never received is: a warning, or a failure. */
+static int set_unreceived(hr_point *pt, const char *s, char *why, size_t len)
+{
+    if (strcmp(s, "warn") == 0 || strcmp(s, "error") == 0) {
+        pt->unreceived_error = strcmp(s, "error") == 0;
+        return HR_OK;
+    }
+    snprintf(why, len, "expected warn or error");
+    return HR_EINVAL;
+}
+
 /* ---- the tables ------------------------------------------------------------------------------
  * Order matters: setters run top to bottom, so cost comes before the keys that override it, procs
  * before n (which may use p), n before h, kind before distribution, dataset and every key that
@@ -473,6 +484,7 @@ static const hr_config_key run_keys[] = {
     { .name = "algorithms",   .def = NULL,        .set = NULL },
     { .name = "repeat",       .def = "1",         .set = set_repeat },
     { .name = "verify",       .def = "true",      .set = set_verify },
+    { .name = "unreceived",   .def = "warn",      .set = set_unreceived },
     { .name = NULL }
 };
 

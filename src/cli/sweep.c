@@ -190,6 +190,13 @@ static int run_once(sweep *s, size_t k, hr_run_result *res, outcome *o)
                                                              : hr_strerror(res->status));
         return 1;
     }
+    if (res->unreceived > 0 && pt->unreceived_error) {
+        o->status = "unreceived";
+        snprintf(o->msg, sizeof o->msg, "%llu message%s sent and never received ([run] "
+                 "unreceived = error): %s", (unsigned long long)res->unreceived,
+                 res->unreceived == 1 ? "" : "s", res->unreceived_why);
+        return 1;
+    }
     char why[512] = "";
     if (pt->verify &&
         (err = hr_workload_verify(pt->workload, s->inst, res->bytes, why, sizeof why)) != HR_OK) {
@@ -246,6 +253,10 @@ static void report_row(sweep *s, const outcome *o, double wall)
         snprintf(s->st->coll_async_row, sizeof s->st->coll_async_row,
                  "%s, discipline %s, buffer %llu", pt->alg->name, pt->machine.discipline,
                  (unsigned long long)pt->machine.buffer);
+    if (o->first.unreceived > 0 && !pt->unreceived_error && s->st->unreceived++ == 0)
+        snprintf(s->st->unreceived_row, sizeof s->st->unreceived_row, "%s: %llu: %s",
+                 pt->alg->name, (unsigned long long)o->first.unreceived,
+                 o->first.unreceived_why);
     int failed = strcmp(o->status, "ok") != 0 && strcmp(o->status, "unchecked") != 0;
     s->st->failed += failed;
     if (s->note)

@@ -35,6 +35,8 @@ typedef struct hr_sweep_stats {
     size_t coll_async;     /* rows whose collectives were costed async on a sync or bounded
                             * machine (HR_NOTE_COLL_ASYNC) */
     char   coll_async_row[160];  /* the first of them */
+    size_t unreceived;     /* rows that ended with messages sent and never received */
+    char   unreceived_row[400];  /* the first of them, and the messages */
 } hr_sweep_stats;
 
 #define HR_SWEEP_MAX_KINDS 16

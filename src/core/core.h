@@ -427,6 +427,9 @@ void   hr__coll_begin(hr_proc *p, int tag, const char *fmt, ...) __attribute__((
 /* A collective returns: the end of its event. */
 void   hr__coll_end(hr_proc *p);
 void   hr__p2p_reset(hr_proc *p);               /* drop undelivered messages, between runs */
+/* After a run, machine thread: count the user's messages left in the mailboxes, sent and never
+ * received, into res->unreceived and name them in res->unreceived_why. */
+void   hr__p2p_unreceived(hr_machine *m, hr_run_result *res);
 /* After the algorithm returned: fail p if it left requests uncompleted (a sync send's buffer is
  * waited for first: it may be on the returned function's stack). */
 void   hr__p2p_finish(hr_proc *p);

@@ -836,6 +836,8 @@ int hr_machine_run(hr_machine *m, void (*fn)(hr_proc *, void *), void *arg, hr_r
                 : atomic_load(&m->misused) ? HR_EMISUSE
                 : atomic_load(&m->failed)  ? HR_EFAIL
                                            : atomic_load(&m->abort);
+    if (res->status == HR_OK && m->disc->engine != HR_DISC_ROUND)
+        hr__p2p_unreceived(m, res);
     report_end(m);
     if (res->status == HR_EFAIL || res->status == HR_EMISUSE)
         order_report(m->report);

@@ -1302,6 +1302,48 @@ void hr__view_end(hr_proc *p)
     }
 }
 
+void hr__p2p_unreceived(hr_machine *m, hr_run_result *res)
+{
+    /* Runs of one (src, dst, tag) are named together, in receiver, then sender order, the
+     * first four; every one is counted. */
+    size_t at = 0;
+    int named = 0;
+    res->unreceived = 0;
+    res->unreceived_why[0] = '\0';
+    for (int d = 0; d < m->p; d++) {
+        hr_proc *q = &m->procs[d];
+        while (!hr__mbox_drain(&q->box))
+            sched_yield();
+        for (int s = 0; s < m->p; s++) {
+            const hr_msg *msg = q->box.src[s].head;
+            while (msg != NULL) {
+                if (msg->tag < 0) {          /* a collective's: never the user's to receive */
+                    msg = msg->next;
+                    continue;
+                }
+                int tag = msg->tag;
+                uint64_t n = 0, bytes = 0;
+                for (; msg != NULL && msg->tag == tag; msg = msg->next) {
+                    n++;
+                    bytes += msg->len;
+                }
+                res->unreceived += n;
+                if (named++ < 4) {
+                    int w = snprintf(res->unreceived_why + at, sizeof res->unreceived_why - at,
+                                     "%sP%d -> P%d tag %d: %llu message%s (%llu bytes)",
+                                     at > 0 ? "; " : "", s, d, tag, (unsigned long long)n,
+                                     n == 1 ? "" : "s", (unsigned long long)bytes);
+                    if (w > 0 && (size_t)w < sizeof res->unreceived_why - at)
+                        at += (size_t)w;
+                } else if (named == 5 && at + 8 < sizeof res->unreceived_why) {
+                    memcpy(res->unreceived_why + at, "; ...", 6);
+                    at += 5;
+                }
+            }
+        }
+    }
+}
+
 void hr__p2p_reset(hr_proc *p)
 {
     hr__mbox_clear(&p->box);

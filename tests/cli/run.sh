@@ -252,6 +252,13 @@ expect_grep "hremu: --set workload.bytes: bytes = -1: " "$TMP/err" "exchange byt
 run configs/seed004/values.ini --set workload.bytes=8
 expect_rc 2 "bytes with kind values"
 expect_err "hremu: --set workload.bytes: bytes applies to workload kinds exchange and pattern only, not values (unset it)" "bytes with kind values"
+# [run] unreceived: warn (the default) or error, nothing else.
+run configs/default.ini --set run.unreceived=maybe
+expect_rc 2 "unreceived = maybe"
+expect_err "hremu: --set run.unreceived: unreceived = maybe: expected warn or error" "unreceived = maybe"
+run configs/default.ini --set run.unreceived=error --format csv
+expect_rc 0 "unreceived = error, every message received"
+[ "$(col status)" = ok ] && [ ! -s "$TMP/err" ] && ok || bad "unreceived = error: $(cat "$TMP/err")"
 run configs/seed001/fig5.ini --set machine.procs=6 --set run.algorithms=xchg.rex
 expect_rc 2 "xchg.rex on p = 6"
 expect_err "hremu: --set run.algorithms: xchg.rex on procs = 6, topology fattree: xchg.rex needs p a power of two (seed 001 Figure 3), not 6" \
