@@ -594,20 +594,19 @@ int hr__sweep_check(const hr_config *c, hr_sweep_plan *plan, hr_config_error *e)
 {
     hr_sweep_stats st = { 0 };
     hr_sweep_plan own;
-    if (plan == NULL)
-        plan = &own;
-    *plan = (hr_sweep_plan){ 0 };
-    sweep s = { .c = c, .dry = 1, .st = &st, .e = e, .plan = plan };
+    hr_sweep_plan *p = plan != NULL ? plan : &own;    /* own: the rows' count only */
+    *p = (hr_sweep_plan){ 0 };
+    sweep s = { .c = c, .dry = 1, .st = &st, .e = e, .plan = p };
     int err = machine_level(&s);
     /* Skipping points leaves the rows that can run; when none can, the first reason is the
      * error. */
-    if (err == HR_OK && st.invalid > 0 && plan->rows == 0) {
+    if (err == HR_OK && st.invalid > 0 && p->rows == 0) {
         if (e != NULL)
             *e = s.first_invalid;
         err = HR_EINVAL;
     }
-    if (err < 0)
-        hr__sweep_plan_free(plan);
+    if (err < 0 || plan == NULL)
+        hr__sweep_plan_free(p);
     return err;
 }
 
