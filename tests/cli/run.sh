@@ -1,7 +1,7 @@
 #!/bin/sh
 # End-to-end tests of the hremu command: exit statuses, messages, output formats.
 # Run from anywhere; HREMU_BIN names the binary (default ./hremu). The last line is
-# "N passed, M failed"; the exit status is nonzero if any case failed.
+# "N passed, M failed, K skipped"; the exit status is nonzero if any case failed.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 BIN=${HREMU_BIN:-./hremu}
@@ -15,9 +15,12 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/hremu-cli.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT INT TERM
 pass=0
 fail=0
+skip=0
 
 ok()  { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+# skipped REASON: a case that cannot run here says so and is counted in the last line.
+skipped() { skip=$((skip + 1)); echo "SKIP: $*"; }
 
 # run ARGS...: runs hremu, leaving stdout in $TMP/out, stderr in $TMP/err, status in $rc.
 run() {
@@ -180,7 +183,7 @@ if len(rows) != 2 or not all(r["verified"] is True and type(r["model_time_s"]) i
     sys.exit("rows: %s" % rows)
 ' "$HEADER" <"$TMP/out" 2>"$TMP/py"; then ok; else bad "json sweep does not parse: $(cat "$TMP/py")"; fi
 else
-    echo "note: no python3 with its json module: JSON parse case skipped"
+    skipped "no python3 with its json module: the JSON parse case"
 fi
 
 run configs/examples/sweep.ini --format csv --set run.repeat=1
@@ -415,7 +418,7 @@ same_model "a second plain run" env
 if command -v taskset >/dev/null 2>&1 && taskset -c 0 true 2>/dev/null; then
     same_model "taskset -c 0" taskset -c 0
 else
-    echo "note: taskset missing (or CPU 0 not allowed): one-core determinism case skipped"
+    skipped "taskset missing (or CPU 0 not allowed): the one-core determinism case"
 fi
 same_model "HREMU_JITTER=1" env HREMU_JITTER=1
 
@@ -753,7 +756,7 @@ if [ -x /usr/bin/time ]; then
     awk '{ exit !($1 < 2 && $2 < 200 * 1024) }' "$TMP/time" && ok ||
         bad "a matrix of 2^32 - 1 rows and no entries took $(cat "$TMP/time") (s, KB)"
 else
-    echo "note: no /usr/bin/time: the huge empty matrix's time and memory are not measured (skipped)"
+    skipped "no /usr/bin/time: the huge empty matrix's time and memory are not measured"
 fi
 # A relation file longer than n is refused at its element line n + 1, not read to its end: here
 # 5 lines for n = 4 and then half a million more.
@@ -1179,7 +1182,7 @@ if [ "$(id -u)" -ne 0 ]; then
         bad "an output in a read-only directory: $(cat "$TMP/ro/r.csv")"
     chmod 755 "$TMP/ro"
 else
-    echo "SKIP: an output in a read-only directory (root writes there all the same)"
+    skipped "an output in a read-only directory (root writes there all the same)"
 fi
 # Standard output takes one output: the rows, or one of the side outputs with the rows in --out.
 run $CT --trace - --regions - --out "$TMP/o/r.csv"
@@ -1311,5 +1314,5 @@ links = [e for e in tev if e.get("cat") == "link"]
 assert links and all(e["name"] == "P%d -> P%d" % sends[(e["pid"], e["args"]["msg"])] for e in links)
 PY
 
-echo "$pass passed, $fail failed"
+echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]
