@@ -21,7 +21,6 @@
 
 #include <hremu/error.h>
 #include "alg/perm.h"
-#include "alg/planrng.h"
 #include "alg/sched.h"
 #include "util/rng.h"
 #include "sched_test.h"
@@ -684,28 +683,6 @@ START_TEST(test_perm_lambda_base)
 }
 END_TEST
 
-/* alg/planrng.h is a copy of util/rng.c kept inside alg/: the same (seed, stream) gives the
- * same draws, so the schedules are those util/rng.c gave. */
-START_TEST(test_perm_planrng_is_util_rng)
-{
-    static const uint64_t seeds[] = { 0, 1, 42, UINT64_C(1) << 63, UINT64_MAX };
-    static const uint64_t streams[] = { 0, 0x5eed002u, UINT64_MAX };
-    for (size_t a = 0; a < sizeof seeds / sizeof seeds[0]; a++)
-        for (size_t b = 0; b < sizeof streams / sizeof streams[0]; b++) {
-            hr_rng u;
-            hr_plan_rng v;
-            hr__rng_seed(&u, seeds[a], streams[b]);
-            hr__plan_rng_seed(&v, seeds[a], streams[b]);
-            for (uint64_t k = 1; k <= 2000; k++) {
-                if (k % 2)
-                    ck_assert_uint_eq(hr__plan_rng_next(&v), hr__rng_next(&u));
-                else
-                    ck_assert_uint_eq(hr__plan_rng_below(&v, k * k), hr__rng_below(&u, k * k));
-            }
-        }
-}
-END_TEST
-
 /* ---- bounds, determinism, arguments -------------------------------------------------------- */
 
 START_TEST(test_perm_d_regular)
@@ -1120,7 +1097,6 @@ Suite *hr_perm_suite(void)
     tcase_add_test(tc, test_perm_uniform_no_split);
     tcase_add_test(tc, test_perm_decide_size_fixed);
     tcase_add_test(tc, test_perm_lambda_base);
-    tcase_add_test(tc, test_perm_planrng_is_util_rng);
     tcase_add_test(tc, test_perm_d_regular);
     tcase_add_test(tc, test_perm_deterministic);
     tcase_add_test(tc, test_perm_args);

@@ -1,6 +1,8 @@
 /* check_rng.c: the processors' random streams: reference values, independence, reproducibility. */
 #include "hr_test.h"
 
+#include <hremu/rng.h>
+
 #include <stdlib.h>
 
 #include "util/rng.h"
@@ -73,11 +75,35 @@ START_TEST(test_rng_streams_per_processor)
 }
 END_TEST
 
+/* The public stream (hremu/rng.h) that planners outside a processor draw from is the
+ * processors' own: the same (seed, stream) gives the same draws, so a schedule's seed means
+ * what a processor's does. */
+START_TEST(test_rng_public_stream)
+{
+    static const uint64_t seeds[] = { 0, 1, 42, UINT64_C(1) << 63, UINT64_MAX };
+    static const uint64_t streams[] = { 0, 0x5eed002u, UINT64_MAX };
+    for (size_t a = 0; a < sizeof seeds / sizeof seeds[0]; a++)
+        for (size_t b = 0; b < sizeof streams / sizeof streams[0]; b++) {
+            hr_rng u;
+            hr_stream v;
+            hr__rng_seed(&u, seeds[a], streams[b]);
+            hr_stream_seed(&v, seeds[a], streams[b]);
+            for (uint64_t k = 1; k <= 2000; k++) {
+                if (k % 2)
+                    ck_assert_uint_eq(hr_stream_next(&v), hr__rng_next(&u));
+                else
+                    ck_assert_uint_eq(hr_stream_below(&v, k * k), hr__rng_below(&u, k * k));
+            }
+        }
+}
+END_TEST
+
 Suite *hr_rng_suite(void)
 {
     Suite *s = suite_create("rng");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_rng_reference_values);
+    tcase_add_test(tc, test_rng_public_stream);
     tcase_add_test(tc, test_rng_below_is_in_range_and_uniform);
     tcase_add_test(tc, test_rng_streams_per_processor);
     suite_add_tcase(s, tc);

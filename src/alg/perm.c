@@ -71,7 +71,7 @@
  *   (so equal sizes do not all prefer the lowest receivers, the unevenness sec. 5.3.2 blames
  *   for CGM+heap's extra permutations on equal sizes).
  * - The pseudocode's random(1..n) and the shuffle draw from one xoshiro256** stream of o->seed
- *   (alg/planrng.h), in a fixed order: the shuffle, sender 0 to n-1, then one x an iteration.
+ *   (hremu/rng.h), in a fixed order: the shuffle, sender 0 to n-1, then one x an iteration.
  *   CGM+heap and CGMH fixed with lambda = 1 thus give the same schedule.
  * - LP (Figure 1): step k pairs i with i XOR k, 1 <= k < n, and "when COM(i, j) = 0, P_j sends
  *   a dummy message": both directions of every pair go every step, 0 bytes where com has no
@@ -98,8 +98,8 @@
 #include <string.h>
 
 #include <hremu/error.h>
+#include <hremu/rng.h>
 
-#include "alg/planrng.h"
 
 /* One message still (partly) to send: rem bytes to dst. prio is its heap key, rem or, with
  * o->keep_place, the message's original size; key is its position in its sender's shuffled
@@ -438,8 +438,8 @@ static int sched_cgm(int p, const uint64_t *com, const hr_perm_opts *o, hr_sched
     have_b = 1;
     err = HR_ENOMEM;
 
-    hr_plan_rng rng;
-    hr__plan_rng_seed(&rng, o->seed, 0x5eed002u);
+    hr_stream rng;
+    hr_stream_seed(&rng, o->seed, 0x5eed002u);
     for (int j = 0; j < n; j++) {
         ent *col = ccom + off[j];
         uint32_t c = 0;
@@ -451,7 +451,7 @@ static int sched_cgm(int p, const uint64_t *com, const hr_perm_opts *o, hr_sched
         /* "In CGM, we randomly swap entries in one column to break the order" (sec. 5.3.2): a
          * Fisher-Yates shuffle, for every variant, so that equal sizes keep a random order. */
         for (uint32_t k = c; k > 1; k--) {
-            uint32_t r = (uint32_t)hr__plan_rng_below(&rng, k);
+            uint32_t r = (uint32_t)hr_stream_below(&rng, k);
             ent t = col[k - 1];
             col[k - 1] = col[r];
             col[r] = t;
@@ -479,7 +479,7 @@ static int sched_cgm(int p, const uint64_t *com, const hr_perm_opts *o, hr_sched
             reset = 1;
         /* Figure 3 step 2: x = random(1..n); for y = 0 .. n-1, j = (x + y) mod n (the
          * pseudocode's "x + k" read as x + y: see the file's header). */
-        int x = (int)hr__plan_rng_below(&rng, (uint64_t)n);
+        int x = (int)hr_stream_below(&rng, (uint64_t)n);
         /* Only the senders with messages left (act[], ascending) are visited, from the first
          * at or after x on, wrapping: the order (x + y) mod n gives them, at O(senders left)
          * rather than O(n) an iteration in the long tail. */

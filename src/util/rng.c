@@ -59,3 +59,18 @@ double hr__rng_unit(hr_rng *r)
 {
     return (double)(hr__rng_next(r) >> 11) * 0x1.0p-53;
 }
+
+void hr_stream_seed(hr_stream *r, uint64_t seed, uint64_t stream)
+{
+    hr__rng_seed(r, seed, stream);
+}
+
+uint64_t hr_stream_next(hr_stream *r)
+{
+    return hr__rng_next(r);
+}
+
+uint64_t hr_stream_below(hr_stream *r, uint64_t bound)
+{
+    return hr__rng_below(r, bound);
+}

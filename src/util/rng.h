@@ -3,10 +3,10 @@
 #define HREMU_UTIL_RNG_H
 
 #include <stdint.h>
+#include <hremu/rng.h>
 
-typedef struct hr_rng {
-    uint64_t s[4];
-} hr_rng;
+/* A processor's stream is the public one (hremu/rng.h); these are its internal names. */
+typedef hr_stream hr_rng;
 
 /* One step of splitmix64 (Steele, Lea, Flood 2014): advances *x and returns its output. */
 uint64_t hr__splitmix64(uint64_t *x);
