@@ -48,6 +48,16 @@ void hr_free(hr_proc *p, void *ptr)
     hr__alloc_free(&p->mem, ptr);
 }
 
+/* Report p's line, msg after prefix, and leave the run failed (misused too, if misuse). */
+__attribute__((noreturn)) static void leave_failed(hr_proc *p, int misuse, const char *msg)
+{
+    hr__report(p->m, "P%d: %s%s\n", p->id, misuse ? "misuse: " : "", msg);
+    if (misuse)
+        atomic_store(&p->m->misused, 1);
+    atomic_store(&p->m->failed, 1);
+    hr__proc_exit(p);
+}
+
 void hr_fail(hr_proc *p, const char *fmt, ...)
 {
     char msg[512];
@@ -55,9 +65,7 @@ void hr_fail(hr_proc *p, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    hr__report(p->m, "P%d: %s\n", p->id, msg);
-    atomic_store(&p->m->failed, 1);
-    hr__proc_exit(p);
+    leave_failed(p, 0, msg);
 }
 
 void hr__misuse(hr_proc *p, const char *fmt, ...)
@@ -67,10 +75,7 @@ void hr__misuse(hr_proc *p, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    hr__report(p->m, "P%d: misuse: %s\n", p->id, msg);
-    atomic_store(&p->m->misused, 1);
-    atomic_store(&p->m->failed, 1);
-    hr__proc_exit(p);
+    leave_failed(p, 1, msg);
 }
 
 void hr__proc_overflow(hr_proc *p)
