@@ -10,7 +10,7 @@
  *   state            owner (BLOCKED), wakers and   owner's futex wait, the resolver
  *                    the resolver (RUNNING)
  *   event, wait      owner, before it blocks       the resolver, while every live proc is blocked
- *   granted          the resolver                  owner, after it wakes
+ *   granted, grant_ev the resolver                 owner, after it wakes
  *   wake_on          owner, before it blocks       senders deciding whether to wake it
  *   outstanding      owner (+), receivers (-)      owner
  */
@@ -259,6 +259,8 @@ struct hr_proc {
     _Atomic uint32_t state;
     _Atomic hr_time  event;
     _Atomic int      granted;
+    _Atomic hr_time  grant_ev;    /* the event the resolver granted (machine.c): a grant forces
+                                   * routing of no message keyed later (p2p.c, unrouted_wait) */
     _Atomic int64_t  outstanding; /* REF and LEND messages not yet taken */
     _Atomic int64_t  lent;        /* LEND messages not yet released by their viewers */
     _Atomic int      wake_on;     /* a blocked receive's source (HR_ANY: any); else HR__WAKE_NEVER */

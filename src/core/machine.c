@@ -419,9 +419,11 @@ static void resolve(hr_machine *m)
     } else if (wake_watchers(m)) {
         /* woken to find their clocks passed: no grant while any wait ends by itself */
     } else if (best != NULL) {
+        atomic_store(&best->grant_ev, best_ev);
         atomic_store(&best->granted, HR__GRANT);
         hr__wake(best);
     } else if (held != NULL) {
+        atomic_store(&held->grant_ev, held_ev);
         atomic_store(&held->granted, HR__GRANT_PAST_FLOORS);
         hr__wake(held);
     } else {
@@ -484,8 +486,10 @@ void hr__wait(hr_proc *p, const hr_wait_desc *d, hr_ready_fn ready, void *ctx)
         atomic_store(&p->parked, 0);
     }
     /* A grant is for the wait it was given in: one that ended without using it must not
-     * force a later wait's decision. */
-    atomic_store(&p->granted, 0);
+     * decide a later wait. A collective's await leaves it to the takes that follow, whose
+     * routing it forces only up to the granted event (p2p.c, blocks_ready, unrouted_wait). */
+    if (d->kind != HR_WAIT_BLOCKS)
+        atomic_store(&p->granted, 0);
 }
 
 void hr__wait_word(hr_proc *p, const hr_wait_desc *d, _Atomic uint32_t *word, uint32_t val)

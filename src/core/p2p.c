@@ -346,10 +346,10 @@ static void route_wait(hr_proc *p, const hr_msg *msg)
  * routed now; else msg's injection time is the pending event, and 1: wait. */
 static int unrouted_wait(hr_proc *p, const hr_msg *msg)
 {
-    /* A grant is for the event published when it was given; only one at or past this message's
-     * injection time lets it be forced (everyone else waits for later times). */
-    hr_time e = atomic_load(&p->event);
+    /* A grant is for the event it was given for: it forces this message only if it is keyed
+     * no later (everyone else waited for later times then). */
     int grant = atomic_exchange(&p->granted, 0);
+    hr_time e = atomic_load(&p->grant_ev);
     int forced = grant && e != HR_TIME_INF && e >= msg->sent;
     hr__transit_decide(p, forced ? msg : NULL, grant == HR__GRANT_PAST_FLOORS);
     if (hr__msg_routed(msg))
@@ -1162,40 +1162,27 @@ void hr__coll_take(hr_proc *p, int src, void *buf, size_t len)
 }
 
 /* Ready when count sources have a routed collective block in p's queue. A grant (everyone
- * waits, and the least unrouted block's key is the least event) routes up to that block. */
+ * waits) is left for the takes, which force their blocks' routing up to the granted event. */
 static int blocks_ready(hr_proc *p, void *ctx)
 {
     int count = *(const int *)ctx;
     drain_all(p);
     p->recv_idle = 1;
     p->seen_news = atomic_load(&p->news);
-    int grant = atomic_exchange(&p->granted, 0);
-    hr_time e = atomic_load(&p->event);
+    hr__transit_decide(p, NULL, 0);
+    int have = 0;
     const hr_msg *least = NULL;
-    int have;
-    for (;;) {
-        have = 0;
-        least = NULL;
-        for (int i = 0; i < p->box.nactive; i++) {
-            hr_msg *prev;
-            const hr_msg *msg = hr__mbox_find(&p->box, p->box.active[i], p->coll_tag, &prev);
-            if (msg == NULL)
-                continue;
-            if (hr__msg_routed(msg))
-                have++;
-            else if (least == NULL || hr__msg_before(msg->sent, msg, least->sent, least))
-                least = msg;
-        }
-        if (have >= count || least == NULL)
-            break;
-        /* The grant was for the event published then: it forces only a block keyed there. */
-        int forced = grant && e != HR_TIME_INF && e >= least->sent;
-        hr__transit_decide(p, forced ? least : NULL, grant == HR__GRANT_PAST_FLOORS);
-        grant = 0;
-        if (!hr__msg_routed(least))
-            break;
+    for (int i = 0; i < p->box.nactive; i++) {
+        hr_msg *prev;
+        const hr_msg *msg = hr__mbox_find(&p->box, p->box.active[i], p->coll_tag, &prev);
+        if (msg == NULL)
+            continue;
+        if (hr__msg_routed(msg))
+            have++;
+        else if (least == NULL || hr__msg_before(msg->sent, msg, least->sent, least))
+            least = msg;
     }
-    if (have >= count) {
+    if (have >= count || atomic_load(&p->granted)) {
         atomic_store(&p->event, HR_TIME_INF);
         return 1;
     }
