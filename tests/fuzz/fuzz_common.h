@@ -12,6 +12,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <hremu/error.h>
+#include <hremu/workload.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -59,6 +61,28 @@ static inline void fuzz_one_line(const char *why)
 {
     if (why[0] == '\0' || strchr(why, '\n') != NULL)
         abort();
+}
+
+/* Make workload w's instance of spec s on p processors from a file behind fd, which it closes:
+ * the instance, or NULL when the workload refused it, as it must, with one line (too big for a
+ * fuzzer's memory counts as refused). */
+static inline void *fuzz_make(const hr_workload *w, const hr_workload_spec *s, int p, int fd)
+{
+    char why[512];
+    void *inst = NULL;
+    if (w->mem_bytes != NULL && w->mem_bytes(s, p) > (UINT64_C(256) << 20)) {
+        close(fd);
+        return NULL;
+    }
+    int err = w->make(s, p, &inst, why, sizeof why);
+    close(fd);
+    if (err != HR_OK) {
+        if ((err != HR_EINVAL && err != HR_ENOMEM) || inst != NULL)
+            abort();
+        fuzz_one_line(why);
+        return NULL;
+    }
+    return inst;
 }
 
 #endif

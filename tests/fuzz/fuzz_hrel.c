@@ -21,24 +21,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const hr_workload *w = hr_workload_find("hrelation");
     if (w == NULL)
         abort();
-    char path[64], dist[80], why[512];
+    char path[64], dist[80];
     int fd = fuzz_file(data + skip, size - skip, path, sizeof path);
     snprintf(dist, sizeof dist, "file:%s", path);
     hr_workload_spec s = { .kind = "hrelation", .n = v[1], .h = v[2], .distribution = dist,
                            .seed = 1 };
-    if (w->mem_bytes != NULL && w->mem_bytes(&s, p) > (UINT64_C(256) << 20)) {
-        close(fd);
+    void *inst = fuzz_make(w, &s, p, fd);
+    if (inst == NULL)
         return 0;
-    }
-    void *inst = NULL;
-    int err = w->make(&s, p, &inst, why, sizeof why);
-    close(fd);
-    if (err != HR_OK) {
-        if ((err != HR_EINVAL && err != HR_ENOMEM) || inst != NULL)
-            abort();
-        fuzz_one_line(why);
-        return 0;
-    }
     const hr_hrel *r = inst;
     uint64_t total = 0, *in = calloc((size_t)p, sizeof *in);
     if (r->p != p || in == NULL)

@@ -42,19 +42,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     hr_wkey_value keys[6] = { { .word = word }, { .num = 25 }, { .num = 256 }, { .num = 8 },
                               { .num = 8 }, { .num = (double)p } };
     hr_workload_spec s = { .kind = "pattern", .keys = keys, .seed = v[1] };
-    if (w->mem_bytes != NULL && w->mem_bytes(&s, p) > (UINT64_C(256) << 20)) {
-        close(fd);
+    void *inst = fuzz_make(w, &s, p, fd);
+    if (inst == NULL)
         return 0;
-    }
-    void *inst = NULL;
-    int err = w->make(&s, p, &inst, why, sizeof why);
-    close(fd);
-    if (err != HR_OK) {
-        if ((err != HR_EINVAL && err != HR_ENOMEM) || inst != NULL)
-            abort();
-        fuzz_one_line(why);
-        return 0;
-    }
     hr_plan_args args = { .seed = v[1] };
     if (hr_cost_preset("cm5", &args.cost) != HR_OK)
         abort();
