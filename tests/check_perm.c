@@ -17,9 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <hremu/error.h>
+#include "util/clock.h"
 #include "alg/perm.h"
 #include "alg/sched.h"
 #include "util/rng.h"
@@ -918,13 +918,6 @@ END_TEST
 
 /* ---- seed 002's Tables 1 and 2, CGM on uniform sizes, timing (printed on request) ---------- */
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 /* Mean permutations of variant v over reps Appendix-D matrices (sizes 1 .. range). */
 static double mean_steps(int n, int d, uint64_t range, hr_perm_variant v, double lambda,
                          int no_reset, int keep, hr_perm_base base, int reps, int *lo, int *hi,
@@ -1063,9 +1056,9 @@ START_TEST(test_perm_tables)
         for (int r = 0; r < 9; r++) {
             uint64_t *com = appendix_d(512, 32, 512, 99 + (uint64_t)r);
             hr_sched s;
-            double t0 = now_s();
+            double t0 = hr__wall_s();
             sched_of(512, com, all_variants[v], 0.75, 0, (uint64_t)r + 1, &s);
-            ts[r] = now_s() - t0;
+            ts[r] = hr__wall_s() - t0;
             steps += s.nsteps;
             hr__sched_free(&s);
             free(com);

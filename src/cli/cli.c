@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <hremu/algorithm.h>
@@ -16,6 +15,7 @@
 #include <hremu/main.h>
 #include <hremu/workload.h>
 
+#include "util/clock.h"
 #include "cli/config.h"
 #include "cli/output.h"
 #include "cli/regions.h"
@@ -284,16 +284,9 @@ typedef struct progress {
     double start;
 } progress;
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static void progress_line(progress *g)
 {
-    double spent = now_s() - g->start;
+    double spent = hr__wall_s() - g->start;
     double left = g->done > 0 ? spent / (double)g->done * (double)(g->total - g->done) : NAN;
     fprintf(stderr, "\rhremu: row %zu of %zu, %.0f s elapsed", g->done, g->total, spent);
     if (isfinite(left))
@@ -523,7 +516,7 @@ static int run(const options *o, const hr_config *c, const hr_sweep_plan *plan, 
     int rows_show = out == stdout && trace != stdout && schedule != stdout && rounds != stdout &&
                     isatty(STDOUT_FILENO) && !o->aggregate && format != HR_FORMAT_TABLE;
     progress g = { .on = !o->quiet && isatty(STDERR_FILENO) && !rows_show, .total = plan->rows,
-                   .start = now_s() };
+                   .start = hr__wall_s() };
     hr__report_start(&rep, out, format);
     hr_html page;
     if (html != NULL)

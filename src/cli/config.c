@@ -114,11 +114,6 @@ static int grow(void **arr, size_t *cap, size_t need, size_t size)
     return HR_OK;
 }
 
-const char *hr__config_name(const hr_config *c)
-{
-    return c->name;
-}
-
 void hr__config_locate(const hr_config *c, const char *section, char *buf, size_t len)
 {
     const hr_config_section *s = find_section(c, section);

@@ -94,7 +94,6 @@ void hr__config_warnings(const hr_config *c, void (*warn)(void *arg, const char 
 void hr__config_free(hr_config *c);     /* NULL is fine */
 
 /* ---- enquiry --------------------------------------------------------------------------------- */
-const char *hr__config_name(const hr_config *c);
 /* Write "FILE:LINE" for the header of section (or "FILE" if the file has none) into buf. */
 void   hr__config_locate(const hr_config *c, const char *section, char *buf, size_t len);
 

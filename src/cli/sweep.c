@@ -1,10 +1,10 @@
 /* sweep.c: the loops over machine, workload, run and algorithm points, and one row per run. */
+#include "util/clock.h"
 #include "cli/sweep.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <hremu/machine.h>
 
@@ -128,14 +128,6 @@ typedef struct outcome {
     double        plan_s;      /* ... in this many seconds of wall time ... */
     uint64_t      plan_steps;  /* ... and has this many steps */
 } outcome;
-
-/* Wall-clock seconds, for the time a plan takes. */
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static const char *status_name(int status)
 {
@@ -294,7 +286,7 @@ static int run_row(sweep *s)
         o->models = models;
     char why[512] = "";
     int planned = err == HR_OK && s->pt.alg->plan != NULL;
-    double t0 = now_s();
+    double t0 = hr__wall_s();
     hr_plan_args args = { .params = s->pt.params, .cost = s->pt.machine.cost,
                           .seed = s->pt.machine.seed };
     if (planned && s->pt.alg->plan(s->inst, &args, why, sizeof why) != HR_OK) {
@@ -306,7 +298,7 @@ static int run_row(sweep *s)
     } else if (err == HR_OK) {
         if (planned && s->pt.alg->plan_steps != NULL) {
             o->planned = 1;
-            o->plan_s = now_s() - t0;
+            o->plan_s = hr__wall_s() - t0;
             o->plan_steps = s->pt.alg->plan_steps(s->inst);
             if (s->schedule != NULL)
                 write_schedule(s, o->plan_steps);

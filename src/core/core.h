@@ -21,7 +21,6 @@
 #include <setjmp.h>
 #include <stdatomic.h>
 #include <stdint.h>
-#include <time.h>
 #include <hremu/machine.h>
 
 #include "core/mailbox.h"
@@ -29,6 +28,7 @@
 #include "net/discipline.h"
 #include "net/network.h"
 #include "util/alloc.h"
+#include "util/clock.h"
 #include "util/rng.h"
 
 #define HR__TAG_COLL (-2)          /* collectives' messages; user tags are >= 0 */
@@ -176,14 +176,6 @@ typedef struct hr_evbuf {
 } hr_evbuf;
 
 /* Record e (its times in t0, t1) into b, at most limit events: the owner thread of b only. */
-/* This computer's monotonic clock, in seconds. Any thread. */
-static inline double hr__wall_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 void hr__ev_add(hr_evbuf *b, size_t limit, hr_event e, hr_time t0, hr_time t1);
 void hr__ev_reset(hr_evbuf *b, double wall0);
 void hr__ev_free(hr_evbuf *b);

@@ -34,9 +34,4 @@ static inline int hr__bit_test(const uint64_t *bits, uint64_t i)
     return (int)((bits[i >> 6] >> (i & 63)) & 1);
 }
 
-static inline void hr__bit_set(uint64_t *bits, uint64_t i)
-{
-    bits[i >> 6] |= UINT64_C(1) << (i & 63);
-}
-
 #endif
