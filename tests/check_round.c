@@ -9,6 +9,8 @@
 #include <hremu/algorithm.h>
 #include <hremu/workload.h>
 
+#include "net/discipline.h"
+
 #define MAXP 8
 #define MAXR 8
 
@@ -614,11 +616,47 @@ START_TEST(test_round_aw_uniform_alltoall_time)
 }
 END_TEST
 
+/* Code outside the engine asks a discipline's traits, never its name: each row's, by hand from
+ * docs/model.md, and what must go together (queues, losses and priorities are round rules';
+ * a collision that destroys is a loss; only async takes a bounded buffer). */
+START_TEST(test_round_discipline_traits)
+{
+    static const struct { const char *name; unsigned traits; } want[] = {
+        { "arbitrary", HR_DISC_IN_ROUNDS | HR_DISC_LOSES },
+        { "async", HR_DISC_BUFFERED },
+        { "fifo", HR_DISC_IN_ROUNDS | HR_DISC_QUEUES | HR_DISC_STALLS },
+        { "ocpc", HR_DISC_IN_ROUNDS | HR_DISC_LOSES | HR_DISC_DESTROYS },
+        { "priority", HR_DISC_IN_ROUNDS | HR_DISC_QUEUES | HR_DISC_PRIORITIES | HR_DISC_STALLS },
+        { "sync", HR_DISC_RENDEZVOUS | HR_DISC_STALLS },
+    };
+    int n = 0;
+    for (const char *name; (name = hr_discipline_name(n, NULL)) != NULL; n++) {
+        const hr_disc *d = hr__discipline_find(name);
+        ck_assert_ptr_nonnull(d);
+        ck_assert_str_eq(want[n].name, name);
+        ck_assert_uint_eq(d->traits, want[n].traits);
+        ck_assert_uint_eq(hr__discipline_traits(name), d->traits);
+        int rounds = (d->traits & HR_DISC_IN_ROUNDS) != 0;
+        ck_assert_int_eq(rounds, d->engine == HR_DISC_ROUND);
+        ck_assert_int_eq(rounds, d->rule != NULL);
+        if (d->traits & (HR_DISC_QUEUES | HR_DISC_LOSES | HR_DISC_PRIORITIES))
+            ck_assert(rounds);
+        if (d->traits & HR_DISC_DESTROYS)
+            ck_assert(d->traits & HR_DISC_LOSES);
+        ck_assert_int_eq((d->traits & HR_DISC_RENDEZVOUS) != 0, d->engine == HR_DISC_P2P_SYNC);
+    }
+    ck_assert_int_eq(n, (int)(sizeof want / sizeof want[0]));
+    ck_assert_uint_eq(hr__discipline_traits("nonesuch"), 0);
+    ck_assert_uint_eq(hr__discipline_traits(NULL), 0);
+}
+END_TEST
+
 Suite *hr_round_suite(void)
 {
     Suite *s = suite_create("round");
     TCase *tc = tcase_create("rules");
     tcase_add_test(tc, test_round_fifo_queue_and_stall);
+    tcase_add_test(tc, test_round_discipline_traits);
     tcase_add_test(tc, test_round_fifo_tie_order_is_seeded);
     tcase_add_test(tc, test_round_priority_highest_first);
     tcase_add_test(tc, test_round_trace);

@@ -6,6 +6,8 @@
 
 #include <hremu/error.h>
 
+#include "net/discipline.h"
+
 /* The round events of a run, in the canonical order (rounds ascending, as resolved). */
 typedef struct rounds {
     hr_event *v;
@@ -38,7 +40,7 @@ static char letter(const hr_event *e, const char *discipline, int was_queued)
     if (strcmp(e->fate, "queued") == 0)
         return 'Q';
     if (strcmp(e->fate, "lost") == 0)
-        return strcmp(discipline, "ocpc") == 0 ? 'X' : 'L';
+        return hr__discipline_traits(discipline) & HR_DISC_DESTROYS ? 'X' : 'L';
     return was_queued ? 'd' : 'D';
 }
 

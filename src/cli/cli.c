@@ -15,13 +15,13 @@
 #include <hremu/main.h>
 #include <hremu/workload.h>
 
-#include "util/clock.h"
 #include "cli/config.h"
 #include "cli/output.h"
 #include "cli/regions.h"
 #include "cli/report.h"
 #include "cli/sweep.h"
 #include "cli/topoinfo.h"
+#include "util/clock.h"
 
 #define HREMU_VERSION   "0.1.0"
 #define DEFAULT_CONFIG  "configs/default.ini"

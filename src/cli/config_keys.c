@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli/expr.h"
+#include "net/discipline.h"
 
 #define MAX_KEYS 64       /* keys in one fixed section's table, declared ones included */
 #define DAY      86400.0  /* the longest latency the machine accepts, s */
@@ -748,7 +749,8 @@ int hr__config_machine(const hr_config *c, size_t i, hr_point *pt, hr_config_err
                                "rh 2 1)", pt->machine.topology);
     }
     const hr_config_entry *buf = hr__config_find(c, "machine", "buffer");
-    if (err == HR_OK && pt->machine.buffer != 0 && strcmp(pt->machine.discipline, "async") != 0)
+    if (err == HR_OK && pt->machine.buffer != 0 &&
+        !(hr__discipline_traits(pt->machine.discipline) & HR_DISC_BUFFERED))
         return hr__config_fail(e, HR_EINVAL, buf->where, "a receive buffer applies to discipline "
                                "async only, not %s (set buffer = unlimited)",
                                pt->machine.discipline);

@@ -10,6 +10,7 @@
 
 #include "cli/jsonstr.h"
 #include "cli/report.h"
+#include "net/discipline.h"
 
 static const char head[] =
 "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
@@ -209,8 +210,8 @@ int hr__html_row(hr_html *h, const hr_machine *m, const char *what, const char *
         grid = sscanf(strchr(topology, ' ') + 1, "%dx%d%c", &rows, &cols, &extra) == 2;
         wrap = grid && topology[0] == 't';
     }
-    int lossy_rounds = strcmp(discipline, "fifo") == 0 || strcmp(discipline, "priority") == 0 ||
-                       strcmp(discipline, "arbitrary") == 0 || strcmp(discipline, "ocpc") == 0;
+    unsigned traits = hr__discipline_traits(discipline);
+    int lossy_rounds = (traits & HR_DISC_IN_ROUNDS) != 0;
     fprintf(h->out, "%s{title:", h->rows ? ",\n" : "");
     hr__json_script_string(h->out, what);   /* JSON, and no "</script>" */
     fprintf(h->out, ",p:%d,grid:", hr_machine_procs(m));
@@ -220,7 +221,7 @@ int hr__html_row(hr_html *h, const hr_machine *m, const char *what, const char *
         fputs("null", h->out);
     fprintf(h->out, ",wrap:%s,rounds:%s,ev:[", wrap ? "true" : "false",
             lossy_rounds ? "true" : "false");
-    sink_arg a = { h->out, 1, strcmp(discipline, "ocpc") == 0 };
+    sink_arg a = { h->out, 1, (traits & HR_DISC_DESTROYS) != 0 };
     int err = hr_machine_event_each(m, event, &a);
     fputs("]}", h->out);
     h->rows++;

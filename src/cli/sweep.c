@@ -1,5 +1,4 @@
 /* sweep.c: the loops over machine, workload, run and algorithm points, and one row per run. */
-#include "util/clock.h"
 #include "cli/sweep.h"
 
 #include <stdio.h>
@@ -12,6 +11,8 @@
 #include "cli/memory.h"
 #include "cli/regions.h"
 #include "cli/trace.h"
+#include "net/discipline.h"
+#include "util/clock.h"
 
 /* One sweep in progress. The machine and the instance belong to the current machine and workload
  * points; dirty says the instance holds a run's outputs and must be reset before the next run. */
@@ -53,15 +54,9 @@ static void body(hr_proc *p, void *arg)
 
 /* ---- one row -------------------------------------------------------------------------------- */
 
-/* The round disciplines: fifo and priority queue their messages, arbitrary and ocpc lose them. */
-static int is_queued(const char *d)
-{
-    return strcmp(d, "fifo") == 0 || strcmp(d, "priority") == 0;
-}
-
 static int is_round(const char *d)
 {
-    return is_queued(d) || strcmp(d, "arbitrary") == 0 || strcmp(d, "ocpc") == 0;
+    return (hr__discipline_traits(d) & HR_DISC_IN_ROUNDS) != 0;
 }
 
 static int by_value(const void *a, const void *b)
@@ -331,13 +326,11 @@ static void plan_row(sweep *s)
     hr_sweep_plan *plan = s->plan;
     if (plan == NULL)
         return;
-    const char *d = s->pt.machine.discipline;
-    int lossy = strcmp(d, "arbitrary") == 0 || strcmp(d, "ocpc") == 0;
-    int queues = is_queued(d);
+    unsigned t = hr__discipline_traits(s->pt.machine.discipline);
     plan->rows++;
-    plan->rounds |= lossy || queues;
-    plan->lossy |= lossy;
-    plan->stalls |= queues || strcmp(d, "sync") == 0 || s->pt.machine.buffer != 0;
+    plan->rounds |= (t & HR_DISC_IN_ROUNDS) != 0;
+    plan->lossy |= (t & HR_DISC_LOSES) != 0;
+    plan->stalls |= (t & HR_DISC_STALLS) != 0 || s->pt.machine.buffer != 0;
     plan->schedules |= s->pt.alg->plan_print != NULL;
     int k = 0;
     while (k < plan->nkinds && plan->kinds[k] != s->pt.workload)

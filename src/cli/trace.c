@@ -13,6 +13,7 @@
 
 #include "cli/jsonstr.h"
 #include "cli/report.h"
+#include "net/discipline.h"
 
 static const char *const kinds[] = { "", "send", "recv", "compute", "round", "region",
                                       "collective", "stall", "link" };
@@ -210,13 +211,12 @@ static int first_pass(hr_trace *t, const hr_machine *m, row_info *r)
  * message's priority is only its place in the queue's order, which the queue column shows. */
 static int uses_priority(const char *discipline)
 {
-    return discipline != NULL && strcmp(discipline, "priority") == 0;
+    return (hr__discipline_traits(discipline) & HR_DISC_PRIORITIES) != 0;
 }
 
 static int uses_queue(const char *discipline)
 {
-    return discipline != NULL && (strcmp(discipline, "fifo") == 0 ||
-                                  strcmp(discipline, "priority") == 0);
+    return (hr__discipline_traits(discipline) & HR_DISC_QUEUES) != 0;
 }
 
 typedef struct sink_arg {
@@ -364,8 +364,9 @@ static void json_round(sink_arg *a, const hr_event *e, const char *sep)
     char ts[40], dur[40];
     span(ts, dur, sizeof ts, rs->start, rs->end);
     int sent_now = mi == NULL || mi->round == e->round;
-    const char *fate = strcmp(e->fate, "lost") == 0 && a->discipline != NULL &&
-                               strcmp(a->discipline, "ocpc") == 0 ? "destroyed" : e->fate;
+    const char *fate = strcmp(e->fate, "lost") == 0 &&
+                               (hr__discipline_traits(a->discipline) & HR_DISC_DESTROYS)
+                           ? "destroyed" : e->fate;
     if (kept(a->t, e->proc)) {
         fprintf(out, "%s{\"name\":\"to P%d: %s%s\",\"cat\":\"round\",\"ph\":\"X\",\"ts\":%s,"
                 "\"dur\":%s,\"pid\":%zu,\"tid\":%d,\"args\":{\"round\":%" PRIu64 ",\"to\":%d,"

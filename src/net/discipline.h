@@ -42,14 +42,29 @@ typedef struct hr_arrival {
 typedef int (*hr_round_rule)(hr_rqueue *q, const hr_arrival *a, int na, hr_rng *rng,
                              uint8_t *lost);
 
+/* What code outside the engine needs to know of a discipline: it asks these, never the name. */
+enum {
+    HR_DISC_IN_ROUNDS  = 1u << 0,  /* communicates in synchronous rounds (hr_round_send) */
+    HR_DISC_QUEUES     = 1u << 1,  /* round messages wait in their receiver's queue */
+    HR_DISC_PRIORITIES = 1u << 2,  /* the queue serves the highest priority first */
+    HR_DISC_LOSES      = 1u << 3,  /* round messages may be lost */
+    HR_DISC_DESTROYS   = 1u << 4,  /* ... all of a collision's, not all but one (ocpc) */
+    HR_DISC_RENDEZVOUS = 1u << 5,  /* a send completes when its receive takes it */
+    HR_DISC_BUFFERED   = 1u << 6,  /* takes a bounded receive buffer (buffer = BYTES) */
+    HR_DISC_STALLS     = 1u << 7,  /* senders may wait: a queued message, a rendezvous */
+};
+
 typedef struct hr_disc {
     const char    *name;
     const char    *summary;
     hr_disc_engine engine;
+    unsigned       traits;  /* HR_DISC_* bits above */
     hr_round_rule  rule;    /* HR_DISC_ROUND only */
 } hr_disc;
 
 const hr_disc *hr__discipline_find(const char *name);
+/* The traits of the discipline called name (0 for an unknown name). Any thread. */
+unsigned hr__discipline_traits(const char *name);
 
 int  hr__rule_fifo(hr_rqueue *q, const hr_arrival *a, int na, hr_rng *rng, uint8_t *lost);
 int  hr__rule_priority(hr_rqueue *q, const hr_arrival *a, int na, hr_rng *rng, uint8_t *lost);
