@@ -294,12 +294,10 @@ static void stall(hr_proc *p, void *arg)
     }
 }
 
-/* Under sync a send waits for its receive: P0's first send, issued at 0, waits until P1 posts
- * its receive after 1000 us of work (a stall from 0 to 1000 us); its second finds the receive
- * posted (taken at 1088 + 5 us) and does not stall. */
-START_TEST(test_event_rendezvous_stall)
+/* Run stall on a machine of cfg that records events: the run ends ok with one stall; its
+ * events go to *a. The machine is the caller's to destroy (the events name its strings). */
+static hr_machine *run_stall(hr_machine_config cfg, events *a)
 {
-    hr_machine_config cfg = hr_test_config(2, "sync");
     hr_machine *m;
     hr_run_result res;
     ck_assert_int_eq(hr_machine_create(&cfg, &m, NULL), HR_OK);
@@ -307,8 +305,18 @@ START_TEST(test_event_rendezvous_stall)
     ck_assert_int_eq(hr_machine_run(m, stall, NULL, &res), HR_OK);
     ck_assert_msg(res.status == HR_OK, "%s", res.report);
     ck_assert_uint_eq(res.stalls, 1);
+    ck_assert_int_eq(hr_machine_event_each(m, keep, a), HR_OK);
+    return m;
+}
+
+/* Under sync a send waits for its receive: P0's first send, issued at 0, waits until P1 posts
+ * its receive after 1000 us of work (a stall from 0 to 1000 us); its second finds the receive
+ * posted (taken at 1088 + 5 us) and does not stall. */
+START_TEST(test_event_rendezvous_stall)
+{
+    hr_machine_config cfg = hr_test_config(2, "sync");
     events a = { 0 };
-    ck_assert_int_eq(hr_machine_event_each(m, keep, &a), HR_OK);
+    hr_machine *m = run_stall(cfg, &a);
     int n = 0;
     for (size_t i = 0; i < a.n; i++)
         if (a.v[i].kind == HR_EV_STALL) {
@@ -329,15 +337,8 @@ START_TEST(test_event_stall)
 {
     hr_machine_config cfg = hr_test_config(2, NULL);
     cfg.buffer = 100;
-    hr_machine *m;
-    hr_run_result res;
-    ck_assert_int_eq(hr_machine_create(&cfg, &m, NULL), HR_OK);
-    hr_machine_events(m, 1000);
-    ck_assert_int_eq(hr_machine_run(m, stall, NULL, &res), HR_OK);
-    ck_assert_msg(res.status == HR_OK, "%s", res.report);
-    ck_assert_uint_eq(res.stalls, 1);
     events a = { 0 };
-    ck_assert_int_eq(hr_machine_event_each(m, keep, &a), HR_OK);
+    hr_machine *m = run_stall(cfg, &a);
     const hr_event *st = NULL, *second = NULL;
     for (size_t i = 0; i < a.n; i++) {
         if (a.v[i].kind == HR_EV_STALL) {
