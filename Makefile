@@ -116,8 +116,8 @@ check-tests: $(TESTS) $(EXAMPLE) $(BIN) $(REPLAYS)
 	$(TSAN_ENV) $(ASAN_ENV) SAN="$(SAN)" CC="$(CC)" CFLAGS="$(if $(SAN),-fsanitize=$(SAN) -fno-omit-frame-pointer)" \
 	    LDFLAGS="$(if $(SAN),-fsanitize=$(SAN))" tests/install.sh $(BUILD)
 
-# The --html page in a real browser: installs Debian's Chromium if it is missing (make check runs
-# the same test, and skips it where Chromium is not installed).
+# The --html page in a real browser alone (make check runs it too; scripts/deps.sh installs
+# Debian's Chromium for both).
 check-browser: deps
 	@scripts/deps.sh chromium
 	@$(MAKE) --no-print-directory $(BIN)

@@ -1,15 +1,15 @@
 #!/bin/sh
 # hremu --html in a real browser: headless Chromium loads the page the command wrote, runs its
 # script, and the test reads the DOM it built (nodes and arrows of a round) and a screenshot
-# (the colours of delivered messages on the board). Skipped (exit 0) where Chromium is missing;
-# `make check-browser` installs it (scripts/deps.sh chromium) and runs this. The last line is
+# (the colours of delivered messages on the board). scripts/deps.sh installs Chromium for make
+# check; run by hand where it is missing, this says SKIP and exits 0. The last line is
 # "N passed, M failed".
 set -u
 cd "$(dirname "$0")/.." || exit 1
 BIN=${HREMU_BIN:-./hremu}
 BROWSER=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$BROWSER" ]; then
-    echo "SKIP tests/browser.sh: Chromium is missing (make check-browser installs it)"
+    echo "SKIP tests/browser.sh: Chromium is missing (scripts/deps.sh installs it)"
     exit 0
 fi
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/hremu-browser.XXXXXX") || exit 1
