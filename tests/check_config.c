@@ -185,7 +185,7 @@ typedef struct bad_file {
 static const bad_file bad_files[] = {
     { "bad_unknown_section.ini", ":4: unknown section [machin]", 0 },
     { "bad_unknown_key.ini", ":4: unknown key 'prcs' in [machine] (keys: procs, topology, "
-      "fattree_bw, switching, discipline, buffer, cost, tau, sigma, overhead, hop, compute_unit, "
+      "fattree_bw, switching, discipline, buffer, eager_limit, cost, tau, sigma, overhead, hop, compute_unit, "
       "compute, seed)", 0 },
     { "bad_duplicate_key.ini", ":4: duplicate key 'procs' in [machine] (first at line 2)", 0 },
     { "bad_duplicate_section.ini", ":5: duplicate section [machine] (first at line 1)", 0 },
@@ -206,6 +206,9 @@ static const bad_file bad_files[] = {
     { "bad_buffer.ini", ":2: buffer = 0K: must be > 0 bytes, or unlimited", 0 },
     { "bad_buffer_sync.ini", ":3: a receive buffer applies to discipline async only, not sync "
       "(set buffer = unlimited)", 0 },
+    { "bad_eager_zero.ini", ":2: eager_limit = 0: must be > 0 bytes (discipline sync makes every "
+      "send a rendezvous)", 0 },
+    { "bad_eager_async.ini", ":3: eager_limit applies to discipline eager only, not async", 0 },
     { "bad_compute.ini", ":2: compute = guessed: expected units or measured", 0 },
     { "bad_kind.ini", ":2: kind = hrelations: unknown workload kind (kinds: exchange, fft2d, hrelation", 1 },
     { "bad_distribution.ini", ":2: distribution = zipf: unknown distribution for this kind "

@@ -203,6 +203,87 @@ START_TEST(test_p2p_sync_is_rendezvous)
 }
 END_TEST
 
+/* eager: the program of body_sync, with m bytes. */
+static void body_eager(hr_proc *p, void *arg)
+{
+    p2p_out *o = arg;
+    static char buf[5000];
+    size_t m = (size_t)o->norder;
+    if (hr_pid(p) == 0) {
+        hr_send(p, 1, 0, buf, m);             /* at 0 */
+        o->t[0] = hr_now(p);
+    } else {
+        hr_compute(p, 500000);                /* 500 us */
+        hr_recv(p, 0, 0, buf, sizeof buf, NULL);
+        o->t[1] = hr_now(p);
+    }
+}
+
+static void run_eager(size_t m, uint64_t limit, double t0, double t1)
+{
+    p2p_out o = { .norder = (int)m };
+    hr_machine_config cfg = hr_test_config(2, "eager");
+    cfg.eager_limit = limit;
+    hr_run_result res;
+    hr_test_run(&cfg, body_eager, &o, &res);
+    ck_assert_int_eq(res.status, HR_OK);
+    ck_assert_double_eq_tol(o.t[0], t0, 1e-12);
+    ck_assert_double_eq_tol(o.t[1], t1, 1e-12);
+    ck_assert_uint_eq(res.stalls, t0 > 0);
+}
+
+/* Two senders to one receive from any source under eager: P1's 100 bytes are copied, P2's 5000
+ * rendezvous. */
+static void body_eager_any(hr_proc *p, void *arg)
+{
+    p2p_out *o = arg;
+    static char buf[3][5000];
+    int me = hr_pid(p);
+    if (me == 0) {
+        hr_compute(p, 500000);
+        for (int k = 0; k < 2; k++) {
+            hr_status st;
+            hr_recv(p, HR_ANY, 0, buf[0], sizeof buf[0], &st);
+            o->order[k] = st.source;
+            o->t[k] = hr_now(p);
+        }
+    } else {
+        hr_send(p, 0, 0, buf[me], me == 1 ? 100 : 5000);
+        o->t[me + 1] = hr_now(p);
+    }
+}
+
+/* eager: up to eager_limit bytes a send is async, above it a rendezvous (cm5: tau = 88 us,
+ * sigma = 50 ns a byte). */
+START_TEST(test_p2p_eager_limit)
+{
+    /* 1000 bytes up to the limit: as async, P0 is done at 0, P1 absorbed them while it computed */
+    run_eager(1000, 1000, 0, 500e-6);
+    /* one byte past it: as sync, the transfer starts at the post, 500 + 88 + 50 = 638 us */
+    run_eager(1000, 999, 638e-6, 638e-6);
+    /* the default limit, 4096 bytes: 1000 bytes are copied, 5000 are a rendezvous of
+     * 500 + 88 + 250 = 838 us */
+    run_eager(1000, 0, 0, 500e-6);
+    run_eager(5000, 0, 838e-6, 838e-6);
+
+    /* From any source: P1's copied message arrived at 88 us and was absorbed by 93 us, so the
+     * first receive (posted at 500 us) takes it at once; P2's rendezvous is keyed by
+     * max(issue, post) + tau = 588 us, and its transfer ends at 588 + 250 = 838 us. */
+    p2p_out o = { 0 };
+    hr_machine_config cfg = hr_test_config(3, "eager");
+    hr_run_result res;
+    hr_test_run(&cfg, body_eager_any, &o, &res);
+    ck_assert_int_eq(res.status, HR_OK);
+    ck_assert_int_eq(o.order[0], 1);
+    ck_assert_int_eq(o.order[1], 2);
+    ck_assert_double_eq_tol(o.t[0], 500e-6, 1e-12);
+    ck_assert_double_eq_tol(o.t[1], 838e-6, 1e-12);
+    ck_assert_double_eq_tol(o.t[2], 0, 1e-12);
+    ck_assert_double_eq_tol(o.t[3], 838e-6, 1e-12);
+    ck_assert_uint_eq(res.stalls, 1);
+}
+END_TEST
+
 /* A message too long for the buffer, a bad destination, a negative tag: failures, not crashes. */
 static void body_misuse(hr_proc *p, void *arg)
 {
@@ -491,6 +572,7 @@ Suite *hr_p2p_suite(void)
     tcase_add_test(tc, test_p2p_sends_pipeline);
     tcase_add_test(tc, test_p2p_receiver_serialises);
     tcase_add_test(tc, test_p2p_sync_is_rendezvous);
+    tcase_add_test(tc, test_p2p_eager_limit);
     tcase_add_test(tc, test_p2p_misuse_fails_the_run);
     tcase_add_test(tc, test_p2p_all_to_all_any_is_deterministic);
     tcase_add_test(tc, test_p2p_probe_waits_for_the_arrival);

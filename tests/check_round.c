@@ -621,13 +621,15 @@ END_TEST
  * a collision that destroys is a loss; only async takes a bounded buffer). */
 START_TEST(test_round_discipline_traits)
 {
-    static const struct { const char *name; unsigned traits; } want[] = {
-        { "arbitrary", HR_DISC_IN_ROUNDS | HR_DISC_LOSES },
-        { "async", HR_DISC_BUFFERED },
-        { "fifo", HR_DISC_IN_ROUNDS | HR_DISC_QUEUES | HR_DISC_STALLS },
-        { "ocpc", HR_DISC_IN_ROUNDS | HR_DISC_LOSES | HR_DISC_DESTROYS },
-        { "priority", HR_DISC_IN_ROUNDS | HR_DISC_QUEUES | HR_DISC_PRIORITIES | HR_DISC_STALLS },
-        { "sync", HR_DISC_RENDEZVOUS | HR_DISC_STALLS },
+    static const struct { const char *name; unsigned traits; hr_disc_send send; } want[] = {
+        { "arbitrary", HR_DISC_IN_ROUNDS | HR_DISC_LOSES, HR_SEND_NONE },
+        { "async", HR_DISC_BUFFERED, HR_SEND_COPY },
+        { "eager", HR_DISC_STALLS | HR_DISC_EAGER, HR_SEND_EAGER },
+        { "fifo", HR_DISC_IN_ROUNDS | HR_DISC_QUEUES | HR_DISC_STALLS, HR_SEND_NONE },
+        { "ocpc", HR_DISC_IN_ROUNDS | HR_DISC_LOSES | HR_DISC_DESTROYS, HR_SEND_NONE },
+        { "priority", HR_DISC_IN_ROUNDS | HR_DISC_QUEUES | HR_DISC_PRIORITIES | HR_DISC_STALLS,
+          HR_SEND_NONE },
+        { "sync", HR_DISC_RENDEZVOUS | HR_DISC_STALLS, HR_SEND_RENDEZVOUS },
     };
     int n = 0;
     for (const char *name; (name = hr_discipline_name(n, NULL)) != NULL; n++) {
@@ -637,13 +639,19 @@ START_TEST(test_round_discipline_traits)
         ck_assert_uint_eq(d->traits, want[n].traits);
         ck_assert_uint_eq(hr__discipline_traits(name), d->traits);
         int rounds = (d->traits & HR_DISC_IN_ROUNDS) != 0;
-        ck_assert_int_eq(rounds, d->engine == HR_DISC_ROUND);
+        ck_assert_int_eq(d->send, want[n].send);
+        ck_assert_int_eq(rounds, d->send == HR_SEND_NONE);
         ck_assert_int_eq(rounds, d->rule != NULL);
         if (d->traits & (HR_DISC_QUEUES | HR_DISC_LOSES | HR_DISC_PRIORITIES))
             ck_assert(rounds);
         if (d->traits & HR_DISC_DESTROYS)
             ck_assert(d->traits & HR_DISC_LOSES);
-        ck_assert_int_eq((d->traits & HR_DISC_RENDEZVOUS) != 0, d->engine == HR_DISC_P2P_SYNC);
+        ck_assert_int_eq((d->traits & HR_DISC_RENDEZVOUS) != 0, d->send == HR_SEND_RENDEZVOUS);
+        ck_assert_int_eq((d->traits & HR_DISC_EAGER) != 0, d->send == HR_SEND_EAGER);
+        /* A send completes at its receive exactly when the row says so. */
+        ck_assert_int_eq(hr__disc_rendezvous(d, 4097, 4096), d->send == HR_SEND_RENDEZVOUS ||
+                                                             d->send == HR_SEND_EAGER);
+        ck_assert_int_eq(hr__disc_rendezvous(d, 4096, 4096), d->send == HR_SEND_RENDEZVOUS);
     }
     ck_assert_int_eq(n, (int)(sizeof want / sizeof want[0]));
     ck_assert_uint_eq(hr__discipline_traits("nonesuch"), 0);

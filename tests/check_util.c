@@ -74,15 +74,19 @@ START_TEST(test_util_machine_config_checks)
     cfg = hr_test_config(2, "sync");
     cfg.buffer = 1024;
     ck_assert_int_eq(hr_machine_create(&cfg, &m, &why), HR_EINVAL);
+    cfg = hr_test_config(2, "eager");
+    cfg.buffer = 1024;
+    ck_assert_int_eq(hr_machine_create(&cfg, &m, &why), HR_EINVAL);
     cfg = hr_test_config(2, NULL);
     cfg.topology = "moebius";
     ck_assert_int_eq(hr_machine_create(&cfg, &m, &why), HR_EINVAL);
     ck_assert_ptr_null(m);
     /* the names of --list */
-    static const char *discs[] = { "arbitrary", "async", "fifo", "ocpc", "priority", "sync" };
-    for (int i = 0; i < 6; i++)
+    static const char *discs[] = { "arbitrary", "async", "eager", "fifo", "ocpc", "priority",
+                                   "sync" };
+    for (int i = 0; i < 7; i++)
         ck_assert_str_eq(hr_discipline_name(i, NULL), discs[i]);
-    ck_assert_ptr_null(hr_discipline_name(6, NULL));
+    ck_assert_ptr_null(hr_discipline_name(7, NULL));
     ck_assert_str_eq(hr_topology_name(0, NULL), "complete");
     ck_assert_ptr_null(hr_topology_name(99, NULL));
 }

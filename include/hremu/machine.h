@@ -23,14 +23,19 @@ int hr_cost_preset(const char *name, hr_cost *c);
 /* The i-th preset's name and one-line source (i from 0); NULL past the end. */
 const char *hr_cost_preset_name(int i, const char **summary);
 
-/* Plain data the caller fills in. Names are those of --list: discipline "async", "sync", "fifo",
- * "priority", "arbitrary" or "ocpc"; topology a name with its shape where it has one:
+/* Under discipline eager, sends of up to this many bytes are copied, larger ones are rendezvous
+ * (hr_machine_config.eager_limit 0 means this). */
+#define HR_EAGER_LIMIT 4096
+
+/* Plain data the caller fills in. Names are those of --list: discipline "async", "sync",
+ * "eager", "fifo", "priority", "arbitrary" or "ocpc"; topology a name with its shape where it has one:
  * "complete", "ring", "hypercube", "mesh 4x8", "torus 8x8", "torus 4x4x4". */
 typedef struct hr_machine_config {
     int         procs;        /* 1 .. HR_MAX_PROCS, or 0: the p the topology's shape fixes */
     const char *discipline;   /* NULL: "async" */
     const char *topology;     /* NULL: "complete" */
     uint64_t    buffer;       /* async receive buffer per processor, bytes; 0 = unlimited */
+    uint64_t    eager_limit;  /* eager: the largest send copied, bytes; 0 = HR_EAGER_LIMIT */
     int         switching;    /* on a topology with links: 0 cut-through, 1 store-and-forward */
     hr_cost     cost;
     uint64_t    seed;
@@ -38,8 +43,8 @@ typedef struct hr_machine_config {
                                  HREMU_JITTER from the environment */
 } hr_machine_config;
 
-/* hr_run_result.notes: the run called collectives on a machine whose discipline is sync or whose
- * buffers are bounded; collectives are costed by the async rules all the same (docs/model.md). */
+/* hr_run_result.notes: the run called collectives on a machine whose discipline is sync or eager
+ * or whose buffers are bounded; collectives are costed by the async rules all the same (docs/model.md). */
 #define HR_NOTE_COLL_ASYNC 0x1u
 
 /* What one run measured. Model figures are deterministic; wall_s is not. */

@@ -140,13 +140,9 @@ static int set_discipline(hr_point *pt, const char *s, char *why, size_t len)
     return HR_ENOENT;
 }
 
-/* "unlimited", or a byte count with an optional K, M or G suffix (powers of 1024). */
-static int set_buffer(hr_point *pt, const char *s, char *why, size_t len)
+/* A byte count > 0 with an optional K, M or G suffix (powers of 1024), into *out. */
+static int parse_bytes(const char *s, uint64_t *out, const char *zero, char *why, size_t len)
 {
-    if (strcmp(s, "unlimited") == 0) {
-        pt->machine.buffer = 0;
-        return HR_OK;
-    }
     size_t n = strlen(s);
     uint64_t scale = 1;
     switch (n > 0 ? toupper((unsigned char)s[n - 1]) : 0) {
@@ -165,11 +161,28 @@ static int set_buffer(hr_point *pt, const char *s, char *why, size_t len)
     if (err < 0)
         return err;
     if (v == 0 || v > UINT64_MAX / scale) {
-        snprintf(why, len, v == 0 ? "must be > 0 bytes, or unlimited" : "too large");
+        snprintf(why, len, "%s", v == 0 ? zero : "too large");
         return HR_ERANGE;
     }
-    pt->machine.buffer = v * scale;
+    *out = v * scale;
     return HR_OK;
+}
+
+/* "unlimited", or a byte count. */
+static int set_buffer(hr_point *pt, const char *s, char *why, size_t len)
+{
+    if (strcmp(s, "unlimited") == 0) {
+        pt->machine.buffer = 0;
+        return HR_OK;
+    }
+    return parse_bytes(s, &pt->machine.buffer, "must be > 0 bytes, or unlimited", why, len);
+}
+
+/* eager's limit: the largest send copied, in bytes. */
+static int set_eager_limit(hr_point *pt, const char *s, char *why, size_t len)
+{
+    return parse_bytes(s, &pt->machine.eager_limit, "must be > 0 bytes (discipline sync makes "
+                       "every send a rendezvous)", why, len);
 }
 
 static int set_cost(hr_point *pt, const char *s, char *why, size_t len)
@@ -441,6 +454,7 @@ static const hr_config_key machine_keys[] = {
     { .name = "switching",    .def = "cut_through", .set = set_switching },
     { .name = "discipline",   .def = "async",     .set = set_discipline },
     { .name = "buffer",       .def = "unlimited", .set = set_buffer },
+    { .name = "eager_limit",  .def = "4K",        .set = set_eager_limit },
     { .name = "cost",         .def = "cm5",       .set = set_cost },
     { .name = "tau",          .def = NULL,        .set = set_tau },
     { .name = "sigma",        .def = NULL,        .set = set_sigma },
@@ -754,6 +768,11 @@ int hr__config_machine(const hr_config *c, size_t i, hr_point *pt, hr_config_err
         return hr__config_fail(e, HR_EINVAL, buf->where, "a receive buffer applies to discipline "
                                "async only, not %s (set buffer = unlimited)",
                                pt->machine.discipline);
+    const hr_config_entry *eager = hr__config_find(c, "machine", "eager_limit");
+    if (err == HR_OK && eager != NULL &&
+        !(hr__discipline_traits(pt->machine.discipline) & HR_DISC_EAGER))
+        return hr__config_fail(e, HR_EINVAL, eager->where, "eager_limit applies to discipline "
+                               "eager only, not %s", pt->machine.discipline);
     if (err == HR_OK && pt->cost_changed && strlen(pt->cost) + 1 < sizeof pt->cost)
         strcat(pt->cost, "*");
     return err;

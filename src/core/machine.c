@@ -595,7 +595,7 @@ static const char *check_config(const hr_machine_config *cfg, hr_machine *m)
         return "unknown discipline";
     if (hr__cost_convert(&cfg->cost, &m->cost, &why) != HR_OK)
         return why;
-    if (cfg->buffer != 0 && m->disc->engine != HR_DISC_P2P_ASYNC)
+    if (cfg->buffer != 0 && !(m->disc->traits & HR_DISC_BUFFERED))
         return "a receive buffer capacity applies to discipline async only";
     if (hr__topo_make(cfg->topology ? cfg->topology : "complete", cfg->procs, &m->net, why_buf,
                       sizeof why_buf) != 0)
@@ -685,6 +685,8 @@ int hr_machine_create(const hr_machine_config *cfg, hr_machine **out, const char
     if (hr__net_shared(m->net) && hr__transit_create(m, &m->transit) != HR_OK)
         goto fail_cfg;
     m->cfg = *cfg;
+    if (m->cfg.eager_limit == 0)
+        m->cfg.eager_limit = HR_EAGER_LIMIT;
     m->cfg.discipline = m->disc->name;
     m->cfg.procs = m->p;
     m->cfg.topology = m->net->shape;
@@ -795,7 +797,8 @@ static void collect(hr_machine *m, hr_run_result *res)
         colls += p->colls;
     }
     /* Collectives are costed by the async rules whatever the discipline (docs/model.md). */
-    if (colls > 0 && (m->disc->engine == HR_DISC_P2P_SYNC || m->cfg.buffer != 0))
+    if (colls > 0 && (m->disc->send == HR_SEND_RENDEZVOUS || m->disc->send == HR_SEND_EAGER ||
+                      m->cfg.buffer != 0))
         res->notes |= HR_NOTE_COLL_ASYNC;
     res->model_time_s = end == HR_TIME_INF ? INFINITY : hr__time_to_s(end);
     /* An algorithm that sends along links only is counted as its papers count it: in steps. */
@@ -840,7 +843,7 @@ int hr_machine_run(hr_machine *m, void (*fn)(hr_proc *, void *), void *arg, hr_r
                 : atomic_load(&m->misused) ? HR_EMISUSE
                 : atomic_load(&m->failed)  ? HR_EFAIL
                                            : atomic_load(&m->abort);
-    if (res->status == HR_OK && m->disc->engine != HR_DISC_ROUND)
+    if (res->status == HR_OK && !(m->disc->traits & HR_DISC_IN_ROUNDS))
         hr__p2p_unreceived(m, res);
     report_end(m);
     if (res->status == HR_EFAIL || res->status == HR_EMISUSE)

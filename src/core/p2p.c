@@ -177,7 +177,7 @@ static void send_begin(hr_proc *p, int dest, int tag, const void *buf, size_t le
         hr__misuse(p, "%s: tag %d is negative (tags >= 0 are the user's)", call, tag);
     if (buf == NULL && len > 0)
         hr__misuse(p, "%s: NULL buffer of %zu bytes", call, len);
-    if (p->m->disc->engine == HR_DISC_ROUND)
+    if (p->m->disc->traits & HR_DISC_IN_ROUNDS)
         hr__misuse(p, "%s: discipline %s communicates in rounds (hr_round_send)", call,
                 p->m->disc->name);
     hr__proc_comm_point(p);
@@ -204,10 +204,16 @@ static void send_async(hr_proc *p, int dest, int tag, const void *buf, size_t le
     after_send(p, before);
 }
 
+/* Does p's send of len bytes complete at its receive (sync, or eager above its limit)? */
+static int rendezvous(const hr_proc *p, size_t len)
+{
+    return hr__disc_rendezvous(p->m->disc, len, p->m->cfg.eager_limit);
+}
+
 void hr_send(hr_proc *p, int dest, int tag, const void *buf, size_t len)
 {
     send_begin(p, dest, tag, buf, len, "hr_send");
-    if (p->m->disc->engine == HR_DISC_P2P_SYNC)
+    if (rendezvous(p, len))
         sync_finish(p, sync_post(p, dest, tag, buf, len, 0), "hr_send (sync)");
     else
         send_async(p, dest, tag, buf, len);
@@ -565,7 +571,7 @@ size_t hr_sendrecv(hr_proc *p, int dest, int sendtag, const void *sendbuf, size_
                    int src, int recvtag, void *recvbuf, size_t cap, hr_status *st)
 {
     send_begin(p, dest, sendtag, sendbuf, sendlen, "hr_sendrecv");
-    if (p->m->disc->engine != HR_DISC_P2P_SYNC) {
+    if (!rendezvous(p, sendlen)) {
         send_async(p, dest, sendtag, sendbuf, sendlen);
         return recv_as(p, src, recvtag, recvbuf, cap, st, "hr_sendrecv");
     }
@@ -898,7 +904,7 @@ static void complete_recv(hr_proc *p, hr_request *r, const char *call)
     complete_overlapping(p, r->src, r->tag, r);
     recv_ctx c = request_ctx(p, r);
     hr__proc_comm_point(p);
-    int others = p->m->transit != NULL && p->m->disc->engine == HR_DISC_P2P_SYNC &&
+    int others = p->m->transit != NULL && p->m->disc->send != HR_SEND_COPY &&
                  (p->pending != r || r->next != NULL);
     hr_wait_desc d = { HR_WAIT_RECV, c.src, c.tag, 0, call, others };
     hr__wait(p, &d, others ? posted_ready : recv_ready, &c);
@@ -975,7 +981,7 @@ hr_request *hr_isend(hr_proc *p, int dest, int tag, const void *buf, size_t len)
 {
     send_begin(p, dest, tag, buf, len, "hr_isend");
     hr_request *r = request_new(p, 0);
-    if (p->m->disc->engine == HR_DISC_P2P_SYNC) {
+    if (rendezvous(p, len)) {
         /* The rendezvous reads a copy: a request left pending when the algorithm returns (a
          * failure) may still be taken, after buf's frame is gone. */
         void *copy = len > 0 ? hr__alloc(&p->mem, len) : NULL;
@@ -996,7 +1002,7 @@ hr_request *hr_irecv(hr_proc *p, int src, int tag, void *buf, size_t cap)
     check_match(p, src, tag, "hr_irecv");
     if (buf == NULL && cap > 0)
         hr__misuse(p, "hr_irecv: NULL buffer of %zu bytes", cap);
-    if (p->m->disc->engine == HR_DISC_ROUND)
+    if (p->m->disc->traits & HR_DISC_IN_ROUNDS)
         hr__misuse(p, "hr_irecv: discipline %s communicates in rounds (hr_round_recv)",
                 p->m->disc->name);
     hr_request *r = request_new(p, 1);

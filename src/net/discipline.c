@@ -9,30 +9,34 @@ static const hr_disc disciplines[] = {
     { .name = "arbitrary",
       .summary = "rounds; one random arrival per receiver is received, the others are lost; "
                  "senders learn which after the round (seed 003)",
-      .engine = HR_DISC_ROUND, .rule = hr__rule_arbitrary,
+      .send = HR_SEND_NONE, .rule = hr__rule_arbitrary,
       .traits = HR_DISC_IN_ROUNDS | HR_DISC_LOSES },
     { .name = "async",
       .summary = "non-blocking sends into receive buffers; buffer = bytes makes full buffers block "
                  "senders (seed 002 AC)",
-      .engine = HR_DISC_P2P_ASYNC, .traits = HR_DISC_BUFFERED },
+      .send = HR_SEND_COPY, .traits = HR_DISC_BUFFERED },
+    { .name = "eager",
+      .summary = "sends of up to eager_limit bytes are copied into receive buffers, larger ones "
+                 "are rendezvous, as MPI libraries send",
+      .send = HR_SEND_EAGER, .traits = HR_DISC_STALLS | HR_DISC_EAGER },
     { .name = "fifo",
       .summary = "rounds; arrivals queue at the receiver, one leaves per round; a sender stalls "
                  "while its message waits (seed 003)",
-      .engine = HR_DISC_ROUND, .rule = hr__rule_fifo,
+      .send = HR_SEND_NONE, .rule = hr__rule_fifo,
       .traits = HR_DISC_IN_ROUNDS | HR_DISC_QUEUES | HR_DISC_STALLS },
     { .name = "ocpc",
       .summary = "rounds; a lone arrival is received, two or more at one receiver are all lost "
                  "(OCPC, seed 003)",
-      .engine = HR_DISC_ROUND, .rule = hr__rule_ocpc,
+      .send = HR_SEND_NONE, .rule = hr__rule_ocpc,
       .traits = HR_DISC_IN_ROUNDS | HR_DISC_LOSES | HR_DISC_DESTROYS },
     { .name = "priority",
       .summary = "rounds; as fifo, but the waiting message of highest priority leaves first "
                  "(seed 003)",
-      .engine = HR_DISC_ROUND, .rule = hr__rule_priority,
+      .send = HR_SEND_NONE, .rule = hr__rule_priority,
       .traits = HR_DISC_IN_ROUNDS | HR_DISC_QUEUES | HR_DISC_PRIORITIES | HR_DISC_STALLS },
     { .name = "sync",
       .summary = "rendezvous: a send completes when the receiver takes it (CM-5 CMMD, seed 001)",
-      .engine = HR_DISC_P2P_SYNC, .traits = HR_DISC_RENDEZVOUS | HR_DISC_STALLS },
+      .send = HR_SEND_RENDEZVOUS, .traits = HR_DISC_RENDEZVOUS | HR_DISC_STALLS },
 };
 #define NDISC (sizeof disciplines / sizeof disciplines[0])
 

@@ -9,15 +9,18 @@
 #ifndef HREMU_NET_DISCIPLINE_H
 #define HREMU_NET_DISCIPLINE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "util/rng.h"
 
-typedef enum hr_disc_engine {
-    HR_DISC_P2P_ASYNC,     /* sends complete at once; optional bounded receive buffer */
-    HR_DISC_P2P_SYNC,      /* sends complete at the matching receive (rendezvous) */
-    HR_DISC_ROUND,         /* synchronous rounds; the rule resolves each receiver's round */
-} hr_disc_engine;
+/* How a point-to-point send completes. */
+typedef enum hr_disc_send {
+    HR_SEND_NONE,          /* no point-to-point sends: the discipline works in rounds */
+    HR_SEND_COPY,          /* at once, its data copied out (into a receive buffer) */
+    HR_SEND_RENDEZVOUS,    /* when its receive takes it */
+    HR_SEND_EAGER,         /* copied up to the machine's eager limit in bytes, rendezvous above */
+} hr_disc_send;
 
 /* A receiver's waiting messages (fifo, priority), named by their senders: a sender has at most
  * one message out, so there are at most p. fifo keeps a ring from head; priority a binary heap
@@ -49,18 +52,25 @@ enum {
     HR_DISC_PRIORITIES = 1u << 2,  /* the queue serves the highest priority first */
     HR_DISC_LOSES      = 1u << 3,  /* round messages may be lost */
     HR_DISC_DESTROYS   = 1u << 4,  /* ... all of a collision's, not all but one (ocpc) */
-    HR_DISC_RENDEZVOUS = 1u << 5,  /* a send completes when its receive takes it */
+    HR_DISC_RENDEZVOUS = 1u << 5,  /* every send completes when its receive takes it */
     HR_DISC_BUFFERED   = 1u << 6,  /* takes a bounded receive buffer (buffer = BYTES) */
     HR_DISC_STALLS     = 1u << 7,  /* senders may wait: a queued message, a rendezvous */
+    HR_DISC_EAGER      = 1u << 8,  /* sends above the eager limit are rendezvous */
 };
 
 typedef struct hr_disc {
     const char    *name;
     const char    *summary;
-    hr_disc_engine engine;
+    hr_disc_send   send;    /* how a point-to-point send completes */
     unsigned       traits;  /* HR_DISC_* bits above */
-    hr_round_rule  rule;    /* HR_DISC_ROUND only */
+    hr_round_rule  rule;    /* in rounds: the rule that resolves a receiver's round */
 } hr_disc;
+
+/* Does a send of len bytes under d, with the machine's eager limit, complete at its receive? */
+static inline int hr__disc_rendezvous(const hr_disc *d, size_t len, uint64_t eager_limit)
+{
+    return d->send == HR_SEND_RENDEZVOUS || (d->send == HR_SEND_EAGER && len > eager_limit);
+}
 
 const hr_disc *hr__discipline_find(const char *name);
 /* The traits of the discipline called name (0 for an unknown name). Any thread. */
