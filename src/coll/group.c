@@ -7,7 +7,7 @@
  * how many times this member made that list before (every member makes the same groups in the
  * same order, as MPI's communicator creation asks).
  */
-#include "core/core.h"
+#include "core/engine.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -31,12 +31,13 @@ static void name_it(hr_proc *p, hr_group *g, const int *key, size_t words)
 
 hr_group *hr_world(hr_proc *p)
 {
-    if (p->world == NULL) {
-        p->world = group_new(p, 0);
-        p->world->size = p->m->p;
-        p->world->rank = p->id;
+    hr_group **world = (hr_group **)hr__proc_slot(p, HR_SLOT_WORLD);
+    if (*world == NULL) {
+        *world = group_new(p, 0);
+        (*world)->size = hr_nprocs(p);
+        (*world)->rank = hr_pid(p);
     }
-    return p->world;
+    return *world;
 }
 
 int hr_group_size(const hr_group *g) { return g->size; }
@@ -68,7 +69,7 @@ typedef struct made_list {
 
 static int times_made(hr_proc *p, const int *pids, int n)
 {
-    made_list **at = (made_list **)&p->made_lists;
+    made_list **at = (made_list **)hr__proc_slot(p, HR_SLOT_GROUPS);
     for (; *at != NULL; at = &(*at)->next)
         if ((*at)->n == n && memcmp((*at)->pids, pids, sizeof(int) * (size_t)n) == 0)
             return (*at)->times++;
@@ -83,7 +84,7 @@ static int times_made(hr_proc *p, const int *pids, int n)
 
 hr_group *hr_group_make(hr_proc *p, const int *pids, int n)
 {
-    int np = p->m->p, rank = -1;
+    int np = hr_nprocs(p), rank = -1;
     if (n < 1 || n > np || pids == NULL)
         hr__misuse(p, "hr_group_make: %d members (1 to %d, from a list)", n, np);
     unsigned char *seen = hr_calloc(p, (size_t)np, 1);
@@ -93,7 +94,7 @@ hr_group *hr_group_make(hr_proc *p, const int *pids, int n)
                     r, pids[r], np);
         if (seen[pids[r]]++)
             hr__misuse(p, "hr_group_make: processor %d is listed twice", pids[r]);
-        if (pids[r] == p->id)
+        if (pids[r] == hr_pid(p))
             rank = r;
     }
     hr_free(p, seen);
@@ -163,7 +164,7 @@ void hr__group_begin(hr_proc *p, const hr_group *g, const char *call, const char
     if (g == NULL)
         hr__misuse(p, "%s: the group is NULL (this processor is not a member?)", call);
     if (g->owner != p)
-        hr__misuse(p, "%s: the group handle is processor %d's, not this one's", call, g->owner->id);
+        hr__misuse(p, "%s: the group handle is processor %d's, not this one's", call, hr_pid(g->owner));
     if (prep != NULL && (root < 0 || root >= g->size) && g->pids == NULL)
         hr__misuse(p, "%s: root %d does not exist (p = %d)", call, root, g->size);
     if (prep != NULL && (root < 0 || root >= g->size))

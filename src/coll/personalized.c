@@ -11,7 +11,7 @@
  * blocks are equal, and follows the same formulas message by message when they are not.
  * Blocks to oneself are plain copies and cost nothing.
  */
-#include "core/core.h"
+#include "core/engine.h"
 
 #include <string.h>
 

@@ -20,7 +20,7 @@
  * model does not charge. Every combination is done in a fixed order, so floating-point results
  * are the same on every run.
  */
-#include "core/core.h"
+#include "core/engine.h"
 
 #include <stdint.h>
 #include <string.h>

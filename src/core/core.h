@@ -23,6 +23,7 @@
 #include <stdint.h>
 #include <hremu/machine.h>
 
+#include "core/engine.h"
 #include "core/mailbox.h"
 #include "net/cost.h"
 #include "net/discipline.h"
@@ -31,7 +32,6 @@
 #include "util/clock.h"
 #include "util/rng.h"
 
-#define HR__TAG_COLL (-2)          /* collectives' messages; user tags are >= 0 */
 #define HR__WAKE_NEVER (-2)        /* wake_on: no arriving message can satisfy this wait */
 
 enum { HR_MSG_COPY, HR_MSG_REF, HR_MSG_LEND, HR_MSG_SYNC };
@@ -237,8 +237,7 @@ struct hr_proc {
     hr_time          coll_t0;     /* the clock when it entered the outermost */
     hr_evbuf         ev;          /* its events (event.c), appended by it alone */
     int              coll_tag;    /* its messages' internal tag: HR__TAG_COLL, or a group's */
-    struct hr_group *world;       /* hr_world's handle (coll/group.c), this run's */
-    void            *made_lists;  /* the lists hr_group_make was given, and how often */
+    void            *slots[HR_NSLOTS]; /* the layers above's, this run's (engine.h) */
     hr_request      *pending;     /* receives posted by hr_irecv and not yet matched, in order */
     hr_request      *req_free, *req_free_tail; /* its pool's free requests (p2p.c) */
     int              nrequests;   /* requests not yet completed */
@@ -374,12 +373,29 @@ void hr__wake(hr_proc *q);
 void hr__wake_for(hr_proc *q, int src);
 /* Leave the SPMD function at once (failure or abort). Owner only. */
 __attribute__((noreturn)) void hr__proc_exit(hr_proc *p);
+
+/* runlog.c */
+/* Add a line to the run's report; "P<id>: text" lines of one text are grouped. Any thread. */
 void hr__report(hr_machine *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void hr__runlog_begin(hr_machine *m);                        /* before a run */
+void hr__runlog_deadlock(hr_machine *m);     /* every blocked processor's wait, the resolver's */
+/* After a run whose res->status is set: group, order and close the report into res->report. */
+void hr__runlog_finish(hr_machine *m, hr_run_result *res);
+
+/* threads.c: how processors run (the thread engine: a POSIX thread each, futex sleeps) */
+int  hr__exec_start(hr_machine *m);    /* create the processors, parked: HR_OK, HR_ENOMEM, HR_ESYS */
+void hr__exec_stop(hr_machine *m);     /* end and join them (after a failed start too) */
+/* Release every processor on m->fn (each runs hr__proc_run); return once all have finished. */
+void hr__exec_run(hr_machine *m);
+void hr__exec_done(hr_proc *p);        /* p has finished the run (hr__proc_run, last) */
+/* Sleep while *word == val; may return early (the caller re-checks). Owner only. */
+void hr__exec_sleep(hr_proc *p, _Atomic uint32_t *word, uint32_t val);
+void hr__exec_wake(_Atomic uint32_t *word, int n);   /* wake up to n sleepers on word */
+void hr__exec_yield(hr_proc *p);       /* let another processor run (one mid-send) */
+/* machine.c: run the algorithm on p, then count it finished (the resolver may run). */
+void hr__proc_run(hr_proc *p);
 
 /* proc.c */
-/* The algorithm misused the API (a bad argument, a call out of place): as hr_fail, but the
- * run's status is HR_EMISUSE and its line says "misuse". Owner only. */
-__attribute__((noreturn, format(printf, 2, 3))) void hr__misuse(hr_proc *p, const char *fmt, ...);
 /* Under hr_machine_neighbour_only, fail the run if dest is not linked to p. */
 void hr__proc_check_link(hr_proc *p, int dest, const char *call);
 /* pub_clock = clock (release), after hr__proc_check_range. Owner only. */
@@ -397,29 +413,7 @@ void hr__proc_comm_point(hr_proc *p);          /* jitter and measured compute; e
  * procs' messages), then hr__proc_reset on every proc (frees its memory and messages). */
 void hr__proc_reset(hr_proc *p);
 
-/* p2p.c: the point-to-point engine, also used by the collectives. */
-/* Post a REF message of the collectives: costed as an async send, data borrowed from buf until it
- * is taken; the sender must hr__coll_complete before buf changes. */
-void   hr__coll_post(hr_proc *p, int dest, const void *buf, size_t len);
-/* Take the next collective message from src into buf (exactly len bytes expected). */
-void   hr__coll_take(hr_proc *p, int src, void *buf, size_t len);
-/* Before taking blocks from count sources: on a topology with links, wait until a collective
- * message from count sources is routed, out of the routing decisions meanwhile (p2p.c). */
-void   hr__coll_await(hr_proc *p, int count);
-void   hr__coll_complete(hr_proc *p);
-/* Zero-copy collectives: a LEND message is posted and costed as REF, but its receiver views the
- * data in place (hr__coll_view returns the sender's pointer) until hr__view_end. Between the two,
- * the receiver may not communicate; hr__view_end waits until the caller's own lent blocks are
- * released too. */
-void        hr__coll_lend(hr_proc *p, int dest, const void *buf, size_t len);
-const void *hr__coll_view(hr_proc *p, int src, size_t len);
-void        hr__view_end(hr_proc *p);
-/* Count a collective step whose messages carry tag (HR__TAG_COLL, or a group's: below it), and
- * name it, printf-style, for a deadlock report: "hr_bcast from root %d". The name stays until the
- * next collective. */
-void   hr__coll_begin(hr_proc *p, int tag, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* A collective returns: the end of its event. */
-void   hr__coll_end(hr_proc *p);
+/* p2p.c: the point-to-point engine (engine.h), also used by the collectives. */
 void   hr__p2p_reset(hr_proc *p);               /* drop undelivered messages, between runs */
 /* After a run, machine thread: count the user's messages left in the mailboxes, sent and never
  * received, into res->unreceived and name them in res->unreceived_why. */
@@ -435,10 +429,7 @@ int    hr__p2p_nothing_before(hr_proc *p, hr_time a, int src, int skip);
  * machine (ties by id; HR_TIME_INF where fewer)? The resolver's test, the same as q's own. */
 int    hr__p2p_watch_holds(const hr_proc *q, const hr_time lo[3], const int lo_id[3]);
 
-/* context.c */
-/* The id (>= 0) of the group that key names: the same for every member that asks with equal
- * bytes, in this run. Fails p when memory runs out. */
-int  hr__ctx_id(hr_proc *p, const void *key, size_t len);
+/* context.c (and hr__ctx_id: engine.h) */
 void hr__ctx_reset(hr_machine *m);             /* between runs and at destroy, machine thread */
 
 /* round.c */

@@ -27,100 +27,6 @@
 #include "core/region.h"
 #include "util/sync.h"
 
-#define PROC_STACK (1u << 20)
-
-/* Room kept at the end of the report for the line that counts the lines left out. */
-#define REPORT_TAIL 48
-
-/* Append line (len bytes) to the report, whole or not at all (a line cut short would be read
- * as another processor's); report_end says how many were left out. Under the report's lock. */
-static void report_append(hr_machine *m, const char *line, size_t len)
-{
-    if (m->report_len + len < sizeof m->report - REPORT_TAIL) {
-        memcpy(m->report + m->report_len, line, len + 1);
-        m->report_len += len;
-    } else {
-        m->report_dropped++;
-    }
-}
-
-/* Count processor id's line "P<id>: text" in the group of its text, if one is free or has it:
- * 1, else 0. Under the report's lock. */
-static int report_group(hr_machine *m, int id, const char *text)
-{
-    struct hr_report_group *g = NULL;
-    for (int i = 0; i < m->nrgroups && g == NULL; i++)
-        if (strcmp(m->rgroups[i].text, text) == 0)
-            g = &m->rgroups[i];
-    if (g == NULL) {
-        if (m->nrgroups == (int)(sizeof m->rgroups / sizeof m->rgroups[0]) ||
-            strlen(text) >= sizeof g->text)
-            return 0;
-        g = &m->rgroups[m->nrgroups++];
-        snprintf(g->text, sizeof g->text, "%s", text);
-        g->count = 0;
-    }
-    /* keep the three lowest ids, in order, whatever order the lines came in */
-    int k = g->count < 3 ? g->count : 3;
-    if (k < 3 || id < g->ids[2]) {
-        int at = k < 3 ? k : 2;
-        while (at > 0 && g->ids[at - 1] > id) {
-            g->ids[at] = g->ids[at - 1];
-            at--;
-        }
-        g->ids[at] = id;
-    }
-    g->count++;
-    return 1;
-}
-
-void hr__report(hr_machine *m, const char *fmt, ...)
-{
-    char line[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    if (n <= 0)
-        return;
-    size_t len = (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
-    int id, at = 0;
-    hr__mutex_lock(&m->report_lock);
-    if (sscanf(line, "P%d: %n", &id, &at) != 1 || at == 0 || !report_group(m, id, line + at))
-        report_append(m, line, len);
-    hr__mutex_unlock(&m->report_lock);
-}
-
-/* After the run: the processors' grouped lines, then how many lines did not fit. Machine
- * thread. */
-static void report_end(hr_machine *m)
-{
-    for (int i = 0; i < m->nrgroups; i++) {
-        const struct hr_report_group *g = &m->rgroups[i];
-        char line[640];
-        if (g->count == 1)
-            snprintf(line, sizeof line, "P%d: %s", g->ids[0], g->text);
-        else if (g->count == 2)
-            snprintf(line, sizeof line, "P%d and P%d: %s", g->ids[0], g->ids[1], g->text);
-        else if (g->count == 3)
-            snprintf(line, sizeof line, "P%d, P%d and P%d: %s", g->ids[0], g->ids[1], g->ids[2],
-                     g->text);
-        else
-            snprintf(line, sizeof line, "P%d, P%d, P%d and %d more processors: %s", g->ids[0],
-                     g->ids[1], g->ids[2], g->count - 3, g->text);
-        report_append(m, line, strlen(line));
-    }
-    m->nrgroups = 0;
-}
-
-/* After the report is ordered: say how many lines did not fit. */
-static void report_dropped(hr_machine *m)
-{
-    if (m->report_dropped > 0)
-        snprintf(m->report + m->report_len, sizeof m->report - m->report_len,
-                 "(and %d more line%s)\n", m->report_dropped, m->report_dropped == 1 ? "" : "s");
-}
-
 /* The wake-up protocol is a store-buffering pattern. The waiter marks itself BLOCKED, then reads
  * its condition (the mailbox's tail, msg->taken, outstanding ...); the waker makes the condition
  * true, then reads the state. One of them must see the other's write, or the waiter sleeps on a
@@ -145,7 +51,7 @@ static void wake_blocked(hr_proc *q)
     uint32_t expect = HR_PROC_BLOCKED;
     if (atomic_compare_exchange_strong(&q->state, &expect, HR_PROC_RUNNING)) {
         atomic_fetch_add(&q->m->wakes, 1);
-        hr__futex_wake(&q->state, 1);
+        hr__exec_wake(&q->state, 1);
     }
 }
 
@@ -166,158 +72,16 @@ void hr__wake_for(hr_proc *q, int src)
         wake_blocked(q);
 }
 
-/* Failures are reported as they happen: put the lines "P<id>: ..." in processor order (others,
- * after them, in the order they came), so that a report reads the same on every run. */
-typedef struct report_line {
-    int         key, index;
-    const char *text;
-    size_t      len;
-} report_line;
-
-static int line_cmp(const void *a, const void *b)
-{
-    const report_line *x = a, *y = b;
-    if (x->key != y->key)
-        return x->key < y->key ? -1 : 1;
-    return x->index < y->index ? -1 : x->index > y->index;
-}
-
-static void order_report(char *report)
-{
-    enum { MAXLINES = 256 };
-    report_line lines[MAXLINES];
-    char copy[sizeof ((hr_machine *)0)->report];
-    size_t total = strlen(report);
-    memcpy(copy, report, total + 1);
-    int n = 0;
-    for (const char *at = copy; *at != '\0' && n < MAXLINES; n++) {
-        size_t len = strcspn(at, "\n") + (at[strcspn(at, "\n")] == '\n');
-        int id;
-        lines[n] = (report_line){ .key = sscanf(at, "P%d", &id) == 1 ? id : INT_MAX,
-                                  .index = n, .text = at, .len = len };
-        at += len;
-    }
-    if (n == MAXLINES)
-        return;   /* too many to be worth ordering: leave it as it came */
-    qsort(lines, (size_t)n, sizeof lines[0], line_cmp);
-    size_t at = 0;
-    for (int i = 0; i < n; i++) {
-        memcpy(report + at, lines[i].text, lines[i].len);
-        at += lines[i].len;
-    }
-    report[at] = '\0';
-}
-
-/* The user's messages waiting in blocked q's mailbox from src (or any source) that its receive
- * does not match, as "; unmatched: P0 tag 3 (8 bytes), ...". q is blocked: its lists are still. */
-static void unmatched(const hr_proc *q, int src, char *out, size_t len)
-{
-    size_t at = 0;
-    int shown = 0, more = 0;
-    out[0] = '\0';
-    for (int s = src == HR_ANY ? 0 : src; s < (src == HR_ANY ? q->m->p : src + 1); s++)
-        for (const hr_msg *msg = q->box.src[s].head; msg != NULL; msg = msg->next) {
-            if (msg->tag < 0)
-                continue;
-            if (shown == 4) {
-                more++;
-                continue;
-            }
-            int n = snprintf(out + at, len - at, "%s P%d tag %d (%zu bytes)",
-                             shown == 0 ? "; unmatched:" : ",", msg->src, msg->tag, msg->len);
-            if (n < 0 || (size_t)n >= len - at)
-                return;
-            at += (size_t)n;
-            shown++;
-        }
-    if (more > 0)
-        snprintf(out + at, len - at, " and %d more", more);
-}
-
-static void describe(hr_machine *m, const hr_proc *q)
-{
-    const hr_wait_desc *w = &q->wait;
-    double t = hr__time_to_s(q->clock);
-    switch (w->kind) {
-    case HR_WAIT_RECV: {
-        if (w->tag < HR_ANY_TAG) {     /* a collective's internal tag */
-            hr__report(m, "P%d waits in %s for P%d's block at model time %.9g s\n", q->id,
-                       w->call, w->peer, t);
-            break;
-        }
-        char from[24], tag[24], waiting[200];
-        if (w->peer == HR_ANY)
-            snprintf(from, sizeof from, "any processor");
-        else
-            snprintf(from, sizeof from, "P%d", w->peer);
-        if (w->tag == HR_ANY_TAG)
-            snprintf(tag, sizeof tag, "any tag");
-        else
-            snprintf(tag, sizeof tag, "tag %d", w->tag);
-        unmatched(q, w->peer, waiting, sizeof waiting);
-        hr__report(m, "P%d waits in %s from %s (%s) at model time %.9g s%s\n", q->id, w->call,
-                   from, tag, t, waiting);
-        break;
-    }
-    case HR_WAIT_BLOCKS:
-        hr__report(m, "P%d waits in %s for %zu more blocks at model time %.9g s\n", q->id,
-                   w->call, w->bytes, t);
-        break;
-    case HR_WAIT_SYNC_SEND:
-        hr__report(m, "P%d waits in %s to P%d (tag %d, %zu bytes): P%d has not received it\n",
-                   q->id, w->call, w->peer, w->tag, w->bytes, w->peer);
-        break;
-    case HR_WAIT_REFS:
-        hr__report(m, "P%d waits in %s for the others to take its messages\n", q->id, w->call);
-        break;
-    case HR_WAIT_LENT:
-        hr__report(m, "P%d waits in %s for the others to end their views of its blocks\n", q->id,
-                   w->call);
-        break;
-    case HR_WAIT_ROUND:
-        hr__report(m, "P%d waits in %s for the other processors to end the round\n", q->id,
-                   w->call);
-        break;
-    case HR_WAIT_BARRIER:
-        hr__report(m, "P%d waits in %s for the other processors\n", q->id, w->call);
-        break;
-    case HR_WAIT_BUFFER:
-        hr__report(m, "P%d waits in %s to P%d (%zu bytes): P%d's receive buffer is full\n", q->id,
-                   w->call, w->peer, w->bytes, w->peer);
-        break;
-    }
-}
-
 /* The report is built before the abort is published: once it is, a waiter may leave (a spurious
  * futex wake-up suffices) and finish, and would then be named among those that returned. */
 static void abort_run(hr_machine *m, int why)
 {
-    if (why == HR_EDEADLK) {
-        int shown = 0, live = 0;
-        for (int i = 0; i < m->p; i++) {
-            hr_proc *q = &m->procs[i];
-            if (atomic_load(&q->state) != HR_PROC_BLOCKED)
-                continue;
-            live++;
-            if (shown < 32) {
-                describe(m, q);
-                shown++;
-            }
-        }
-        if (live > shown)
-            hr__report(m, "... and %d more processors waiting\n", live - shown);
-        /* Those that returned from the algorithm: a barrier or a round waits for them forever. */
-        int done = 0;
-        for (int i = 0; i < m->p; i++)
-            if (atomic_load(&m->procs[i].state) == HR_PROC_DONE && done++ < 8)
-                hr__report(m, "P%d has returned from the algorithm\n", i);
-        if (done > 8)
-            hr__report(m, "... and %d more have returned\n", done - 8);
-    }
+    if (why == HR_EDEADLK)
+        hr__runlog_deadlock(m);
     atomic_store(&m->abort, why);
     for (int i = 0; i < m->p; i++)
         hr__wake(&m->procs[i]);
-    hr__futex_wake(&m->rnd_gen, INT32_MAX);   /* round waiters sleep on the round's word */
+    hr__exec_wake(&m->rnd_gen, INT32_MAX);    /* round waiters sleep on the round's word */
 }
 
 /* Wake every blocked processor whose watch holds (core.h): its wait has ended, though nobody
@@ -442,7 +206,7 @@ static void settle(hr_proc *p, _Atomic uint32_t *word, uint32_t val)
     if (settled == atomic_load(&m->live))
         resolve(m);
     while (atomic_load(word) == val && atomic_load(&m->abort) == 0)
-        hr__futex_wait(word, val);
+        hr__exec_sleep(p, word, val);
     atomic_fetch_sub(&m->blocked, 1);
     if (atomic_load(&m->abort) != 0)
         hr__proc_exit(p);
@@ -523,7 +287,7 @@ void hr__release_word(hr_machine *m, hr_proc *self, _Atomic uint32_t *word)
     }
     if (woken > 0)
         atomic_fetch_add(&m->wakes, woken);
-    hr__futex_wake(word, INT32_MAX);
+    hr__exec_wake(word, INT32_MAX);
 }
 
 void hr__proc_exit(hr_proc *p)
@@ -539,8 +303,7 @@ static void finish(hr_proc *p)
     int live = atomic_fetch_sub(&m->live, 1) - 1;
     if (live > 0 && atomic_load(&m->blocked) == live)
         resolve(m);
-    if (atomic_fetch_add(&m->ndone, 1) + 1 == (uint32_t)m->p)
-        hr__futex_wake(&m->ndone, 1);
+    hr__exec_done(p);
 }
 
 /* The setjmp lives in a frame of its own so that longjmp clobbers no loop state. */
@@ -561,21 +324,10 @@ static void run_body(hr_proc *p)
     }
 }
 
-static void *proc_main(void *arg)
+void hr__proc_run(hr_proc *p)
 {
-    hr_proc *p = arg;
-    hr_machine *m = p->m;
-    uint32_t seen = 0;
-    for (;;) {
-        uint32_t g;
-        while ((g = atomic_load(&m->gen)) == seen)
-            hr__futex_wait(&m->gen, seen);
-        seen = g;
-        if (atomic_load(&m->quit))
-            return NULL;
-        run_body(p);
-        finish(p);
-    }
+    run_body(p);
+    finish(p);
 }
 
 /* The reason a config is refused, when it has to be formatted (a topology's): per thread, valid
@@ -709,23 +461,11 @@ int hr_machine_create(const hr_machine_config *cfg, hr_machine **out, const char
             goto fail_boxes;
         }
     }
-    if ((m->threads = malloc(sizeof(pthread_t) * (size_t)m->p)) == NULL)
-        goto fail_boxes;
     if ((m->bar_time = malloc(2 * sizeof(hr_time) * (size_t)m->p)) == NULL ||
-        hr__round_init(m) != HR_OK) {
-        free(m->threads);
+        hr__round_init(m) != HR_OK)
         goto fail_boxes;
-    }
-    pthread_attr_t attr;
-    HR_ASSERT(pthread_attr_init(&attr) == 0);
-    HR_ASSERT(pthread_attr_setstacksize(&attr, PROC_STACK) == 0);
-    for (; m->started < m->p; m->started++)
-        if (pthread_create(&m->threads[m->started], &attr, proc_main, &m->procs[m->started]) != 0)
-            break;
-    HR_ASSERT(pthread_attr_destroy(&attr) == 0);
-    if (m->started < m->p) {
-        err = HR_ESYS;
-        if (why != NULL)
+    if ((err = hr__exec_start(m)) != HR_OK) {
+        if (why != NULL && err == HR_ESYS)
             *why = "cannot create the processor threads";
         hr_machine_destroy(m);
         return err;
@@ -750,12 +490,7 @@ void hr_machine_destroy(hr_machine *m)
 {
     if (m == NULL)
         return;
-    atomic_store(&m->quit, 1);
-    atomic_fetch_add(&m->gen, 1);
-    hr__futex_wake(&m->gen, INT32_MAX);
-    for (int i = 0; i < m->started; i++)
-        HR_ASSERT(pthread_join(m->threads[i], NULL) == 0);
-    free(m->threads);
+    hr__exec_stop(m);
     destroy_procs(m, m->p);
     hr__mutex_destroy(&m->ctx_lock);
     hr__mutex_destroy(&m->report_lock);
@@ -813,10 +548,7 @@ int hr_machine_run(hr_machine *m, void (*fn)(hr_proc *, void *), void *arg, hr_r
     hr__results_reset(m);
     m->fn = fn;
     m->arg = arg;
-    m->report_len = 0;
-    m->report_dropped = 0;
-    m->nrgroups = 0;
-    m->report[0] = '\0';
+    hr__runlog_begin(m);
     atomic_store(&m->abort, 0);
     atomic_store(&m->failed, 0);
     atomic_store(&m->misused, 0);
@@ -824,17 +556,12 @@ int hr_machine_run(hr_machine *m, void (*fn)(hr_proc *, void *), void *arg, hr_r
     atomic_store(&m->bar_broken, 0);
     atomic_store(&m->live, m->p);
     atomic_store(&m->blocked, 0);
-    atomic_store(&m->ndone, 0);
     atomic_store(&m->bar_arrived, 0);
     atomic_store(&m->rnd_arrived, 0);
     m->rnd_count = 0;
 
     double t0 = hr__wall_s();
-    atomic_fetch_add(&m->gen, 1);
-    hr__futex_wake(&m->gen, INT32_MAX);
-    uint32_t n;
-    while ((n = atomic_load(&m->ndone)) != (uint32_t)m->p)
-        hr__futex_wait(&m->ndone, n);
+    hr__exec_run(m);
     res->wall_s = hr__wall_s() - t0;
 
     collect(m, res);
@@ -845,10 +572,6 @@ int hr_machine_run(hr_machine *m, void (*fn)(hr_proc *, void *), void *arg, hr_r
                                            : atomic_load(&m->abort);
     if (res->status == HR_OK && !(m->disc->traits & HR_DISC_IN_ROUNDS))
         hr__p2p_unreceived(m, res);
-    report_end(m);
-    if (res->status == HR_EFAIL || res->status == HR_EMISUSE)
-        order_report(m->report);
-    report_dropped(m);
-    memcpy(res->report, m->report, sizeof res->report);
+    hr__runlog_finish(m, res);
     return HR_OK;
 }

@@ -17,7 +17,6 @@
  */
 #include "core/core.h"
 
-#include <sched.h>
 #include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -29,14 +28,6 @@
 static hr_time latency(const hr_proc *p, int peer)
 {
     return hr__net_latency(p->m->net, &p->m->cost, p->id, peer);
-}
-
-static void check_peer(hr_proc *p, int peer, const char *call, int any_ok)
-{
-    if (any_ok && peer == HR_ANY)
-        return;
-    if (peer < 0 || peer >= p->m->p)
-        hr__misuse(p, "%s: processor %d does not exist (p = %d)", call, peer, p->m->p);
 }
 
 /* Name msg as p's next message to dest. It goes out in p's next communication step: a step is
@@ -169,17 +160,9 @@ static void sync_finish(hr_proc *p, hr_msg *msg, const char *call)
     hr__proc_publish(p);
 }
 
-/* The checks every send makes, and the start of its call. */
-static void send_begin(hr_proc *p, int dest, int tag, const void *buf, size_t len, const char *call)
+/* The start of every send (its arguments are checked: api/p2p.c). */
+static void send_begin(hr_proc *p, int dest, const char *call)
 {
-    check_peer(p, dest, call, 0);
-    if (tag < 0)
-        hr__misuse(p, "%s: tag %d is negative (tags >= 0 are the user's)", call, tag);
-    if (buf == NULL && len > 0)
-        hr__misuse(p, "%s: NULL buffer of %zu bytes", call, len);
-    if (p->m->disc->traits & HR_DISC_IN_ROUNDS)
-        hr__misuse(p, "%s: discipline %s communicates in rounds (hr_round_send)", call,
-                p->m->disc->name);
     hr__proc_comm_point(p);
     hr__proc_check_link(p, dest, call);
 }
@@ -210,9 +193,9 @@ static int rendezvous(const hr_proc *p, size_t len)
     return hr__disc_rendezvous(p->m->disc, len, p->m->cfg.eager_limit);
 }
 
-void hr_send(hr_proc *p, int dest, int tag, const void *buf, size_t len)
+void hr__eng_send(hr_proc *p, int dest, int tag, const void *buf, size_t len)
 {
-    send_begin(p, dest, tag, buf, len, "hr_send");
+    send_begin(p, dest, "hr_send");
     if (rendezvous(p, len))
         sync_finish(p, sync_post(p, dest, tag, buf, len, 0), "hr_send (sync)");
     else
@@ -336,7 +319,7 @@ int hr__p2p_nothing_before(hr_proc *p, hr_time a, int src, int skip)
 static void drain_all(hr_proc *p)
 {
     while (!hr__mbox_drain(&p->box))
-        sched_yield();
+        hr__exec_yield(p);
 }
 
 /* p waits for msg, keyed by its injection, to be routed: its pending event (core.h). */
@@ -455,13 +438,6 @@ static int recv_ready(hr_proc *p, void *ctx)
     }
 }
 
-static void check_match(hr_proc *p, int src, int tag, const char *call)
-{
-    check_peer(p, src, call, 1);
-    if (tag < 0 && tag != HR_ANY_TAG)
-        hr__misuse(p, "%s: tag %d is negative (use HR_ANY_TAG for any)", call, tag);
-}
-
 /* Find c's message, waiting for it; c->post is set by the caller. */
 static void find_message(hr_proc *p, recv_ctx *c, const char *call)
 {
@@ -550,40 +526,33 @@ static size_t take_into(hr_proc *p, recv_ctx *c, void *buf, size_t cap, hr_statu
 
 static void complete_overlapping(hr_proc *p, int src, int tag, const hr_request *upto);
 
-static size_t recv_as(hr_proc *p, int src, int tag, void *buf, size_t cap, hr_status *st,
-                      const char *call)
+size_t hr__eng_recv(hr_proc *p, int src, int tag, void *buf, size_t cap, hr_status *st,
+                    const char *call)
 {
-    check_match(p, src, tag, call);
     complete_overlapping(p, src, tag, NULL);
     recv_ctx c = { .src = src, .tag = tag, .post = p->clock };
     find_message(p, &c, call);
     return take_into(p, &c, buf, cap, st, call);
 }
 
-size_t hr_recv(hr_proc *p, int src, int tag, void *buf, size_t cap, hr_status *st)
-{
-    return recv_as(p, src, tag, buf, cap, st, "hr_recv");
-}
-
 /* One step: under sync the message is posted, the receive done, and then the send waits to be
  * taken, so that a ring of them does not deadlock; otherwise a send and a receive. */
-size_t hr_sendrecv(hr_proc *p, int dest, int sendtag, const void *sendbuf, size_t sendlen,
-                   int src, int recvtag, void *recvbuf, size_t cap, hr_status *st)
+size_t hr__eng_sendrecv(hr_proc *p, int dest, int sendtag, const void *sendbuf, size_t sendlen,
+                        int src, int recvtag, void *recvbuf, size_t cap, hr_status *st)
 {
-    send_begin(p, dest, sendtag, sendbuf, sendlen, "hr_sendrecv");
+    send_begin(p, dest, "hr_sendrecv");
     if (!rendezvous(p, sendlen)) {
         send_async(p, dest, sendtag, sendbuf, sendlen);
-        return recv_as(p, src, recvtag, recvbuf, cap, st, "hr_sendrecv");
+        return hr__eng_recv(p, src, recvtag, recvbuf, cap, st, "hr_sendrecv");
     }
     hr_msg *msg = sync_post(p, dest, sendtag, sendbuf, sendlen, 1);
-    size_t len = recv_as(p, src, recvtag, recvbuf, cap, st, "hr_sendrecv");
+    size_t len = hr__eng_recv(p, src, recvtag, recvbuf, cap, st, "hr_sendrecv");
     sync_finish(p, msg, "hr_sendrecv (sync)");
     return len;
 }
 
-void hr_probe(hr_proc *p, int src, int tag, hr_status *st)
+void hr__eng_probe(hr_proc *p, int src, int tag, hr_status *st)
 {
-    check_match(p, src, tag, "hr_probe");
     recv_ctx c = { .src = src, .tag = tag, .probe = 1, .post = p->clock };
     find_message(p, &c, "hr_probe");
     /* A message is seen when it has arrived: the clock moves to its arrival (a rendezvous
@@ -792,8 +761,7 @@ static void request_free(hr_proc *p, hr_request **req)
     *req = NULL;
 }
 
-/* A request handle passed to call: one of p's, not yet completed, or the run fails as misused. */
-static void check_request(hr_proc *p, const hr_request *r, const char *call)
+void hr__eng_request_check(hr_proc *p, const hr_request *r, const char *call)
 {
     if (r->owner != p->id)
         hr__misuse(p, "%s: the request is P%d's, not this processor's (requests are completed by the "
@@ -977,9 +945,9 @@ static void finish_send(hr_proc *p, hr_request *r, const char *call)
     r->buf = NULL;
 }
 
-hr_request *hr_isend(hr_proc *p, int dest, int tag, const void *buf, size_t len)
+hr_request *hr__eng_isend(hr_proc *p, int dest, int tag, const void *buf, size_t len)
 {
-    send_begin(p, dest, tag, buf, len, "hr_isend");
+    send_begin(p, dest, "hr_isend");
     hr_request *r = request_new(p, 0);
     if (rendezvous(p, len)) {
         /* The rendezvous reads a copy: a request left pending when the algorithm returns (a
@@ -997,14 +965,8 @@ hr_request *hr_isend(hr_proc *p, int dest, int tag, const void *buf, size_t len)
     return r;
 }
 
-hr_request *hr_irecv(hr_proc *p, int src, int tag, void *buf, size_t cap)
+hr_request *hr__eng_irecv(hr_proc *p, int src, int tag, void *buf, size_t cap)
 {
-    check_match(p, src, tag, "hr_irecv");
-    if (buf == NULL && cap > 0)
-        hr__misuse(p, "hr_irecv: NULL buffer of %zu bytes", cap);
-    if (p->m->disc->traits & HR_DISC_IN_ROUNDS)
-        hr__misuse(p, "hr_irecv: discipline %s communicates in rounds (hr_round_recv)",
-                p->m->disc->name);
     hr_request *r = request_new(p, 1);
     r->src = src;
     r->tag = tag;
@@ -1019,8 +981,7 @@ hr_request *hr_irecv(hr_proc *p, int src, int tag, void *buf, size_t cap)
     return r;
 }
 
-/* Complete *req, blocking; the received length, or 0 for a send. */
-static size_t complete(hr_proc *p, hr_request **req, hr_status *st, const char *call)
+size_t hr__eng_wait(hr_proc *p, hr_request **req, hr_status *st, const char *call)
 {
     hr_request *r = *req;
     if (r->is_recv && !r->done)
@@ -1034,52 +995,31 @@ static size_t complete(hr_proc *p, hr_request **req, hr_status *st, const char *
     return len;
 }
 
-size_t hr_wait(hr_proc *p, hr_request **req, hr_status *st)
+void hr__eng_waitall(hr_proc *p, int n, hr_request **reqs, hr_status *st)
 {
-    if (req == NULL)
-        hr__misuse(p, "hr_wait: NULL request pointer");
-    if (*req == NULL)
-        return 0;
-    check_request(p, *req, "hr_wait");
-    return complete(p, req, st, "hr_wait");
-}
-
-void hr_waitall(hr_proc *p, int n, hr_request **reqs, hr_status *st)
-{
-    if (n < 0 || (n > 0 && reqs == NULL))
-        hr__misuse(p, "hr_waitall: %d requests at %p", n, (void *)reqs);
-    for (int i = 0; i < n; i++)
-        if (reqs[i] != NULL)
-            check_request(p, reqs[i], "hr_waitall");
     /* Receives first: a sync send waits for its receiver, who may wait for one of them. */
     for (int pass = 1; pass >= 0; pass--)
         for (int i = 0; i < n; i++)
             if (reqs[i] != NULL && reqs[i]->is_recv == pass) {
-                check_request(p, reqs[i], "hr_waitall");   /* one handle listed twice */
-                complete(p, &reqs[i], st != NULL ? &st[i] : NULL, "hr_waitall");
+                hr__eng_request_check(p, reqs[i], "hr_waitall");   /* one handle listed twice */
+                hr__eng_wait(p, &reqs[i], st != NULL ? &st[i] : NULL, "hr_waitall");
             }
 }
 
-int hr_test(hr_proc *p, hr_request **req, hr_status *st)
+int hr__eng_test(hr_proc *p, hr_request **req, hr_status *st)
 {
-    if (req == NULL)
-        hr__misuse(p, "hr_test: NULL request pointer");
     hr_request *r = *req;
-    if (r == NULL)
-        return 1;
-    check_request(p, r, "hr_test");
     int done = r->is_recv ? test_recv(p, r) : r->msg == NULL || test_send(p, r);
     if (!done) {
         poll_cost(p);
         return 0;
     }
-    complete(p, req, st, "hr_test");
+    hr__eng_wait(p, req, st, "hr_test");
     return 1;
 }
 
-int hr_iprobe(hr_proc *p, int src, int tag, hr_status *st)
+int hr__eng_iprobe(hr_proc *p, int src, int tag, hr_status *st)
 {
-    check_match(p, src, tag, "hr_iprobe");
     hr__proc_comm_point(p);
     recv_ctx c = { .src = src, .tag = tag, .probe = 1, .post = 0 };
     hr_wait_desc d = { HR_WAIT_RECV, src, tag, 0, "hr_iprobe", 0 };
@@ -1306,7 +1246,7 @@ void hr__p2p_unreceived(hr_machine *m, hr_run_result *res)
     for (int d = 0; d < m->p; d++) {
         hr_proc *q = &m->procs[d];
         while (!hr__mbox_drain(&q->box))
-            sched_yield();
+            hr__exec_yield(q);
         for (int s = 0; s < m->p; s++) {
             const hr_msg *msg = q->box.src[s].head;
             while (msg != NULL) {

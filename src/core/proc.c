@@ -146,8 +146,7 @@ void hr__proc_reset(hr_proc *p)
     p->nviews = 0;
     p->pending = NULL;
     p->req_free = p->req_free_tail = NULL;   /* the pool's slabs were its memory */
-    p->world = NULL;
-    p->made_lists = NULL;
+    memset(p->slots, 0, sizeof p->slots);
     p->coll_tag = HR__TAG_COLL;
     p->nrequests = 0;
     while (p->rma_head != NULL) {
@@ -200,6 +199,14 @@ void hr__proc_check_link(hr_proc *p, int dest, const char *call)
 const char *hr_discipline(const hr_proc *p)  { return p->m->disc->name; }
 hr_cost hr_costs(const hr_proc *p)            { return p->m->cfg.cost; }
 uint64_t hr_buffer(const hr_proc *p)          { return p->m->cfg.buffer; }
+unsigned hr__eng_traits(const hr_proc *p) { return p->m->disc->traits; }
+
+void **hr__proc_slot(hr_proc *p, int slot)
+{
+    HR_ASSERT(slot >= 0 && slot < HR_NSLOTS);
+    return &p->slots[slot];
+}
+
 int hr_store_forward(const hr_proc *p)        { return p->m->switching == HR_NET_STORE_FORWARD; }
 
 const char *hr_topology_shape(const hr_proc *p)

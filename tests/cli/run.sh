@@ -81,6 +81,12 @@ done
 grep -n '^#include "\(util\|core\|net\|coll\|cli\)/' src/alg/*.c src/alg/*.h >"$TMP/below"
 expect_empty "$TMP/below" "src/alg/ includes below the public API"
 
+# Above the engine seam (src/core/engine.h), the API's calls and the collectives see no thread,
+# lock, futex or queue: no other header of core/, and nothing of util/'s sync, pthreads or liburcu.
+grep -n '^#include \("core/[a-z]*\.h"\|"util/sync\.h"\|<pthread\.h>\|<urcu\|<linux/futex\)' \
+    src/api/*.c src/coll/*.c src/coll/*.h | grep -v '"core/engine\.h"' >"$TMP/seam"
+expect_empty "$TMP/seam" "src/api/ and src/coll/ include below the engine seam"
+
 # docs/api.md lists every public call: each function include/hremu/ declares is named in it.
 sed -n 's/^[a-z][a-z0-9_ ]*[ *]\(hr[a-z0-9_]*\)(.*/\1/p' include/hremu/*.h | sort -u >"$TMP/calls"
 [ "$(wc -l <"$TMP/calls")" -gt 50 ] && ok || bad "include/hremu/ declares $(wc -l <"$TMP/calls") functions, want more than 50"

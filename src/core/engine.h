@@ -1,0 +1,92 @@
+/* engine.h: the seam between the API and an engine.
+ *
+ * Above it: the public calls of include/hremu/hremu.h that check their arguments and say what
+ * the caller did wrong (src/api/), and the collectives (src/coll/). They include this header
+ * and the public ones, and nothing of core/: no thread, futex, lock or queue. Below it: an
+ * engine, which runs the processors and moves their messages. Today that is the thread engine,
+ * core/ (a processor per POSIX thread, mailboxes on liburcu's queue, futex sleeps, the resolver
+ * in machine.c). Whatever the engine, the model is one: the engine feeds net/'s formulas and
+ * link reservations in the canonical order (docs/model.md), so that model figures are the same
+ * bit for bit on every engine.
+ *
+ * What an engine provides, by group:
+ *   point-to-point   hr__eng_send ... hr__eng_iprobe: a call whose arguments the API checked
+ *   requests         hr__eng_request_check: is a handle this processor's, live?
+ *   collective blocks hr__coll_*: borrowed-buffer messages the collectives are built from
+ *   groups           hr__ctx_id, hr__proc_slot
+ *   rounds           hr_round_* (core/round.c)
+ *   supersteps       hr_sync, hr_barrier, hr_put, hr_get, hr_register (core/superstep.c)
+ *   clocks           hr_now, hr_compute (core/proc.c)
+ *   failure          hr__misuse, hr_fail
+ * Blocking and waking, the resolver and the clocks' publication are the engine's own business,
+ * behind these calls (core.h: hr__wait, hr__wake, hr__proc_publish; machine.c: the resolver).
+ */
+#ifndef HREMU_CORE_ENGINE_H
+#define HREMU_CORE_ENGINE_H
+
+#include <stddef.h>
+#include <hremu/hremu.h>
+
+#define HR__TAG_COLL (-2)          /* collectives' messages; user tags are >= 0 */
+
+/* ---- point-to-point: the arguments are checked (src/api/p2p.c) ---------------------------- */
+void        hr__eng_send(hr_proc *p, int dest, int tag, const void *buf, size_t len);
+size_t      hr__eng_recv(hr_proc *p, int src, int tag, void *buf, size_t cap, hr_status *st,
+                         const char *call);
+size_t      hr__eng_sendrecv(hr_proc *p, int dest, int sendtag, const void *sendbuf,
+                             size_t sendlen, int src, int recvtag, void *recvbuf, size_t cap,
+                             hr_status *st);
+void        hr__eng_probe(hr_proc *p, int src, int tag, hr_status *st);
+hr_request *hr__eng_isend(hr_proc *p, int dest, int tag, const void *buf, size_t len);
+hr_request *hr__eng_irecv(hr_proc *p, int src, int tag, void *buf, size_t cap);
+/* Complete *req (checked), blocking; sets *req to NULL. The received length, or 0. */
+size_t      hr__eng_wait(hr_proc *p, hr_request **req, hr_status *st, const char *call);
+/* Complete the receives among reqs[0 .. n) (checked, not NULL), then the sends. */
+void        hr__eng_waitall(hr_proc *p, int n, hr_request **reqs, hr_status *st);
+/* Complete *req (checked) if it is done by p's clock: 1, *req NULL; else 0. */
+int         hr__eng_test(hr_proc *p, hr_request **req, hr_status *st);
+int         hr__eng_iprobe(hr_proc *p, int src, int tag, hr_status *st);
+/* The traits of the machine's discipline (HR_DISC_* of net/discipline.h). */
+unsigned    hr__eng_traits(const hr_proc *p);
+/* Fail p as misused unless r is one of p's requests, not yet completed. */
+void        hr__eng_request_check(hr_proc *p, const hr_request *r, const char *call);
+
+/* ---- collective blocks -------------------------------------------------------------------- */
+/* Count a collective step whose messages carry tag (HR__TAG_COLL, or a group's: below it), and
+ * name it, printf-style, for a deadlock report: "hr_bcast from root %d". The name stays until the
+ * next collective. */
+void        hr__coll_begin(hr_proc *p, int tag, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* A collective returns: the end of its event. */
+void        hr__coll_end(hr_proc *p);
+/* Post a block of the collectives: costed as an async send, data borrowed from buf until it is
+ * taken; the sender must hr__coll_complete before buf changes. */
+void        hr__coll_post(hr_proc *p, int dest, const void *buf, size_t len);
+/* Take the next block from src into buf (exactly len bytes expected). */
+void        hr__coll_take(hr_proc *p, int src, void *buf, size_t len);
+/* Before taking blocks from count sources: the engine may wait for them all at once. */
+void        hr__coll_await(hr_proc *p, int count);
+/* Wait until every block p posted is taken; its clock follows the takes. */
+void        hr__coll_complete(hr_proc *p);
+/* Zero-copy blocks: posted and costed as hr__coll_post, but the receiver views the data in place
+ * (hr__coll_view returns the sender's pointer) until hr__view_end. Between the two, the receiver
+ * may not communicate; hr__view_end waits until the caller's own lent blocks are released too. */
+void        hr__coll_lend(hr_proc *p, int dest, const void *buf, size_t len);
+const void *hr__coll_view(hr_proc *p, int src, size_t len);
+void        hr__view_end(hr_proc *p);
+
+/* ---- groups -------------------------------------------------------------------------------- */
+/* The id (>= 0) of the group that key names: the same for every member that asks with equal
+ * bytes, in this run. Fails p when memory runs out. */
+int         hr__ctx_id(hr_proc *p, const void *key, size_t len);
+/* Slots a processor keeps for the layers above, NULL at the start of every run: the world
+ * group's handle, and the lists hr_group_make was given (coll/group.c). */
+enum { HR_SLOT_WORLD, HR_SLOT_GROUPS, HR_NSLOTS };
+void      **hr__proc_slot(hr_proc *p, int slot);
+
+/* ---- failure ------------------------------------------------------------------------------- */
+/* The algorithm misused the API (a bad argument, a call out of place): as hr_fail, but the
+ * run's status is HR_EMISUSE and its line says "misuse". */
+__attribute__((noreturn, format(printf, 2, 3))) void hr__misuse(hr_proc *p, const char *fmt, ...);
+
+#endif
