@@ -192,60 +192,83 @@ void hr__ev_link(void *arg, int l, hr_time t0, hr_time t1, size_t bytes);
 void hr__ev_named(hr_proc *p, int kind, const char *name, hr_time t0, hr_time t1);
 
 struct hr_proc {
-    /* (owner) */
+    /* Owner-only fields, by who reads and writes them. A newcomer reads one group at a time. */
+
+    /* -- who it is; how the engine runs it (threads.c, machine.c) */
     int              id;
     struct hr_machine *m;
+    jmp_buf          exit;        /* hr__proc_exit leaves the algorithm through it */
+    hr_wait_desc     wait;        /* what it waits for, while it waits: written before it
+                                   * blocks, read by the resolver and the report */
+
+    /* -- the model: its clock, ports and counters (docs/model.md; proc.c, p2p.c) */
     hr_time          clock;       /* model clock */
     hr_time          out_free;    /* injection port free from */
     hr_time          in_free;     /* absorption port free from */
-    uint64_t         seq;         /* next message sequence number */
-    hr_rng           rng;
-    uint64_t         jitter;      /* jitter PRNG state; 0 = no jitter */
+    hr_time          work;        /* local work charged: hr_compute, or measured CPU time */
     hr_time          cpu_mark;    /* compute = measured: thread CPU time at the last charge */
-    hr_alloc         mem;
-    hr__mbox         box;
-    jmp_buf          exit;
-    uint64_t         msgs_out, bytes_out, bytes_in, stalls, rounds, lost;
-    uint64_t         colls;       /* collective calls (hr__coll_begin) */
+    uint64_t         seq;         /* next message sequence number */
     uint64_t         step;        /* communication steps: its last send's, or a later received
                                    * message's (p2p.c: number, took) */
-    hr_region       *regions;
-    int              nregions, capregions;
-    hr_rma          *rma_head, *rma_tail;
+    uint64_t         msgs_out, bytes_out, bytes_in, stalls, rounds, lost;
+    uint64_t         msgs_in;     /* messages absorbed from others: msgs_out's counterpart */
+    uint64_t         colls;       /* collective calls (hr__coll_begin) */
+
+    /* -- its private memory and random streams (proc.c) */
+    hr_alloc         mem;
+    hr_rng           rng;
+    uint64_t         jitter;      /* jitter PRNG state; 0 = no jitter */
+
+    /* -- point-to-point and collective blocks (p2p.c) */
+    hr__mbox         box;
+    hr_request      *pending;     /* receives posted by hr_irecv and not yet matched, in order */
+    hr_request      *req_free, *req_free_tail; /* its pool's free requests */
+    int              nrequests;   /* requests not yet completed */
     hr_msg          *refs;        /* REF messages posted since the last hr__coll_complete, and
                                      LEND messages since the last hr__view_end */
     int             *views;       /* sources of the blocks it views now (p slots, or NULL) */
     int              nviews;
-    const char      *rma_error;   /* set by hr_sync's serial part: this proc's bad put or get */
-    char             rma_why[160];
-    hr_rbuf         *rbuf;        /* its receive buffer, if bounded (machine lifetime) */
-    hr_time          buf_admit;   /* admission time of its last bounded send (buffer.c) */
-    _Atomic uint32_t buf_admitted; /* that send is admitted (set by whoever admitted it) */
-    uint32_t         bar_gen;     /* barrier generation this proc waits to see pass */
-    hr_time          bar_in;      /* clock entering the barrier */
-    const char      *bar_call;    /* "hr_sync" or "hr_barrier": the call that entered it */
-    hr_round_proc    rnd;
+    int              coll_tag;    /* its messages' internal tag: HR__TAG_COLL, or a group's */
+    char             coll_what[64]; /* the collective it is in, for the report (hr__coll_begin) */
+    char             coll_name[64]; /* the outermost collective it is in, for its event */
+    int              coll_depth;  /* collectives entered and not yet left (hr__coll_end) */
+    hr_time          coll_t0;     /* the clock when it entered the outermost */
+
+    /* -- routing on a topology with links (transit.c, and p2p.c's receives) */
     int              recv_idle;   /* the last receive check found no routed message to take */
     uint64_t         seen_news;   /* news when that check began */
     int              await_need;  /* blocks a collective still waits for (hr__coll_await), else 0 */
     int              park_src;    /* what a parked receive waits for (under transit.c's lock): */
     int              park_tag;    /* a message from park_src (or HR_ANY) with park_tag, */
     int              park_need;   /* or, if not 0, park_need more collective blocks */
-    char             coll_what[64]; /* the collective it is in, for the report (hr__coll_begin) */
-    char             coll_name[64]; /* the outermost collective it is in, for its event */
-    int              coll_depth;  /* collectives entered and not yet left (hr__coll_end) */
-    hr_time          coll_t0;     /* the clock when it entered the outermost */
-    hr_evbuf         ev;          /* its events (event.c), appended by it alone */
-    int              coll_tag;    /* its messages' internal tag: HR__TAG_COLL, or a group's */
-    void            *slots[HR_NSLOTS]; /* the layers above's, this run's (engine.h) */
-    hr_request      *pending;     /* receives posted by hr_irecv and not yet matched, in order */
-    hr_request      *req_free, *req_free_tail; /* its pool's free requests (p2p.c) */
-    int              nrequests;   /* requests not yet completed */
-    uint64_t         msgs_in;     /* messages absorbed from others: msgs_out's counterpart */
-    hr_time          work;        /* local work charged: hr_compute, or measured CPU time */
-    struct hr_rlog  *rlog;        /* its timed regions (region.c); NULL until it enters one */
 
-    /* (shared) */
+    /* -- a bounded receive buffer (buffer.c) */
+    hr_rbuf         *rbuf;        /* its receive buffer, if bounded (machine lifetime) */
+    hr_time          buf_admit;   /* admission time of its last bounded send */
+    _Atomic uint32_t buf_admitted; /* that send is admitted (set by whoever admitted it) */
+
+    /* -- supersteps: registered memory, puts and gets, the barrier (superstep.c) */
+    hr_region       *regions;
+    int              nregions, capregions;
+    hr_rma          *rma_head, *rma_tail;
+    const char      *rma_error;   /* set by hr_sync's serial part: this proc's bad put or get */
+    char             rma_why[160];
+    uint32_t         bar_gen;     /* barrier generation this proc waits to see pass */
+    hr_time          bar_in;      /* clock entering the barrier */
+    const char      *bar_call;    /* "hr_sync" or "hr_barrier": the call that entered it */
+
+    /* -- rounds (round.c) */
+    hr_round_proc    rnd;
+
+    /* -- what it records: events, timed regions (event.c, region.c) */
+    hr_evbuf         ev;          /* its events, appended by it alone */
+    struct hr_rlog  *rlog;        /* its timed regions; NULL until it enters one */
+
+    /* -- the layers above the engine's, this run's (engine.h: groups) */
+    void            *slots[HR_NSLOTS];
+
+    /* Shared with other processors and the resolver: atomics (the table at the top of this
+     * file says who writes and who reads them). */
     _Alignas(64) _Atomic hr_time pub_clock;
     _Atomic uint32_t state;
     _Atomic hr_time  event;
@@ -264,7 +287,6 @@ struct hr_proc {
                                    * posted or will post is earlier than this or its clock */
     _Atomic uint64_t news;        /* messages submitted or routed to it (transit.c, under its
                                    * lock) */
-    hr_wait_desc     wait;
     /* A wait that ends once other processors' published clocks pass a time (p2p.c, clocks_past):
      * nothing can still be sent to it that is due before (watch_a, watch_src), from any processor
      * but itself and watch_skip, or from watch_one alone if it is >= 0. watch_a is HR_TIME_INF
@@ -282,26 +304,29 @@ struct hr_proc {
 };
 
 typedef struct hr_machine {
+    /* -- the model: what the config chose (machine.c, set once) */
     int                  p;
     hr_machine_config    cfg;
     hr_costps            cost;
     const hr_disc *disc;
     hr_topo             *net;           /* the topology instance (net/topology.h) */
     int                  neighbour_only; /* hr_machine_neighbour_only */
-    hr_transit          *transit;       /* NULL on a topology without links (complete) */
     int                  switching;     /* HR_NET_CUT_THROUGH or HR_NET_STORE_FORWARD */
+    hr_transit          *transit;       /* routing in canonical order; NULL on a topology
+                                         * without links (complete): transit.c */
     hr_proc             *procs;
+
+    /* -- the thread engine (threads.c): the threads, and the words they sleep on between runs
+     * (the machine thread writes fn, arg between runs; procs read them after gen changes) */
     pthread_t           *threads;
     int                  started;       /* threads created */
-
-    /* run control (machine thread writes between runs; procs read after gen changes) */
     void               (*fn)(hr_proc *, void *);
     void                *arg;
     _Atomic uint32_t     gen;           /* bumped to release the procs for a run, or to quit */
     _Atomic int          quit;
     _Atomic uint32_t     ndone;         /* procs finished this run; the machine thread waits on it */
 
-    /* quiescence and deadlock */
+    /* -- quiescence, the resolver, and the run's verdict (machine.c) */
     _Alignas(64) _Atomic int live;      /* procs not yet finished */
     _Alignas(64) _Atomic int blocked;   /* procs settled in a blocking wait */
     _Atomic uint64_t     wakes;         /* successful wakes: the resolver's snapshot check */
@@ -310,8 +335,12 @@ typedef struct hr_machine {
     _Atomic int          failed;        /* some proc called hr_fail (or misused the API) */
     _Atomic int          misused;       /* some proc misused the API (hr__misuse) */
     _Atomic int          range;         /* some proc's model time left the range (HR_ERANGE) */
-    pthread_mutex_t      ctx_lock;      /* groups' contexts (context.c), this run's */
+
+    /* -- groups' contexts (context.c), this run's */
+    pthread_mutex_t      ctx_lock;
     hr_ctx_table        *ctx;
+
+    /* -- the run's report (runlog.c) */
     pthread_mutex_t      report_lock;
     /* Processors' lines ("P<id>: text") with one text: reported once, naming the three lowest
      * ids and how many more (machine.c, hr__report). */
@@ -324,28 +353,29 @@ typedef struct hr_machine {
     size_t               report_len;
     int                  report_dropped; /* lines that did not fit (hr__report) */
 
-    /* barrier */
+    /* -- supersteps: the barrier (superstep.c) */
     _Alignas(64) _Atomic int bar_arrived;
     _Atomic uint32_t     bar_gen;
     _Atomic int          bar_broken;    /* a superstep mixed hr_sync and hr_barrier: all leave */
     hr_time             *bar_time;      /* [2p] scratch of the barrier's serial part */
 
-    /* round engine (round.c); the scratch arrays are the last arriver's */
+    /* -- rounds (round.c); the scratch arrays are the last arriver's */
     _Alignas(64) _Atomic int rnd_arrived;
     _Alignas(64) _Atomic uint32_t rnd_gen;   /* bumped when a round ends; waiters sleep on it */
     int                  rnd_more;      /* processors that said more in the last round */
     int                  rnd_counted;   /* the last round counted (something happened in it) */
     uint64_t             rnd_count;     /* rounds counted in this run */
-    size_t               ev_limit;      /* hr_machine_events: events a run may record, 0: none */
-    hr_evbuf             rev;           /* round events, written by the round's serial part */
-    hr_evbuf             lev;           /* link events, written under the transit's lock */
-    uint64_t             link_msg;      /* the message being routed, for its link events */
     int                 *rnd_first;     /* [p+1] arrivals by receiver: offsets into rnd_arr */
     int                 *rnd_next;      /* [p] */
     hr_arrival          *rnd_arr;       /* [p] */
     uint8_t             *rnd_lost;      /* [p] */
 
-    /* the last run's figures beyond hr_run_result (region.c; supersteps: superstep.c) */
+    /* -- what it records: events (event.c), and the last run's figures beyond hr_run_result
+     * (region.c; supersteps: superstep.c) */
+    size_t               ev_limit;      /* hr_machine_events: events a run may record, 0: none */
+    hr_evbuf             rev;           /* round events, written by the round's serial part */
+    hr_evbuf             lev;           /* link events, written under the transit's lock */
+    uint64_t             link_msg;      /* the message being routed, for its link events */
     struct hr_tally     *step_at;       /* [p] each proc's tally when its superstep began */
     hr_time              step_end;      /* the largest clock on leaving the last hr_sync */
     hr_superstep_result *steps;         /* the run's supersteps, in order */
@@ -446,7 +476,15 @@ void hr__rbuf_send(hr_proc *p, int dest, hr_msg *msg);
 /* The receiver took msg at model time `when`: its room is free from then on. */
 void hr__rbuf_taken(hr_proc *r, hr_msg *msg, hr_time when);
 
-/* transit.c: on a topology with links, messages' arrivals in canonical order */
+/* transit.c: when a message arrives. On a topology with links, arrivals are decided in
+ * canonical order; without (complete), at the send. Every function below takes both machines:
+ * it does nothing where there is nothing to route. */
+/* Does routing decide arrivals (a topology with links)? Asked once per machine kind here. */
+int  hr__transit_on(const hr_machine *m);
+/* msg (src, dst, sent, len set) is sent: decide its arrival now if nothing it crosses is
+ * shared (no links, or to itself: sent + latency), else leave it to routing (routed = 0; the
+ * sender submits it once it is in the receiver's queue). Its sender. */
+void hr__transit_stamp(hr_proc *p, hr_msg *msg);
 int  hr__transit_create(hr_machine *m, hr_transit **out);   /* HR_OK or HR_ENOMEM */
 void hr__transit_reset(hr_transit *tr);                      /* between runs */
 void hr__transit_destroy(hr_transit *tr);

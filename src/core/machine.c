@@ -148,7 +148,7 @@ static void resolve(hr_machine *m)
     hr_time fl;
     int fl_id;
     uint64_t fl_seq = 0;
-    int floors = m->transit != NULL && hr__transit_floor(m, &fl, &fl_id, &fl_seq);
+    int floors = hr__transit_floor(m, &fl, &fl_id, &fl_seq);
     hr_proc *best = NULL, *held = NULL;
     hr_time best_ev = HR_TIME_INF, held_ev = HR_TIME_INF;
     int seen = 0;
@@ -241,7 +241,7 @@ void hr__wait(hr_proc *p, const hr_wait_desc *d, hr_ready_fn ready, void *ctx)
         }
         /* A message routed to p since it looked may be the one it waits for: look again
          * rather than sleep unparked, holding routing back with its clock. */
-        if (p->recv_idle && p->m->transit != NULL && hr__transit_park(p) == HR__PARK_LOOK) {
+        if (p->recv_idle && hr__transit_park(p) == HR__PARK_LOOK) {
             uint32_t expect = HR_PROC_BLOCKED;
             atomic_compare_exchange_strong(&p->state, &expect, HR_PROC_RUNNING);
             continue;
@@ -384,8 +384,7 @@ static int jitter_wanted(const hr_machine_config *cfg)
 /* Two passes: a mailbox may hold messages that live in another processor's memory. */
 static void reset_procs(hr_machine *m, int n)
 {
-    if (m->transit != NULL)
-        hr__transit_reset(m->transit);
+    hr__transit_reset(m->transit);
     hr__ctx_reset(m);
     for (int i = 0; i < n; i++) {
         hr__p2p_reset(&m->procs[i]);

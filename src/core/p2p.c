@@ -30,6 +30,14 @@ static hr_time latency(const hr_proc *p, int peer)
     return hr__net_latency(p->m->net, &p->m->cost, p->id, peer);
 }
 
+/* Are rendezvous and collective blocks routed here in canonical order (a topology with links:
+ * transit.c)? Asked where the receive side works differently then: a rendezvous' transfer is
+ * committed when found, and a collective may await its blocks at once. */
+static int routed_here(const hr_proc *p)
+{
+    return hr__transit_on(p->m);
+}
+
 /* Name msg as p's next message to dest. It goes out in p's next communication step: a step is
  * one message from each processor, so a processor's sends are steps one after another, and a
  * message received in step s can be passed on in step s + 1 at the earliest (took). The largest
@@ -64,35 +72,26 @@ static void stamp_async(hr_proc *p, hr_msg *msg, int dest)
     number(p, msg, dest);
     msg->sent = s;
     hr__ev_send(p, msg, s, dest != p->id ? p->out_free : s);
-    if (p->m->transit != NULL && dest != p->id) {
-        /* Submitted by deliver, once in its receiver's queue, as the receiver's parking relies
-         * on (transit.c). */
-        atomic_store_explicit(&msg->routed, 0, memory_order_relaxed);
-        return;
-    }
-    msg->arrive = hr__tadd(s, latency(p, dest));
-    atomic_store_explicit(&msg->routed, 1, memory_order_relaxed);
-    /* A message that would arrive past the clock's range fails its sender at the next publish,
-     * before any receiver could wait for it. */
-    if (msg->arrive == HR_TIME_INF)
-        p->out_free = HR_TIME_INF;
+    hr__transit_stamp(p, msg);
 }
 
 static void deliver(hr_proc *p, int dest, hr_msg *msg)
 {
     hr_proc *q = &p->m->procs[dest];
+    /* A message whose arrival is left to routing is routed only once it is in the queue, as
+     * the receiver's parking relies on (transit.c). Asked before: once in the queue, a routed
+     * message may be taken and freed at any time. */
+    int unrouted = !atomic_load_explicit(&msg->routed, memory_order_relaxed);
     hr__mbox_put(&q->box, msg);
     hr__wake_for(q, p->id);
-    /* On a topology with links, the message is routed only once it is in the queue. */
-    if (p->m->transit != NULL && dest != p->id && msg->kind != HR_MSG_SYNC)
+    if (unrouted)
         hr__transit_submit(p, msg);
 }
 
 /* After a send is published: route what the new clock lets be routed. */
 static void after_send(hr_proc *p, hr_time before)
 {
-    if (p->m->transit != NULL)
-        hr__transit_sent(p, before);
+    hr__transit_sent(p, before);
 }
 
 /* ---- sending ------------------------------------------------------------------------------ */
@@ -133,13 +132,10 @@ static hr_msg *sync_post(hr_proc *p, int dest, int tag, const void *buf, size_t 
     }
     number(p, msg, dest);
     atomic_store_explicit(&msg->routed, 1, memory_order_relaxed);
-    if (open && p->m->transit != NULL && dest != p->id) {
-        /* Its sender goes on (receives, computes) and publishes later clocks while the transfer
-         * is not submitted yet: routing must not pass its key meanwhile (transit.c). */
-        msg->open = 1;
-        atomic_fetch_add(&p->sync_open, 1);
+    /* Its sender goes on (receives, computes) and publishes later clocks while the transfer is
+     * not submitted yet: routing must not pass its key meanwhile (transit.c). */
+    if (open)
         hr__transit_open(p, msg);
-    }
     deliver(p, dest, msg);
     return msg;
 }
@@ -378,7 +374,7 @@ static int commit_sync(hr_proc *p, recv_ctx *c)
 static int found(hr_proc *p, recv_ctx *c)
 {
     const hr_msg *msg = c->msg;
-    if (msg->kind == HR_MSG_SYNC && p->m->transit != NULL && msg->src != p->id && !c->probe)
+    if (msg->kind == HR_MSG_SYNC && routed_here(p) && msg->src != p->id && !c->probe)
         return commit_sync(p, c);
     return 1;
 }
@@ -827,7 +823,7 @@ static void commit_posted(hr_proc *p)
     enum { MAXCLAIM = 64 };
     const hr_msg *claimed[MAXCLAIM];
     int nclaimed = 0;
-    if (p->m->transit == NULL)
+    if (!routed_here(p))
         return;
     drain_all(p);
     for (hr_request *r = p->pending; r != NULL && nclaimed < MAXCLAIM; r = r->next) {
@@ -872,7 +868,7 @@ static void complete_recv(hr_proc *p, hr_request *r, const char *call)
     complete_overlapping(p, r->src, r->tag, r);
     recv_ctx c = request_ctx(p, r);
     hr__proc_comm_point(p);
-    int others = p->m->transit != NULL && p->m->disc->send != HR_SEND_COPY &&
+    int others = routed_here(p) && p->m->disc->send != HR_SEND_COPY &&
                  (p->pending != r || r->next != NULL);
     hr_wait_desc d = { HR_WAIT_RECV, c.src, c.tag, 0, call, others };
     hr__wait(p, &d, others ? posted_ready : recv_ready, &c);
@@ -1147,7 +1143,7 @@ void hr__coll_await(hr_proc *p, int count)
      * decisions, until they are all routed, and sleeps once instead of once a block. Blocks of
      * a later collective from a source not in this one may be counted: the wait then ends
      * early, which is safe (the takes wait for the rest). */
-    if (p->m->transit == NULL || count <= 0)
+    if (!routed_here(p) || count <= 0)
         return;
     hr_wait_desc d = { HR_WAIT_BLOCKS, HR_ANY, p->coll_tag, (size_t)count, p->coll_what, 0 };
     hr__wait(p, &d, blocks_ready, &count);

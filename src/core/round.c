@@ -254,8 +254,7 @@ static int end_round(hr_machine *m)
     m->rnd_count += (uint64_t)m->rnd_counted;
     round_job job = { m, start, hr__tadd(hr__tadd(start, m->cost.tau),
                                          hr__cost_bytes(&m->cost, mmax)) };
-    if (m->transit != NULL)
-        hr__transit_serial(m, route_round, &job);
+    hr__transit_serial(m, route_round, &job);
     hr_time end = hr__tadd(job.end, hr__tmul(2, m->cost.overhead));
     for (int s = 0; s < np; s++) {
         if (m->rnd_counted)

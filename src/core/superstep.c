@@ -359,7 +359,7 @@ static void sync_serial(hr_machine *m, void *ctx)
                 }
             }
         }
-    if (m->transit != NULL && k > 0) {
+    if (k > 0) {
         route_job job = { in, k, m };
         hr__transit_serial(m, route_transfers, &job);
     }

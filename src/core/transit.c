@@ -94,8 +94,29 @@ int hr__transit_create(hr_machine *m, hr_transit **out)
     return HR_OK;
 }
 
+int hr__transit_on(const hr_machine *m)
+{
+    return m->transit != NULL;
+}
+
+void hr__transit_stamp(hr_proc *p, hr_msg *msg)
+{
+    if (hr__transit_on(p->m) && msg->dst != p->id) {
+        atomic_store_explicit(&msg->routed, 0, memory_order_relaxed);
+        return;
+    }
+    msg->arrive = hr__tadd(msg->sent, hr__net_latency(p->m->net, &p->m->cost, p->id, msg->dst));
+    atomic_store_explicit(&msg->routed, 1, memory_order_relaxed);
+    /* A message that would arrive past the clock's range fails its sender at the next publish,
+     * before any receiver could wait for it. */
+    if (msg->arrive == HR_TIME_INF)
+        p->out_free = HR_TIME_INF;
+}
+
 void hr__transit_reset(hr_transit *tr)
 {
+    if (tr == NULL)
+        return;
     tr->n = 0;     /* the messages themselves are the mailboxes' (hr__p2p_reset) */
     tr->nopen = 0;
     tr->routed_any = 0;
@@ -128,6 +149,10 @@ static void unopen(hr_transit *tr, const hr_msg *msg)
 void hr__transit_open(hr_proc *p, hr_msg *msg)
 {
     hr_transit *tr = p->m->transit;
+    if (tr == NULL || msg->dst == p->id)
+        return;
+    msg->open = 1;
+    atomic_fetch_add(&p->sync_open, 1);
     hr__mutex_lock(&tr->lock);
     if (tr->nopen == tr->capopen) {
         size_t cap = tr->capopen ? 2 * tr->capopen : 64;
@@ -171,6 +196,8 @@ static int least_floor(const hr_machine *m, const hr_transit *tr, hr_time *t, in
 int hr__transit_floor(hr_machine *m, hr_time *t, int *id, uint64_t *seq)
 {
     hr_transit *tr = m->transit;
+    if (tr == NULL)
+        return 0;
     hr__mutex_lock(&tr->lock);
     int any = least_floor(m, tr, t, id, seq);
     hr__mutex_unlock(&tr->lock);
@@ -368,7 +395,8 @@ void hr__transit_sent(hr_proc *p, hr_time before)
     /* Only the processor with the least clock holds routing back: when it moves on, the head
      * may go. Anyone else's advance changes nothing, and its scan of every clock would cost
      * O(p) a message for nothing. Receivers that wait try for themselves (p2p.c). */
-    if (before <= atomic_load_explicit(&p->m->transit->least, memory_order_relaxed))
+    if (p->m->transit != NULL &&
+        before <= atomic_load_explicit(&p->m->transit->least, memory_order_relaxed))
         hr__transit_decide(p, NULL, 0);
 }
 
@@ -381,6 +409,8 @@ int hr__transit_park(hr_proc *p)
      * parked, p has nothing to take until a message that ends its receive is routed (one from
      * its source with its tag, or its last awaited block), and that unparks it. */
     hr_transit *tr = p->m->transit;
+    if (tr == NULL)
+        return HR__PARK_NOT;
     hr__mutex_lock(&tr->lock);
     int r = atomic_load(&p->news) != p->seen_news ? HR__PARK_LOOK
             : atomic_load(&p->sync_open) > 0     ? HR__PARK_NOT
@@ -398,6 +428,8 @@ int hr__transit_park(hr_proc *p)
 void hr__transit_serial(hr_machine *m, void (*fn)(hr_net *net, void *ctx), void *ctx)
 {
     hr_transit *tr = m->transit;
+    if (tr == NULL)
+        return;
     hr__mutex_lock(&tr->lock);
     memset(tr->skipped, 0, (size_t)m->p);     /* everyone waits: no bounds to keep */
     while (tr->n > 0)
