@@ -147,7 +147,7 @@ static void decide(hr_proc *r, hr_rbuf *b, int grant)
             return;    /* waits for a take (hr__rbuf_taken); later ones wait behind it */
         if (!grant) {
             hr_time rclock = atomic_load_explicit(&r->pub_clock, memory_order_acquire);
-            if (rclock <= t || !hr__p2p_nothing_before(r, t, msg->src, msg->src))
+            if (rclock <= t || !hr__nothing_before(r, t, msg->src, msg->src))
                 return;
         }
         grant = 0;

@@ -384,7 +384,7 @@ typedef struct hr_machine {
     size_t               nregions_out;
 } hr_machine;
 
-/* machine.c / wait.c */
+/* wait.c: blocking waits and the resolver */
 typedef int (*hr_ready_fn)(hr_proc *p, void *ctx);
 /* Block the owner until ready(p, ctx) returns nonzero; ready is called again on every wake and
  * must publish p->event (the model time of its pending event, or HR_TIME_INF) when it returns 0.
@@ -393,16 +393,31 @@ void hr__wait(hr_proc *p, const hr_wait_desc *d, hr_ready_fn ready, void *ctx);
 /* Block the owner, as hr__wait does, until *word != val; whoever changes the word releases every
  * waiter at once with hr__release_word. For waits that all end together (the round barrier). */
 void hr__wait_word(hr_proc *p, const hr_wait_desc *d, _Atomic uint32_t *word, uint32_t val);
-/* Mark every blocked processor but self running, bump *word and wake its sleepers: one futex
- * call for all. */
-void hr__release_word(hr_machine *m, hr_proc *self, _Atomic uint32_t *word);
+/* p has finished the run: it sends nothing more, and the resolver may run. */
+void hr__proc_finished(hr_proc *p);
+
+/* threads.c: how processors run and wake (the thread engine: a POSIX thread each, futexes) */
 /* Wake q if it is blocked (it re-checks its condition). Any proc. */
 void hr__wake(hr_proc *q);
 /* A message from src was put in q's mailbox: wake q if it waits for a message from src or ANY.
  * Waits of other kinds are woken by whoever ends them, so arrivals leave them asleep. */
 void hr__wake_for(hr_proc *q, int src);
-/* Leave the SPMD function at once (failure or abort). Owner only. */
-__attribute__((noreturn)) void hr__proc_exit(hr_proc *p);
+/* Mark every blocked processor but self running, bump *word and wake its sleepers: one futex
+ * call for all. */
+void hr__release_word(hr_machine *m, hr_proc *self, _Atomic uint32_t *word);
+int  hr__exec_start(hr_machine *m);    /* create the processors, parked: HR_OK, HR_ENOMEM, HR_ESYS */
+void hr__exec_stop(hr_machine *m);     /* end and join them (after a failed start too) */
+/* Release every processor on m->fn (each runs hr__proc_run); return once all have finished. */
+void hr__exec_run(hr_machine *m);
+void hr__exec_done(hr_proc *p);        /* p has finished the run (hr__proc_finished, last) */
+/* Sleep while *word == val; may return early (the caller re-checks). Owner only. */
+void hr__exec_sleep(hr_proc *p, _Atomic uint32_t *word, uint32_t val);
+void hr__exec_wake(_Atomic uint32_t *word, int n);   /* wake up to n sleepers on word */
+void hr__exec_yield(hr_proc *p);       /* let another processor run (one mid-send) */
+
+/* machine.c: the lifecycle. The engine's entry for each processor in a run: run the
+ * algorithm on p, then count it finished. */
+void hr__proc_run(hr_proc *p);
 
 /* runlog.c */
 /* Add a line to the run's report; "P<id>: text" lines of one text are grouped. Any thread. */
@@ -412,20 +427,9 @@ void hr__runlog_deadlock(hr_machine *m);     /* every blocked processor's wait, 
 /* After a run whose res->status is set: group, order and close the report into res->report. */
 void hr__runlog_finish(hr_machine *m, hr_run_result *res);
 
-/* threads.c: how processors run (the thread engine: a POSIX thread each, futex sleeps) */
-int  hr__exec_start(hr_machine *m);    /* create the processors, parked: HR_OK, HR_ENOMEM, HR_ESYS */
-void hr__exec_stop(hr_machine *m);     /* end and join them (after a failed start too) */
-/* Release every processor on m->fn (each runs hr__proc_run); return once all have finished. */
-void hr__exec_run(hr_machine *m);
-void hr__exec_done(hr_proc *p);        /* p has finished the run (hr__proc_run, last) */
-/* Sleep while *word == val; may return early (the caller re-checks). Owner only. */
-void hr__exec_sleep(hr_proc *p, _Atomic uint32_t *word, uint32_t val);
-void hr__exec_wake(_Atomic uint32_t *word, int n);   /* wake up to n sleepers on word */
-void hr__exec_yield(hr_proc *p);       /* let another processor run (one mid-send) */
-/* machine.c: run the algorithm on p, then count it finished (the resolver may run). */
-void hr__proc_run(hr_proc *p);
-
 /* proc.c */
+/* Leave the SPMD function at once (failure or abort). Owner only. */
+__attribute__((noreturn)) void hr__proc_exit(hr_proc *p);
 /* Under hr_machine_neighbour_only, fail the run if dest is not linked to p. */
 void hr__proc_check_link(hr_proc *p, int dest, const char *call);
 /* pub_clock = clock (release), after hr__proc_check_range. Owner only. */
@@ -452,12 +456,22 @@ void   hr__p2p_unreceived(hr_machine *m, hr_run_result *res);
  * waited for first: it may be on the returned function's stack). */
 void   hr__p2p_finish(hr_proc *p);
 
-/* Can no processor other than p and skip still send p a message arriving before (a, src)?
- * (conservative synchronisation on published clocks; p2p.c) */
-int    hr__p2p_nothing_before(hr_proc *p, hr_time a, int src, int skip);
-/* Does q's watch hold, given the least (published clock + tau, id) pairs lo[0..2] of the
- * machine (ties by id; HR_TIME_INF where fewer)? The resolver's test, the same as q's own. */
-int    hr__p2p_watch_holds(const hr_proc *q, const hr_time lo[3], const int lo_id[3]);
+/* lookahead.c: what the published clocks allow (a published clock plus tau is a lookahead) */
+/* (lb, q), a processor's published clock plus tau and its id, cannot send anything due before
+ * (a, src). */
+static inline int hr__past(hr_time lb, int q, hr_time a, int src)
+{
+    return lb > a || (lb == a && q > src);
+}
+/* Can no processor other than p and skip still send p a message arriving before (a, src)? */
+int    hr__nothing_before(hr_proc *p, hr_time a, int src, int skip);
+/* Has every processor that may still send p something (all but p and skip, or only one if it
+ * is >= 0) published a clock that puts it past (a, src)? If not, p's pending event is a and it
+ * watches the clocks (its watch fields): 0, and the caller waits. Owner. */
+int    hr__clocks_past(hr_proc *p, hr_time a, int src, int skip, int one);
+/* The resolver, every live processor waiting: wake each whose watch holds, since publishing a
+ * clock wakes no one. How many were woken. */
+int    hr__watchers_wake(hr_machine *m);
 
 /* context.c (and hr__ctx_id: engine.h) */
 void hr__ctx_reset(hr_machine *m);             /* between runs and at destroy, machine thread */

@@ -1,310 +1,17 @@
-/* machine.c: processor threads, their lifecycle over runs, blocking waits, and the resolver that
- * keeps receives from ANY deterministic and turns a stuck machine into a deadlock report.
- *
- * Blocking and quiescence. A processor that must wait publishes what it waits for and the model
- * time of its pending event (hr_wait_desc, p->event), marks itself BLOCKED, re-checks its
- * condition, and only then counts itself in m->blocked. Whoever makes a condition true (a sender,
- * the barrier's last arriver) flips the waiter back to RUNNING and wakes it; the waiter uncounts
- * itself when it runs again. So m->blocked == m->live means every live processor has settled
- * into a wait; if moreover every one of them is still BLOCKED, nothing runs that could send, and
- * the machine is quiescent. The processor whose wait (or finish) made it so runs the resolver:
- * it grants the pending event with the least model time (ties by processor id), which is safe
- * because anything sent later is sent at a later model time plus the latency tau; if no
- * processor has a pending event, the machine is deadlocked (or stuck behind a failed processor)
- * and every waiter leaves with a report. No watchdog, no timeout: detection is immediate.
+/* machine.c: a machine's lifecycle: create (check the config, make the processors, start the
+ * engine), run (reset every module's per-run state, release the processors, collect the
+ * figures and the verdict), destroy. The waits and the resolver are wait.c's; how processors
+ * run, threads.c's.
  */
 #include "core/core.h"
 
-#include <errno.h>
-#include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "core/region.h"
 #include "util/sync.h"
-
-/* The wake-up protocol is a store-buffering pattern. The waiter marks itself BLOCKED, then reads
- * its condition (the mailbox's tail, msg->taken, outstanding ...); the waker makes the condition
- * true, then reads the state. One of them must see the other's write, or the waiter sleeps on a
- * condition that is already true and nobody wakes it (a lost wake-up, then a false deadlock).
- * The condition's stores and loads are not all seq_cst (liburcu's queue uses its own volatile
- * accesses; taken and outstanding are release/acquire), and the C11 model lets a later load pass
- * an earlier store. So both sides touch the state word with a read-modify-write: the waiter's
- * exchange to BLOCKED and the waker's read of the state as fetch_or(0) (read_state). RMWs on one
- * word are totally ordered (its modification order). If the waker's comes first, it is a
- * release that the waiter's exchange, an acquire, reads from: the waiter's look at its condition
- * then happens after the waker made it true. If the waiter's comes first, the waker reads
- * BLOCKED and wakes it. (A pair of seq_cst fences would do as well, but ThreadSanitizer cannot
- * model fences.) x86 needs it as much as weaker machines: its store buffer lets a load pass an
- * earlier store to another location, the one reordering x86-TSO allows, and this pattern's. */
-static uint32_t read_state(hr_proc *q)
-{
-    return atomic_fetch_or(&q->state, 0);
-}
-
-static void wake_blocked(hr_proc *q)
-{
-    uint32_t expect = HR_PROC_BLOCKED;
-    if (atomic_compare_exchange_strong(&q->state, &expect, HR_PROC_RUNNING)) {
-        atomic_fetch_add(&q->m->wakes, 1);
-        hr__exec_wake(&q->state, 1);
-    }
-}
-
-void hr__wake(hr_proc *q)
-{
-    if (read_state(q) == HR_PROC_BLOCKED)
-        wake_blocked(q);
-}
-
-void hr__wake_for(hr_proc *q, int src)
-{
-    /* The owner stores wake_on before it marks itself BLOCKED (both sequentially consistent),
-     * so a sender that sees BLOCKED sees the wait it belongs to. */
-    if (read_state(q) != HR_PROC_BLOCKED)
-        return;
-    int w = atomic_load(&q->wake_on);
-    if (w == HR_ANY || w == src)
-        wake_blocked(q);
-}
-
-/* The report is built before the abort is published: once it is, a waiter may leave (a spurious
- * futex wake-up suffices) and finish, and would then be named among those that returned. */
-static void abort_run(hr_machine *m, int why)
-{
-    if (why == HR_EDEADLK)
-        hr__runlog_deadlock(m);
-    atomic_store(&m->abort, why);
-    for (int i = 0; i < m->p; i++)
-        hr__wake(&m->procs[i]);
-    hr__exec_wake(&m->rnd_gen, INT32_MAX);    /* round waiters sleep on the round's word */
-}
-
-/* Wake every blocked processor whose watch holds (core.h): its wait has ended, though nobody
- * told it, since publishing a clock wakes no one. This comes before any grant: a grant lets a
- * processor act as if nothing could come before its event, and a wait that has ended may lead
- * to something that does (a rendezvous committed at a key below a grantee's message). How many
- * were woken. */
-static int wake_watchers(hr_machine *m)
-{
-    hr_time lo[3] = { HR_TIME_INF, HR_TIME_INF, HR_TIME_INF };
-    int lo_id[3] = { -1, -1, -1 };
-    for (int i = 0; i < m->p; i++) {
-        hr_time c = atomic_load_explicit(&m->procs[i].pub_clock, memory_order_acquire);
-        if (c == HR_TIME_INF)
-            continue;
-        c = hr__tadd(c, m->cost.tau);
-        int at = 3;      /* ids come in increasing order: ties stay behind */
-        while (at > 0 && c < lo[at - 1])
-            at--;
-        for (int k = 2; k > at; k--) {
-            lo[k] = lo[k - 1];
-            lo_id[k] = lo_id[k - 1];
-        }
-        if (at < 3) {
-            lo[at] = c;
-            lo_id[at] = i;
-        }
-    }
-    int woken = 0;
-    for (int i = 0; i < m->p; i++) {
-        hr_proc *q = &m->procs[i];
-        if (atomic_load(&q->state) == HR_PROC_BLOCKED && hr__p2p_watch_holds(q, lo, lo_id)) {
-            hr__wake(q);
-            woken++;
-        }
-    }
-    return woken;
-}
-
-/* Is q waiting for a message to be routed whose key (ev, ...) is above the floor (fl, fl_id,
- * fl_seq) of an uncommitted rendezvous? */
-static int floor_below(const hr_proc *q, hr_time ev, hr_time fl, int fl_id, uint64_t fl_seq)
-{
-    int src = atomic_load(&q->route_src);
-    if (src < 0 || fl != ev)
-        return src >= 0 && fl < ev;
-    return fl_id != src ? fl_id < src : fl_seq < atomic_load(&q->route_seq);
-}
-
-/* Runs with every live processor settled in a wait (see the file comment). The scan reads one
- * processor at a time, so it is a true snapshot only if nobody was woken while it ran: a woken
- * processor could send, wake one already scanned, and block again before the scan reaches it.
- * Every wake bumps m->wakes; an unchanged count after the scan proves the snapshot. */
-static void resolve(hr_machine *m)
-{
-    hr__mutex_lock(&m->resolve_lock);
-    uint64_t wakes = atomic_load(&m->wakes);
-    int live = atomic_load(&m->live);
-    /* A resolver called late may find that everyone has since been woken and finished. */
-    if (live == 0 || atomic_load(&m->abort) != 0 || atomic_load(&m->blocked) != live)
-        goto out;
-    /* The least event, ties by processor id; but a wait for routing that an uncommitted
-     * rendezvous may precede comes last: its receiver's wait, granted first, may commit it. */
-    hr_time fl;
-    int fl_id;
-    uint64_t fl_seq = 0;
-    int floors = hr__transit_floor(m, &fl, &fl_id, &fl_seq);
-    hr_proc *best = NULL, *held = NULL;
-    hr_time best_ev = HR_TIME_INF, held_ev = HR_TIME_INF;
-    int seen = 0;
-    for (int i = 0; i < m->p; i++) {
-        hr_proc *q = &m->procs[i];
-        uint32_t st = atomic_load(&q->state);
-        if (st == HR_PROC_DONE)
-            continue;
-        if (st != HR_PROC_BLOCKED)
-            goto out;   /* woken but not yet running: it will block or finish and resolve again */
-        seen++;
-        hr_time ev = atomic_load(&q->event);
-        if (floors && ev != HR_TIME_INF && floor_below(q, ev, fl, fl_id, fl_seq)) {
-            if (ev < held_ev) {
-                held_ev = ev;
-                held = q;
-            }
-        } else if (ev < best_ev) {
-            best_ev = ev;
-            best = q;
-        }
-    }
-    /* Procs woken before the scan began may have run and finished during it: the snapshot holds
-     * only if the procs seen blocked are all the live ones and nobody was woken since. */
-    if (seen == 0 || atomic_load(&m->wakes) != wakes || atomic_load(&m->live) != seen ||
-        atomic_load(&m->blocked) != seen)
-        goto out;
-    if (atomic_load(&m->failed)) {
-        /* A failed processor may be what the others wait for (its messages never sent): the
-         * run has failed, so nothing is granted; every waiter leaves. */
-        abort_run(m, HR_EFAIL);
-    } else if (wake_watchers(m)) {
-        /* woken to find their clocks passed: no grant while any wait ends by itself */
-    } else if (best != NULL) {
-        atomic_store(&best->grant_ev, best_ev);
-        atomic_store(&best->granted, HR__GRANT);
-        hr__wake(best);
-    } else if (held != NULL) {
-        atomic_store(&held->grant_ev, held_ev);
-        atomic_store(&held->granted, HR__GRANT_PAST_FLOORS);
-        hr__wake(held);
-    } else {
-        abort_run(m, HR_EDEADLK);
-    }
-out:
-    hr__mutex_unlock(&m->resolve_lock);
-}
-
-/* p, marked BLOCKED, counts itself settled (running the resolver if it is the last), sleeps
- * while *word == val, and uncounts itself; it leaves the run if the run was aborted. */
-static void settle(hr_proc *p, _Atomic uint32_t *word, uint32_t val)
-{
-    hr_machine *m = p->m;
-    int settled = atomic_fetch_add(&m->blocked, 1) + 1;
-    if (settled == atomic_load(&m->live))
-        resolve(m);
-    while (atomic_load(word) == val && atomic_load(&m->abort) == 0)
-        hr__exec_sleep(p, word, val);
-    atomic_fetch_sub(&m->blocked, 1);
-    if (atomic_load(&m->abort) != 0)
-        hr__proc_exit(p);
-}
-
-/* Before a ready function runs: it says anew what its wait watches or routes (core.h). */
-static void no_watch(hr_proc *p)
-{
-    atomic_store(&p->watch_a, HR_TIME_INF);
-    atomic_store(&p->route_src, -1);
-}
-
-void hr__wait(hr_proc *p, const hr_wait_desc *d, hr_ready_fn ready, void *ctx)
-{
-    p->wait = *d;
-    p->recv_idle = 0;
-    p->await_need = 0;
-    atomic_store(&p->wake_on, d->kind != HR_WAIT_RECV ? HR__WAKE_NEVER
-                              : d->wake_any          ? HR_ANY
-                                                     : d->peer);
-    for (;;) {
-        no_watch(p);
-        if (ready(p, ctx))
-            break;
-        atomic_exchange(&p->state, HR_PROC_BLOCKED);   /* an RMW: see read_state */
-        no_watch(p);
-        if (ready(p, ctx)) {
-            /* Satisfied after all; whoever else flipped us to RUNNING meanwhile did no harm. */
-            uint32_t expect = HR_PROC_BLOCKED;
-            atomic_compare_exchange_strong(&p->state, &expect, HR_PROC_RUNNING);
-            break;
-        }
-        /* A message routed to p since it looked may be the one it waits for: look again
-         * rather than sleep unparked, holding routing back with its clock. */
-        if (p->recv_idle && hr__transit_park(p) == HR__PARK_LOOK) {
-            uint32_t expect = HR_PROC_BLOCKED;
-            atomic_compare_exchange_strong(&p->state, &expect, HR_PROC_RUNNING);
-            continue;
-        }
-        settle(p, &p->state, HR_PROC_BLOCKED);
-        atomic_store(&p->parked, 0);
-    }
-    /* A grant is for the wait it was given in: one that ended without using it must not
-     * decide a later wait. A collective's await leaves it to the takes that follow, whose
-     * routing it forces only up to the granted event (p2p.c, blocks_ready, unrouted_wait). */
-    if (d->kind != HR_WAIT_BLOCKS)
-        atomic_store(&p->granted, 0);
-}
-
-void hr__wait_word(hr_proc *p, const hr_wait_desc *d, _Atomic uint32_t *word, uint32_t val)
-{
-    p->wait = *d;
-    atomic_store(&p->wake_on, HR__WAKE_NEVER);
-    atomic_store(&p->event, HR_TIME_INF);
-    atomic_store(&p->state, HR_PROC_BLOCKED);
-    /* The releaser bumps the word before it marks the waiters running: either it sees us blocked
-     * here, or we see the new word now. */
-    if (atomic_load(word) != val) {
-        uint32_t expect = HR_PROC_BLOCKED;
-        atomic_compare_exchange_strong(&p->state, &expect, HR_PROC_RUNNING);
-        return;
-    }
-    settle(p, word, val);
-}
-
-void hr__release_word(hr_machine *m, hr_proc *self, _Atomic uint32_t *word)
-{
-    atomic_fetch_add(word, 1);
-    uint64_t woken = 0;
-    for (int i = 0; i < m->p; i++) {
-        hr_proc *q = &m->procs[i];
-        uint32_t expect = HR_PROC_BLOCKED;
-        /* seq_cst, as the waiter's store of BLOCKED and load of the word are: of four seq_cst
-         * accesses in a store-buffering pattern, one load sees the other side's store. */
-        if (q != self && atomic_load(&q->state) == HR_PROC_BLOCKED &&
-            atomic_compare_exchange_strong(&q->state, &expect, HR_PROC_RUNNING))
-            woken++;
-    }
-    if (woken > 0)
-        atomic_fetch_add(&m->wakes, woken);
-    hr__exec_wake(word, INT32_MAX);
-}
-
-void hr__proc_exit(hr_proc *p)
-{
-    longjmp(p->exit, 1);
-}
-
-static void finish(hr_proc *p)
-{
-    hr_machine *m = p->m;
-    atomic_store(&p->pub_clock, HR_TIME_INF);   /* sends nothing more: no bound on ANY receives */
-    atomic_store(&p->state, HR_PROC_DONE);
-    int live = atomic_fetch_sub(&m->live, 1) - 1;
-    if (live > 0 && atomic_load(&m->blocked) == live)
-        resolve(m);
-    hr__exec_done(p);
-}
 
 /* The setjmp lives in a frame of its own so that longjmp clobbers no loop state. */
 static void run_body(hr_proc *p)
@@ -327,7 +34,7 @@ static void run_body(hr_proc *p)
 void hr__proc_run(hr_proc *p)
 {
     run_body(p);
-    finish(p);
+    hr__proc_finished(p);
 }
 
 /* The reason a config is refused, when it has to be formatted (a topology's): per thread, valid
@@ -394,6 +101,7 @@ static void reset_procs(hr_machine *m, int n)
     double wall0 = hr__wall_s();
     for (int i = 0; i < n; i++) {
         hr__proc_reset(&m->procs[i]);
+        hr__region_reset(&m->procs[i]);
         hr__round_reset(&m->procs[i]);
         hr__ev_reset(&m->procs[i].ev, wall0);
     }

@@ -246,69 +246,6 @@ static hr_msg *least_any(hr_proc *p, recv_ctx *c, hr_time *at, const hr_msg **un
     return best;
 }
 
-/* (lb, q), a processor's published clock plus tau and its id, cannot send anything due before
- * (a, src). */
-static int past(hr_time lb, int q, hr_time a, int src)
-{
-    return lb > a || (lb == a && q > src);
-}
-
-int hr__p2p_watch_holds(const hr_proc *q, const hr_time lo[3], const int lo_id[3])
-{
-    hr_time a = atomic_load(&q->watch_a);
-    int src = atomic_load(&q->watch_src), skip = atomic_load(&q->watch_skip);
-    int one = atomic_load(&q->watch_one);
-    if (a == HR_TIME_INF)
-        return 0;
-    if (one >= 0) {
-        hr_time c = atomic_load_explicit(&q->m->procs[one].pub_clock, memory_order_acquire);
-        return c == HR_TIME_INF || past(hr__tadd(c, q->m->cost.tau), one, a, src);
-    }
-    /* The least pair other than q and skip decides: every other is past it. */
-    for (int i = 0; i < 3; i++)
-        if (lo_id[i] != q->id && lo_id[i] != skip)
-            return lo[i] == HR_TIME_INF || past(lo[i], lo_id[i], a, src);
-    return 1;
-}
-
-/* Has every processor that may still send p something (all but p and skip, or only one if it is
- * >= 0) published a clock that puts it past (a, src)? If not, p's pending event is a and it
- * watches the clocks (core.h): 0, and the caller waits. */
-static int clocks_past(hr_proc *p, hr_time a, int src, int skip, int one)
-{
-    int ok;
-    if (one >= 0) {
-        hr_time lb = atomic_load_explicit(&p->m->procs[one].pub_clock, memory_order_acquire);
-        ok = lb == HR_TIME_INF || past(hr__tadd(lb, p->m->cost.tau), one, a, src);
-    } else {
-        ok = hr__p2p_nothing_before(p, a, src, skip);
-    }
-    if (!ok) {
-        atomic_store(&p->watch_src, src);
-        atomic_store(&p->watch_skip, skip);
-        atomic_store(&p->watch_one, one);
-        atomic_store(&p->watch_a, a);
-        atomic_store(&p->event, a);
-    }
-    return ok;
-}
-
-int hr__p2p_nothing_before(hr_proc *p, hr_time a, int src, int skip)
-{
-    const hr_machine *m = p->m;
-    for (int q = 0; q < m->p; q++) {
-        if (q == p->id || q == skip)
-            continue;
-        hr_time lb = atomic_load_explicit(&m->procs[q].pub_clock, memory_order_acquire);
-        if (lb == HR_TIME_INF)
-            continue;
-        if (past(hr__tadd(lb, m->cost.tau), q, a, src))
-            continue;
-        return 0;
-    }
-    return 1;
-}
-
 /* Drain the whole queue. A sender preempted mid-enqueue hides the messages queued behind it, and
  * its own wake goes only to receivers that wait for it: so never sleep on a partial drain; yield
  * until that sender has finished (a few instructions once it runs). */
@@ -385,7 +322,7 @@ static int found(hr_proc *p, recv_ctx *c)
  * receiver's next injection then comes after the candidate's arrival, past unrouted's key). */
 static int may_precede(const hr_proc *p, const hr_msg *unrouted, const hr_msg *cand, hr_time a)
 {
-    return cand == NULL || !past(hr__tadd(unrouted->sent, p->m->cost.tau), unrouted->src, a, cand->src);
+    return cand == NULL || !hr__past(hr__tadd(unrouted->sent, p->m->cost.tau), unrouted->src, a, cand->src);
 }
 
 static int recv_ready(hr_proc *p, void *ctx)
@@ -422,7 +359,7 @@ static int recv_ready(hr_proc *p, void *ctx)
         if (atomic_exchange(&p->granted, 0))
             return found(p, c);
         /* The candidate's own source is skipped: its later messages come after it anyway. */
-        if (!clocks_past(p, a, c->msg->src, c->msg->src, -1))
+        if (!hr__clocks_past(p, a, c->msg->src, c->msg->src, -1))
             return 0;
         /* Everything sent before those clocks were published is in the queue now. If the
          * whole queue brings no earlier message, the candidate stands. */
@@ -580,10 +517,10 @@ void hr__eng_probe(hr_proc *p, int src, int tag, hr_status *st)
 static int nothing_by(hr_proc *p, int src, hr_time t)
 {
     if (src == HR_ANY)
-        return clocks_past(p, t, p->m->p, -1, -1);
+        return hr__clocks_past(p, t, p->m->p, -1, -1);
     if (src == p->id)
         return 1;
-    return clocks_past(p, t, p->m->p, -1, src);
+    return hr__clocks_past(p, t, p->m->p, -1, src);
 }
 
 /* When a bounded lookup counts msg in: a probe at its arrival (a rendezvous, with post 0: its
@@ -675,7 +612,7 @@ static int bounded_ready(hr_proc *p, void *ctx)
                 atomic_store(&p->event, HR_TIME_INF);
                 return bounded_found(p, c, t);
             }
-            if (!clocks_past(p, a, c->msg->src, c->msg->src, -1))
+            if (!hr__clocks_past(p, a, c->msg->src, c->msg->src, -1))
                 return 0;
             /* A message still in transit was injected past t - tau (else it was waited for
              * above): it arrives after t, so after the candidate. */

@@ -172,7 +172,6 @@ void hr__proc_reset(hr_proc *p)
     p->nregions = p->capregions = 0;
     p->msgs_in = 0;
     p->work = 0;
-    hr__region_reset(p);
     p->bar_gen = 0;
     atomic_store(&p->pub_clock, 0);
     atomic_store(&p->state, HR_PROC_RUNNING);
@@ -183,6 +182,11 @@ void hr__proc_reset(hr_proc *p)
     atomic_store(&p->sync_open, 0);
     atomic_store(&p->watch_a, HR_TIME_INF);
     atomic_store(&p->post_floor, HR_TIME_INF);
+}
+
+void hr__proc_exit(hr_proc *p)
+{
+    longjmp(p->exit, 1);
 }
 
 /* ---- the network ---------------------------------------------------------------------------- */

@@ -1,0 +1,193 @@
+/* wait.c: blocking waits, and the resolver that keeps receives from ANY deterministic and
+ * turns a stuck machine into a deadlock report.
+ *
+ * Blocking and quiescence. A processor that must wait publishes what it waits for and the model
+ * time of its pending event (hr_wait_desc, p->event), marks itself BLOCKED, re-checks its
+ * condition, and only then counts itself in m->blocked. Whoever makes a condition true (a sender,
+ * the barrier's last arriver) flips the waiter back to RUNNING and wakes it (threads.c); the
+ * waiter uncounts itself when it runs again. So m->blocked == m->live means every live processor
+ * has settled into a wait; if moreover every one of them is still BLOCKED, nothing runs that
+ * could send, and the machine is quiescent. The processor whose wait (or finish) made it so runs
+ * the resolver: it first wakes the waits whose clocks have passed (lookahead.c), then grants the
+ * pending event with the least model time (ties by processor id), which is safe because anything
+ * sent later is sent at a later model time plus the latency tau; if no processor has a pending
+ * event, the machine is deadlocked (or stuck behind a failed processor) and every waiter leaves
+ * with a report (runlog.c). No watchdog, no timeout: detection is immediate.
+ */
+#include "core/core.h"
+
+#include "util/sync.h"
+
+/* The report is built before the abort is published: once it is, a waiter may leave (a spurious
+ * futex wake-up suffices) and finish, and would then be named among those that returned. */
+static void abort_run(hr_machine *m, int why)
+{
+    if (why == HR_EDEADLK)
+        hr__runlog_deadlock(m);
+    atomic_store(&m->abort, why);
+    for (int i = 0; i < m->p; i++)
+        hr__wake(&m->procs[i]);
+    hr__exec_wake(&m->rnd_gen, INT32_MAX);    /* round waiters sleep on the round's word */
+}
+
+/* Is q waiting for a message to be routed whose key (ev, ...) is above the floor (fl, fl_id,
+ * fl_seq) of an uncommitted rendezvous? */
+static int floor_below(const hr_proc *q, hr_time ev, hr_time fl, int fl_id, uint64_t fl_seq)
+{
+    int src = atomic_load(&q->route_src);
+    if (src < 0 || fl != ev)
+        return src >= 0 && fl < ev;
+    return fl_id != src ? fl_id < src : fl_seq < atomic_load(&q->route_seq);
+}
+
+/* Runs with every live processor settled in a wait (see the file comment). The scan reads one
+ * processor at a time, so it is a true snapshot only if nobody was woken while it ran: a woken
+ * processor could send, wake one already scanned, and block again before the scan reaches it.
+ * Every wake bumps m->wakes; an unchanged count after the scan proves the snapshot. */
+static void resolve(hr_machine *m)
+{
+    hr__mutex_lock(&m->resolve_lock);
+    uint64_t wakes = atomic_load(&m->wakes);
+    int live = atomic_load(&m->live);
+    /* A resolver called late may find that everyone has since been woken and finished. */
+    if (live == 0 || atomic_load(&m->abort) != 0 || atomic_load(&m->blocked) != live)
+        goto out;
+    /* The least event, ties by processor id; but a wait for routing that an uncommitted
+     * rendezvous may precede comes last: its receiver's wait, granted first, may commit it. */
+    hr_time fl;
+    int fl_id;
+    uint64_t fl_seq = 0;
+    int floors = hr__transit_floor(m, &fl, &fl_id, &fl_seq);
+    hr_proc *best = NULL, *held = NULL;
+    hr_time best_ev = HR_TIME_INF, held_ev = HR_TIME_INF;
+    int seen = 0;
+    for (int i = 0; i < m->p; i++) {
+        hr_proc *q = &m->procs[i];
+        uint32_t st = atomic_load(&q->state);
+        if (st == HR_PROC_DONE)
+            continue;
+        if (st != HR_PROC_BLOCKED)
+            goto out;   /* woken but not yet running: it will block or finish and resolve again */
+        seen++;
+        hr_time ev = atomic_load(&q->event);
+        if (floors && ev != HR_TIME_INF && floor_below(q, ev, fl, fl_id, fl_seq)) {
+            if (ev < held_ev) {
+                held_ev = ev;
+                held = q;
+            }
+        } else if (ev < best_ev) {
+            best_ev = ev;
+            best = q;
+        }
+    }
+    /* Procs woken before the scan began may have run and finished during it: the snapshot holds
+     * only if the procs seen blocked are all the live ones and nobody was woken since. */
+    if (seen == 0 || atomic_load(&m->wakes) != wakes || atomic_load(&m->live) != seen ||
+        atomic_load(&m->blocked) != seen)
+        goto out;
+    if (atomic_load(&m->failed)) {
+        /* A failed processor may be what the others wait for (its messages never sent): the
+         * run has failed, so nothing is granted; every waiter leaves. */
+        abort_run(m, HR_EFAIL);
+    } else if (hr__watchers_wake(m)) {
+        /* woken to find their clocks passed: no grant while any wait ends by itself */
+    } else if (best != NULL) {
+        atomic_store(&best->grant_ev, best_ev);
+        atomic_store(&best->granted, HR__GRANT);
+        hr__wake(best);
+    } else if (held != NULL) {
+        atomic_store(&held->grant_ev, held_ev);
+        atomic_store(&held->granted, HR__GRANT_PAST_FLOORS);
+        hr__wake(held);
+    } else {
+        abort_run(m, HR_EDEADLK);
+    }
+out:
+    hr__mutex_unlock(&m->resolve_lock);
+}
+
+/* p, marked BLOCKED, counts itself settled (running the resolver if it is the last), sleeps
+ * while *word == val, and uncounts itself; it leaves the run if the run was aborted. */
+static void settle(hr_proc *p, _Atomic uint32_t *word, uint32_t val)
+{
+    hr_machine *m = p->m;
+    int settled = atomic_fetch_add(&m->blocked, 1) + 1;
+    if (settled == atomic_load(&m->live))
+        resolve(m);
+    while (atomic_load(word) == val && atomic_load(&m->abort) == 0)
+        hr__exec_sleep(p, word, val);
+    atomic_fetch_sub(&m->blocked, 1);
+    if (atomic_load(&m->abort) != 0)
+        hr__proc_exit(p);
+}
+
+/* Before a ready function runs: it says anew what its wait watches or routes (core.h). */
+static void no_watch(hr_proc *p)
+{
+    atomic_store(&p->watch_a, HR_TIME_INF);
+    atomic_store(&p->route_src, -1);
+}
+
+void hr__wait(hr_proc *p, const hr_wait_desc *d, hr_ready_fn ready, void *ctx)
+{
+    p->wait = *d;
+    p->recv_idle = 0;
+    p->await_need = 0;
+    atomic_store(&p->wake_on, d->kind != HR_WAIT_RECV ? HR__WAKE_NEVER
+                              : d->wake_any          ? HR_ANY
+                                                     : d->peer);
+    for (;;) {
+        no_watch(p);
+        if (ready(p, ctx))
+            break;
+        atomic_exchange(&p->state, HR_PROC_BLOCKED);   /* an RMW: see read_state */
+        no_watch(p);
+        if (ready(p, ctx)) {
+            /* Satisfied after all; whoever else flipped us to RUNNING meanwhile did no harm. */
+            uint32_t expect = HR_PROC_BLOCKED;
+            atomic_compare_exchange_strong(&p->state, &expect, HR_PROC_RUNNING);
+            break;
+        }
+        /* A message routed to p since it looked may be the one it waits for: look again
+         * rather than sleep unparked, holding routing back with its clock. */
+        if (p->recv_idle && hr__transit_park(p) == HR__PARK_LOOK) {
+            uint32_t expect = HR_PROC_BLOCKED;
+            atomic_compare_exchange_strong(&p->state, &expect, HR_PROC_RUNNING);
+            continue;
+        }
+        settle(p, &p->state, HR_PROC_BLOCKED);
+        atomic_store(&p->parked, 0);
+    }
+    /* A grant is for the wait it was given in: one that ended without using it must not
+     * decide a later wait. A collective's await leaves it to the takes that follow, whose
+     * routing it forces only up to the granted event (p2p.c, blocks_ready, unrouted_wait). */
+    if (d->kind != HR_WAIT_BLOCKS)
+        atomic_store(&p->granted, 0);
+}
+
+void hr__wait_word(hr_proc *p, const hr_wait_desc *d, _Atomic uint32_t *word, uint32_t val)
+{
+    p->wait = *d;
+    atomic_store(&p->wake_on, HR__WAKE_NEVER);
+    atomic_store(&p->event, HR_TIME_INF);
+    atomic_store(&p->state, HR_PROC_BLOCKED);
+    /* The releaser bumps the word before it marks the waiters running: either it sees us blocked
+     * here, or we see the new word now. */
+    if (atomic_load(word) != val) {
+        uint32_t expect = HR_PROC_BLOCKED;
+        atomic_compare_exchange_strong(&p->state, &expect, HR_PROC_RUNNING);
+        return;
+    }
+    settle(p, word, val);
+}
+
+void hr__proc_finished(hr_proc *p)
+{
+    hr_machine *m = p->m;
+    atomic_store(&p->pub_clock, HR_TIME_INF);   /* sends nothing more: no bound on ANY receives */
+    atomic_store(&p->state, HR_PROC_DONE);
+    int live = atomic_fetch_sub(&m->live, 1) - 1;
+    if (live > 0 && atomic_load(&m->blocked) == live)
+        resolve(m);
+    hr__exec_done(p);
+}
