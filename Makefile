@@ -35,7 +35,7 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
 LIB_SRC  := $(filter-out src/cli/main.c,$(wildcard src/*/*.c))
-LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/player.o
 TEST_SRC := $(wildcard tests/*.c)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 EX_SRC   := $(wildcard examples/ring_sum/*.c)
@@ -71,6 +71,25 @@ $(BUILD)/%.o: %.c
 $(BUILD)/examples/%.o: examples/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(filter-out -Isrc,$(CFLAGS)) $(PKG_CFLAGS) -c $< -o $@
+
+# The --html page's script, src/cli/player.js, goes into the library as a C array of its bytes
+# (hr__player_js, declared in src/cli/html.h), generated here with od and sed: both POSIX, so
+# nothing to install. xxd -i comes with vim, not everywhere; `ld -r -b binary` is GNU ld's alone
+# and names its symbols after the file's path; a generator program of our own would be one more
+# thing to build first in every build directory. The script must not say "</script" (the page
+# would end there), so the rule refuses it.
+$(BUILD)/gen/player.c: src/cli/player.js
+	@mkdir -p $(dir $@)
+	@if grep -i '</script' $< >/dev/null; then echo "$<: it must not contain </script" >&2; exit 1; fi
+	{ echo '/* Generated from src/cli/player.js by the Makefile: do not edit. */'; \
+	  echo '#include "cli/html.h"'; \
+	  echo 'const unsigned char hr__player_js[] = {'; \
+	  od -An -v -tx1 $< | sed 's/ *\([0-9a-f][0-9a-f]\)/0x\1,/g'; \
+	  echo '0 };'; \
+	  echo 'const size_t hr__player_js_len = sizeof hr__player_js - 1;'; } >$@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/player.o: $(BUILD)/gen/player.c
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -c $< -o $@
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@

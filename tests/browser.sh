@@ -1,17 +1,14 @@
 #!/bin/sh
 # hremu --html in a real browser: headless Chromium loads the page the command wrote, runs its
 # script, and the test reads the DOM it built (nodes and arrows of a round) and a screenshot
-# (the colours of delivered messages on the board). scripts/deps.sh installs Chromium for make
-# check; run by hand where it is missing, this says SKIP and exits 0. The last line is
-# "N passed, M failed".
+# (the colours of delivered messages on the board). First, without a browser: the page's script
+# is src/cli/player.js byte for byte (the build embeds it). scripts/deps.sh installs Chromium for
+# make check; run by hand where it is missing, this checks the page's script, says SKIP for the
+# rest and exits 0. The last line is "N passed, M failed".
 set -u
 cd "$(dirname "$0")/.." || exit 1
 BIN=${HREMU_BIN:-./hremu}
 BROWSER=$(command -v chromium || command -v chromium-browser || true)
-if [ -z "$BROWSER" ]; then
-    echo "SKIP tests/browser.sh: Chromium is missing (scripts/deps.sh installs it)"
-    exit 0
-fi
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/hremu-browser.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT INT TERM
 pass=0
@@ -29,6 +26,21 @@ browse() {   # browse ARGS...: headless Chromium, its own profile, no network ne
 [ -s "$TMP/page.html" ] && ok || bad "--html wrote no page"
 # Self-contained: nothing to fetch (the SVG namespace URI is a name, not a load).
 grep -Eq '(src|href)=|<link|import ' "$TMP/page.html" && bad "the page loads something" || ok
+# The script: after the rows' "];" line, the lines of src/cli/player.js as they are, then the
+# page's last line.
+n=$(wc -l <src/cli/player.js)
+tail -n $((n + 1)) "$TMP/page.html" | head -n "$n" | cmp -s - src/cli/player.js && ok ||
+    bad "the page's script is not src/cli/player.js"
+tail -n $((n + 2)) "$TMP/page.html" | head -n 1 | grep -q '\];$' && ok ||
+    bad "no '];' line ends the rows before the script"
+[ "$(tail -n 1 "$TMP/page.html")" = '</script></body></html>' ] && ok ||
+    bad "the page does not end with </script></body></html>"
+if [ -z "$BROWSER" ]; then
+    echo "SKIP tests/browser.sh: Chromium is missing (scripts/deps.sh installs it); the page's script checked"
+    echo "$pass passed, $fail failed (the --html page's script; no browser)"
+    [ "$fail" -eq 0 ]
+    exit
+fi
 browse --dump-dom "file://$TMP/page.html?row=0&step=0" >"$TMP/dom.html"
 [ "$(grep -o 'class="node"' "$TMP/dom.html" | wc -l)" -eq 8 ] && ok ||
     bad "the board has $(grep -o 'class="node"' "$TMP/dom.html" | wc -l) nodes, want 8"

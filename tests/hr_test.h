@@ -14,6 +14,7 @@
     X(topology)           \
     X(topo_fattree)       \
     X(topo_rh)            \
+    X(link_model)         \
     X(mailbox)            \
     X(p2p)                \
     X(nonblock)           \

@@ -21,6 +21,7 @@
 #include "cli/report.h"
 #include "cli/sweep.h"
 #include "cli/topoinfo.h"
+#include "net/link_model.h"
 #include "util/clock.h"
 
 #define HREMU_VERSION   "0.1.0"
@@ -82,7 +83,8 @@ static const char help_text[] =
     "                           bisection width in undirected edges (a cable is one)\n"
     "                           (e.g. --topology \"torus 8x8\", or --topology hypercube --procs 64)\n"
     "  --procs P                the processors for --topology, where the shape does not fix them\n"
-    "  --list                   algorithms, workloads, disciplines, topologies, cost presets\n"
+    "  --list                   algorithms, workloads, disciplines, topologies, cost presets,\n"
+    "                           link models\n"
     "  --help                   this text\n"
     "  --version                the version\n"
     "\n"
@@ -273,6 +275,7 @@ static void list_all(void)
     for (int i = 0; hr_topology_name(i, &summary) != NULL; i++)
         printf("  %-18s %s\n", hr_topology_syntax(i), summary);
     list_registry("cost presets", hr_cost_preset_name);
+    list_registry("link models", hr__link_model_name);
 }
 
 /* ---- running -------------------------------------------------------------------------------- */

@@ -11,6 +11,7 @@
 
 #include "cli/expr.h"
 #include "net/discipline.h"
+#include "net/link_model.h"
 
 #define MAX_KEYS 64       /* keys in one fixed section's table, declared ones included */
 #define DAY      86400.0  /* the longest latency the machine accepts, s */
@@ -118,11 +119,14 @@ static int set_topology(hr_point *pt, const char *s, char *why, size_t len)
 /* How a message crosses the links of its route (docs/model.md, "Link contention"). */
 static int set_switching(hr_point *pt, const char *s, char *why, size_t len)
 {
-    if (strcmp(s, "cut_through") == 0 || strcmp(s, "store_forward") == 0) {
-        pt->machine.switching = s[0] == 's';
+    int model = hr__link_model_find(s);
+    if (model >= 0) {
+        pt->machine.switching = model;
         return HR_OK;
     }
-    snprintf(why, len, "switching is cut_through or store_forward");
+    char names[256];
+    hr__link_model_choices(names, sizeof names);
+    snprintf(why, len, "switching is %s", names);
     return HR_EINVAL;
 }
 

@@ -26,4 +26,9 @@ int  hr__html_row(hr_html *h, const hr_machine *m, const char *what, const char 
                   const char *discipline);
 void hr__html_end(hr_html *h);
 
+/* The page's script: the bytes of src/cli/player.js, which the Makefile turns into a C array
+ * ($(BUILD)/gen/player.c) at build time; hr__player_js_len of them, then a 0 byte. */
+extern const unsigned char hr__player_js[];
+extern const size_t        hr__player_js_len;
+
 #endif /* HREMU_CLI_HTML_H */

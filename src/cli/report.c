@@ -10,6 +10,7 @@
 #include <hremu/workload.h>
 
 #include "cli/jsonstr.h"
+#include "net/link_model.h"
 
 typedef enum col_type { COL_STR, COL_NUM, COL_BOOL } col_type;
 
@@ -232,7 +233,7 @@ static int fill(field *f, const hr_row *r, hr_format fmt)
         f[NHEAD + i].s = declared_value(&f[NHEAD + i], r, hr_workload_column_at(i));
     field *t = f + NHEAD + w;
     t[T_BUFFER].s = r->buffer ? num(&t[T_BUFFER], r->buffer) : "unlimited";
-    t[T_SWITCHING].s = r->store_forward ? "store_forward" : "cut_through";
+    t[T_SWITCHING].s = hr__link_model_name(r->store_forward, NULL);
     t[T_TAU].s = exact(&t[T_TAU], r->tau, fmt);
     t[T_SIGMA].s = exact(&t[T_SIGMA], r->sigma, fmt);
     t[T_OVERHEAD].s = exact(&t[T_OVERHEAD], r->overhead, fmt);

@@ -59,7 +59,7 @@ static const char *check_config(const hr_machine_config *cfg, hr_machine *m)
     if (hr__topo_make(cfg->topology ? cfg->topology : "complete", cfg->procs, &m->net, why_buf,
                       sizeof why_buf) != 0)
         return why_buf;
-    if (cfg->switching != HR_NET_CUT_THROUGH && cfg->switching != HR_NET_STORE_FORWARD)
+    if (hr__link_model_at(cfg->switching) == NULL)
         return "switching must be cut-through (0) or store-and-forward (1)";
     /* Not yet on shared links: a bounded buffer admits by arrival, and its admissions would
      * need their own place in transit.c's order. */

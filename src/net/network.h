@@ -7,35 +7,29 @@
  * its own bandwidth, and hr_net holds when each link is free again: a message must be routed in
  * one canonical order, the same for every thread schedule (core/transit.c decides that order).
  *
- * Cut-through (the default): a message starts when its injection port and every link of its
- * route are free, s = max(t, free_at[l] for l on the route); its head arrives at
- * s + tau + hops*hop; its bytes flow at the slowest link's rate, so the last one arrives
- * m/bw_min later; each link is busy until s + hops*hop + m/bw(l), the time it takes to carry the
- * bytes at its own rate (a fat link carries more messages in that time than a thin one).
- * Store-and-forward: hop by hop, t_k = max(t_{k-1}, free_at[l_k]) + hop + m/bw(l_k), the link
- * busy until t_k; the message is whole at the receiver at t_h + tau.
- * What a route returns is the time the receiver may start absorbing: the head's arrival, or
- * later if the bytes come slower than the receiver absorbs them (sigma per byte), so that the
- * absorption ends when the last byte is in.
+ * The topology gives a message's route; the machine's link model (link_model.h: cut-through,
+ * store-and-forward) says how the message takes those links and when its head and its last
+ * byte arrive. What a route returns is the time the receiver may start absorbing: the head's
+ * arrival, or later if the bytes come slower than the receiver absorbs them (sigma per byte), so
+ * that the absorption ends when the last byte is in.
  */
 #ifndef HREMU_NET_NETWORK_H
 #define HREMU_NET_NETWORK_H
 
 #include "net/cost.h"
+#include "net/link_model.h"
 #include "net/topology.h"
 
-enum { HR_NET_CUT_THROUGH = 0, HR_NET_STORE_FORWARD = 1 };
-
 typedef struct hr_net {
-    const hr_topo   *topo;
-    const hr_costps *cost;
-    int              switching;     /* HR_NET_* */
-    hr_time         *free_at;       /* [nlinks] */
-    int             *route;         /* [max_route] scratch of the one routing caller */
+    const hr_topo       *topo;
+    const hr_costps     *cost;
+    const hr_link_model *model;     /* how messages take the links of a route (link_model.h) */
+    hr_time             *free_at;   /* [nlinks] */
+    int                 *route;     /* [max_route] scratch of the one routing caller */
     /* If set, told each link's occupancy as it is reserved: link l is busy from t0 to t1
      * carrying bytes (for traces; called by the routing caller, in routing order). */
-    void           (*busy)(void *arg, int l, hr_time t0, hr_time t1, size_t bytes);
-    void            *busy_arg;
+    void               (*busy)(void *arg, int l, hr_time t0, hr_time t1, size_t bytes);
+    void                *busy_arg;
 } hr_net;
 
 /* From injection to the head's arrival, with no link contention: tau + hops * hop between
@@ -50,7 +44,8 @@ static inline hr_time hr__net_latency(const hr_topo *t, const hr_costps *c, int 
 /* Does this topology store links, so that messages must be routed in canonical order? */
 static inline int hr__net_shared(const hr_topo *t) { return t->nlinks > 0; }
 
-/* HR_OK or HR_ENOMEM. Machine thread. */
+/* With link model number `switching`, a row of link_model.c's table. HR_OK or HR_ENOMEM.
+ * Machine thread. */
 int  hr__net_init(hr_net *n, const hr_topo *t, const hr_costps *c, int switching);
 void hr__net_reset(hr_net *n);      /* every link free from time 0; between runs */
 void hr__net_destroy(hr_net *n);
@@ -58,5 +53,11 @@ void hr__net_destroy(hr_net *n);
  * may start absorbing them (see above). Calls must come one at a time, in the canonical order of
  * (t, src, sequence); a message to oneself crosses nothing (returns t). */
 hr_time hr__net_route(hr_net *n, int src, int dst, hr_time t, size_t bytes);
+
+/* For link models (link_model.h), inside hr__net_route: the time link l takes to carry m bytes,
+ * at its own bandwidth or at sigma per byte where the topology sets none; and link l taken from
+ * `from` until `until` (free again then; the busy hook is told). */
+hr_time hr__net_carry(const hr_net *n, int l, size_t m);
+void    hr__net_reserve(hr_net *n, int l, hr_time from, hr_time until, size_t bytes);
 
 #endif

@@ -97,12 +97,12 @@ expect_empty "$TMP/missing" "public calls in docs/api.md"
 
 run --list
 expect_rc 0 "--list"
-for section in algorithms: workloads: disciplines: topologies: "cost presets:"; do
+for section in algorithms: workloads: disciplines: topologies: "cost presets:" "link models:"; do
     expect_grep "$section" "$TMP/out" "--list"
 done
 grep -A1 '^  hrel.pq_random ' "$TMP/out" | grep -q 'disciplines: priority$' && ok ||
     bad "--list names the disciplines an algorithm takes"
-for name in hrel.direct hrelation async complete cm5 "distributions: "; do
+for name in hrel.direct hrelation async complete cm5 "distributions: " "  store_forward "; do
     expect_grep "$name" "$TMP/out" "--list"
 done
 # Every key a workload kind declares ("  NAME = DEFAULT (" under its kind) is in docs/config.md's
