@@ -138,11 +138,17 @@ check_algorithm() {
 
 # in_order SECTION [LIST]: every table is kept in name order, each name once.
 in_order() {
-    rows "$1" "${2:-}" | LC_ALL=C sort -c -u 2>"$TMP/sort"
+    if [ $# -gt 1 ]; then rows "$1" "$2"; else table_rows "$1"; fi | LC_ALL=C sort -c -u 2>"$TMP/sort"
 }
 
-# The tables: the --list section that holds the rows, and the check of a row.
+# The tables: the --list section that holds the rows, and the check of a row. A table that
+# --list does not show names a function rows_SECTION that prints its rows, one a line.
 TABLES="topologies:topology disciplines:discipline workloads:workload algorithms:algorithm"
+
+# table_rows SECTION: the rows of a table, from rows_SECTION if there is one, else --list.
+table_rows() {
+    if command -v "rows_$1" >/dev/null 2>&1; then "rows_$1"; else rows "$1"; fi
+}
 
 # check_row TABLE NAME: one case; prints what is missing.
 check_row() {
@@ -156,7 +162,7 @@ check_row() {
 
 for t in $TABLES; do
     n=0
-    for name in $(rows "${t%%:*}"); do
+    for name in $(table_rows "${t%%:*}"); do
         check_row "${t#*:}" "$name"
         n=$((n + 1))
     done
