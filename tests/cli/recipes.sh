@@ -56,18 +56,24 @@ key_row() {
     grep -F "| \`$1\` |" "$R/docs/config.md"
 }
 
+# scripts: the test scripts, this one left out (its own names prove nothing).
+scripts() {
+    for f in "$R"/tests/*.sh "$R"/tests/cli/*.sh; do
+        case $f in */recipes.sh) ;; *) echo "$f" ;; esac
+    done
+}
+
 # in_tests ERE [FILE...]: a line of the test sources (default every one) matches ERE.
 in_tests() {
     ere=$1
     shift
-    [ $# -gt 0 ] || set -- "$R"/tests/*.c "$R"/tests/*.sh "$R"/tests/cli/*.sh "$R"/tests/data/*.ini
+    [ $# -gt 0 ] || set -- "$R"/tests/*.c $(scripts) "$R"/tests/data/*.ini
     grep -qE -- "$ere" "$@" 2>/dev/null
 }
 
 # in_tested_configs ERE: a config that a test script runs (its path is in tests/) matches ERE.
 in_tested_configs() {
-    for c in $(grep -ohE 'configs/[A-Za-z0-9_/.-]+\.ini' "$R"/tests/*.sh "$R"/tests/cli/*.sh |
-               sort -u); do
+    for c in $(grep -ohE 'configs/[A-Za-z0-9_/.-]+\.ini' $(scripts) | sort -u); do
         [ -f "$R/$c" ] && grep -qE -- "$1" "$R/$c" && return 0
     done
     return 1
@@ -121,10 +127,15 @@ check_workload() {
 }
 
 # An algorithm: README.md's table of what runs names it, a page of docs/ names it (its paper's
-# docs/seedNNN.md, or config.md, tutorial.md ...; not architecture.md's memory table), and a
-# test runs it by name (in tests/, or in the algorithms of a config a test runs).
+# docs/seedNNN.md, or config.md, tutorial.md ...; not architecture.md's memory table),
+# docs/config.md names each of its parameters (`[ALG] PARAM`, or `PARAM` beside it), and a test
+# runs it by name (in tests/, or in the algorithms of a config a test runs).
 check_algorithm() {
     grep -E '^\|' "$R/README.md" | grep -qF "\`$1\`" || need "\`$1\` in README.md's table"
+    for k in $(subrows algorithms "$1"); do
+        grep -qE "\`$k\`|\] $k\b" "$R/docs/config.md" ||
+            need "its parameter $k in docs/config.md ('[$1] $k')"
+    done
     for f in "$R"/docs/*.md; do
         case $f in */architecture.md) ;; *) grep -qF "$1" "$f" && break ;; esac
         f=
@@ -218,6 +229,8 @@ sed -i '/^| values | `root` |/d' "$R/docs/config.md"
 refused workload values "docs/config.md without its key's row" "| values | \`root\` |"
 sed -i 's/`hrel.xor`/hrel.x0r/' "$R/README.md"
 refused algorithm hrel.xor "README.md without it" "README.md's table"
+sed -i 's/\[sort.radix\] r`/[sort.radix] R`/' "$R/docs/config.md"
+refused algorithm sort.radix "docs/config.md without its parameter" "its parameter r"
 sed -i 's/"ring"/"r1ng"/g; s/"ring /"r1ng /g' "$R/tests/check_topology.c"
 refused topology ring "tests/check_topology.c without it" "a case in tests/check_topology.c"
 R=.
