@@ -1,0 +1,239 @@
+#!/bin/sh
+# The recipes of docs/contributing.md still hold: every row of every table the program lists
+# (`hremu --list`: topologies, disciplines, workload kinds, algorithms) has the docs and the
+# test its recipe asks for. The rows come from the program, not from a list kept here, so a new
+# row without its docs or its test fails this script. Each table is one check_TABLE function
+# and one line in TABLES below; a table that --list does not show brings its own rows function.
+# Then the script proves it can fail: a fake row, and docs with a row taken out, must be
+# refused.
+#
+#   HREMU_BIN=build/hremu tests/cli/recipes.sh
+#
+# A failure names the row, what is missing and where. The last line is "N passed, M failed".
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+BIN=${HREMU_BIN:-./hremu}
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/hremu-recipes.XXXXXX") || exit 1
+trap 'rm -rf "$TMP"' EXIT INT TERM
+pass=0
+fail=0
+# Where the checks read docs and tests: this checkout (the self-test points it at a copy).
+R=.
+# What a missing part is called: the check functions write to it, and check_row counts it.
+missing=
+
+if ! "$BIN" --list >"$TMP/list" 2>"$TMP/err"; then
+    echo "FAIL: $BIN --list: $(head -n 1 "$TMP/err")"
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+
+# need TEXT: the row lacks TEXT (a doc line or a test); check_row reports it.
+need() { missing="$missing${missing:+; }$*"; }
+
+# rows SECTION [LIST]: the names of a --list section ("topologies"), one a line: the first word
+# of each line indented by two spaces under "SECTION:".
+rows() {
+    awk -v s="$1:" '/^[a-z][a-z ]*:$/ { on = ($0 == s); next } on && /^  [^ ]/ { print $1 }' \
+        "${2:-$TMP/list}"
+}
+
+# subrows SECTION ROW [LIST]: the names of ROW's own lines in SECTION (a kind's keys, an
+# algorithm's parameters): "NAME = DEFAULT ..." under the row, indented further.
+subrows() {
+    awk -v s="$1:" -v row="$2" '/^[a-z][a-z ]*:$/ { on = ($0 == s); next }
+        on && /^  [^ ]/ { cur = $1; next }
+        on && cur == row && /^    +[A-Za-z_0-9]+ = / { print $1 }' "${3:-$TMP/list}"
+}
+
+# md_section FILE HEADING: the lines of FILE from the "## HEADING" line to the next "## ".
+md_section() {
+    awk -v h="## $2" 'index($0, h) == 1 { on = 1; print; next } /^## / { on = 0 } on' "$1"
+}
+
+# key_row KEY: docs/config.md's row of a config key, "| `KEY` | ...".
+key_row() {
+    grep -F "| \`$1\` |" "$R/docs/config.md"
+}
+
+# scripts: the test scripts, this one left out (its own names prove nothing).
+scripts() {
+    for f in "$R"/tests/*.sh "$R"/tests/cli/*.sh; do
+        case $f in */recipes.sh) ;; *) echo "$f" ;; esac
+    done
+}
+
+# in_tests ERE [FILE...]: a line of the test sources (default every one) matches ERE.
+in_tests() {
+    ere=$1
+    shift
+    [ $# -gt 0 ] || set -- "$R"/tests/*.c $(scripts) "$R"/tests/data/*.ini
+    grep -qE -- "$ere" "$@" 2>/dev/null
+}
+
+# in_tested_configs ERE: a config that a test script runs (its path is in tests/) matches ERE.
+in_tested_configs() {
+    for c in $(grep -ohE 'configs/[A-Za-z0-9_/.-]+\.ini' $(scripts) | sort -u); do
+        [ -f "$R/$c" ] && grep -qE -- "$1" "$R/$c" && return 0
+    done
+    return 1
+}
+
+# ---- the recipes, one function a table (docs/contributing.md has each in words) ------------
+
+# A topology: docs/model.md's "Topologies" table has its row, the `topology` key of
+# docs/config.md names it, and tests/check_topology.c makes it (a spec "NAME" or "NAME ...")
+# or it has its own tests/check_topo_NAME.c.
+check_topology() {
+    md_section "$R/docs/model.md" Topologies | grep -qE "^\| $1( [^|]*)? \|" ||
+        need "a row '| $1 ...' in docs/model.md's Topologies table"
+    key_row topology | grep -qE "\`$1( [^\`]*)?\`" ||
+        need "\`$1\` in docs/config.md's topology key"
+    in_tests "\"$1[ \"]" "$R/tests/check_topology.c" || [ -f "$R/tests/check_topo_$1.c" ] ||
+        need "a case in tests/check_topology.c (or tests/check_topo_$1.c)"
+}
+
+# A discipline: docs/config.md's `discipline` key names it, a heading of docs/model.md names it
+# (its cost rules), tests/check_round.c's traits test has its row, and a test runs or resolves
+# it (the name in another line of a test than the traits row and check_util.c's --list names).
+check_discipline() {
+    key_row discipline | grep -qF "\`$1\`" || need "\`$1\` in docs/config.md's discipline key"
+    grep -E '^## ' "$R/docs/model.md" | grep -qF "\`$1\`" ||
+        need "a heading of docs/model.md naming \`$1\` (its rules)"
+    in_tests "\{ \"$1\", HR_DISC_" "$R/tests/check_round.c" ||
+        need "its traits row in tests/check_round.c (test_round_discipline_traits)"
+    for f in "$R"/tests/*.c; do
+        case $f in */check_util.c) continue ;; esac
+        grep -E "\"$1\"" "$f" | grep -qvE "\{ \"$1\", HR_DISC_" && return 0
+    done
+    need "a test that runs it (\"$1\" in tests/check_*.c)"
+}
+
+# A workload kind: docs/config.md's `kind` key names it, a paragraph of docs/config.md is its
+# own ("**The NAME workload.**"), the keys table of docs/config.md has a row for each key it
+# declares, and a test makes an instance (.kind = "NAME" in tests/*.c, or kind = NAME in a
+# config a test runs).
+check_workload() {
+    key_row kind | grep -qF "\`$1\`" || need "\`$1\` in docs/config.md's kind key"
+    grep -qE "^\*\*[^*]*\b$1\b[^*]*\*\*" "$R/docs/config.md" ||
+        need "a paragraph of docs/config.md that starts '**The $1 workload**'"
+    for k in $(subrows workloads "$1"); do
+        grep -qE "^\| $1 \| \`$k\` \|" "$R/docs/config.md" ||
+            need "a row '| $1 | \`$k\` |' in docs/config.md's table of declared keys"
+    done
+    in_tests "kind = \"$1\"" || in_tests "^kind *= *$1\b" ||
+        in_tested_configs "^kind *= *$1\b" ||
+        need "a test that makes an instance (.kind = \"$1\" in tests/)"
+}
+
+# An algorithm: README.md's table of what runs names it, a page of docs/ names it (its paper's
+# docs/seedNNN.md, or config.md, tutorial.md ...; not architecture.md's memory table),
+# docs/config.md names each of its parameters (`[ALG] PARAM`, or `PARAM` beside it), and a test
+# runs it by name (in tests/, or in the algorithms of a config a test runs).
+check_algorithm() {
+    grep -E '^\|' "$R/README.md" | grep -qF "\`$1\`" || need "\`$1\` in README.md's table"
+    for k in $(subrows algorithms "$1"); do
+        grep -qE "\`$k\`|\] $k\b" "$R/docs/config.md" ||
+            need "its parameter $k in docs/config.md ('[$1] $k')"
+    done
+    for f in "$R"/docs/*.md; do
+        case $f in */architecture.md) ;; *) grep -qF "$1" "$f" && break ;; esac
+        f=
+    done
+    [ -n "$f" ] || need "$1 in a page of docs/ (its docs/seedNNN.md)"
+    re=$(printf '%s' "$1" | sed 's/\./\\./g')
+    in_tests "\"$re\"|algorithms *=.*\b$re\b|run\.algorithms=[^ ]*\b$re\b" ||
+        in_tested_configs "^algorithms *=.*\b$re\b" ||
+        need "a test that runs it (\"$1\" in tests/, or a config a test runs)"
+}
+
+# in_order SECTION [LIST]: every table is kept in name order, each name once.
+in_order() {
+    if [ $# -gt 1 ]; then rows "$1" "$2"; else table_rows "$1"; fi | LC_ALL=C sort -c -u 2>"$TMP/sort"
+}
+
+# The tables: the --list section that holds the rows, and the check of a row. A table that
+# --list does not show names a function rows_SECTION that prints its rows, one a line.
+TABLES="topologies:topology disciplines:discipline workloads:workload algorithms:algorithm"
+
+# table_rows SECTION: the rows of a table, from rows_SECTION if there is one, else --list.
+table_rows() {
+    if command -v "rows_$1" >/dev/null 2>&1; then "rows_$1"; else rows "$1"; fi
+}
+
+# check_row TABLE NAME: one case; prints what is missing.
+check_row() {
+    missing=
+    "check_$1" "$2"
+    if [ -z "$missing" ]; then pass=$((pass + 1)); else
+        fail=$((fail + 1))
+        echo "FAIL: $1 $2 lacks $missing (docs/contributing.md, its recipe)"
+    fi
+}
+
+for t in $TABLES; do
+    n=0
+    for name in $(table_rows "${t%%:*}"); do
+        check_row "${t#*:}" "$name"
+        n=$((n + 1))
+    done
+    # A list that lost its section would pass every row it no longer has.
+    if [ "$n" -gt 0 ]; then pass=$((pass + 1)); else
+        fail=$((fail + 1))
+        echo "FAIL: no rows in the '${t%%:*}:' section of hremu --list"
+    fi
+    if in_order "${t%%:*}"; then pass=$((pass + 1)); else
+        fail=$((fail + 1))
+        echo "FAIL: the ${t%%:*} are not in name order, each once: $(cat "$TMP/sort")"
+    fi
+done
+
+# ---- the checks can fail ------------------------------------------------------------------
+
+# refused TABLE NAME WHAT [PART]: the check of NAME must find something missing (quietly), and
+# PART among what it names, if given.
+refused() {
+    missing=
+    "check_$1" "$2"
+    case $missing in
+        *"${4:-}"*) [ -n "$missing" ] && pass=$((pass + 1)) && return ;;
+    esac
+    fail=$((fail + 1))
+    echo "FAIL: the $1 check of $2 ($3) finds '$missing', not '${4:-something}' missing"
+}
+
+# A row no doc or test knows, as a new row in a table would be.
+printf 'topologies:\n  moebius            a row with no docs\n' >"$TMP/fake"
+[ "$(rows topologies "$TMP/fake")" = moebius ] && pass=$((pass + 1)) ||
+    { fail=$((fail + 1)); echo "FAIL: rows does not read a --list section"; }
+for t in $TABLES; do
+    refused "${t#*:}" moebius "a fake row"
+done
+printf 'topologies:\n  ring               b\n  mesh               a\n' >"$TMP/fake"
+if in_order topologies "$TMP/fake"; then fail=$((fail + 1)); echo "FAIL: in_order passes ring, mesh"
+else pass=$((pass + 1)); fi
+# The docs with a real row's line taken out, in a copy: each part of a recipe is checked.
+mkdir -p "$TMP/copy/docs" "$TMP/copy/tests/cli" "$TMP/copy/tests/data"
+cp README.md "$TMP/copy/"
+cp docs/*.md "$TMP/copy/docs/"
+cp tests/*.c tests/*.sh "$TMP/copy/tests/"
+cp tests/cli/*.sh "$TMP/copy/tests/cli/"
+cp tests/data/*.ini "$TMP/copy/tests/data/"
+ln -s "$(pwd)/configs" "$TMP/copy/configs"
+R=$TMP/copy
+sed -i '/^| ring /d' "$R/docs/model.md"
+refused topology ring "docs/model.md without its row" "docs/model.md's Topologies table"
+sed -i 's/^## Discipline `sync`/## Discipline rendezvous/' "$R/docs/model.md"
+refused discipline sync "docs/model.md without its heading" "a heading of docs/model.md"
+sed -i '/^| values | `root` |/d' "$R/docs/config.md"
+refused workload values "docs/config.md without its key's row" "| values | \`root\` |"
+sed -i 's/`hrel.xor`/hrel.x0r/' "$R/README.md"
+refused algorithm hrel.xor "README.md without it" "README.md's table"
+sed -i 's/\[sort.radix\] r`/[sort.radix] R`/' "$R/docs/config.md"
+refused algorithm sort.radix "docs/config.md without its parameter" "its parameter r"
+sed -i 's/"ring"/"r1ng"/g; s/"ring /"r1ng /g' "$R/tests/check_topology.c"
+refused topology ring "tests/check_topology.c without it" "a case in tests/check_topology.c"
+R=.
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
