@@ -118,6 +118,14 @@ while read -r name; do
     grep -q "^|.*\`$name\`" README.md || echo "README.md's algorithm table lacks $name"
 done <"$TMP/algs" >"$TMP/missing"
 expect_empty "$TMP/missing" "algorithms in README.md"
+# A parameter's word or its number: the same rows; another word is one line naming the words.
+run configs/seed001/fig11.ini --set machine.procs=8 --set workload.n=1p --set run.algorithms=bcast.recursive --set bcast.recursive.group=rows,1 --columns params,model_time_s --format csv
+expect_rc 0 "group = rows, 1"
+[ "$(col params | tr '\n' ' ')" = "group=1 rows=0 group=1 rows=0 " ] && [ "$(col model_time_s | sort -u | wc -l)" -eq 1 ] && ok ||
+    bad "group = rows and group = 1: $(col params | tr '\n' ' ')/$(col model_time_s | tr '\n' ' ')"
+run configs/seed001/fig11.ini --set bcast.recursive.group=row
+expect_rc 2 "group = row"
+expect_err "hremu: --set bcast.recursive.group: group = row: expected one of: all, rows, columns (or 0 .. 2)" "a bad word names the words"
 
 # ---- running ---------------------------------------------------------------------------
 run --format csv
