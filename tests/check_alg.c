@@ -7,6 +7,8 @@
 #include <hremu/algorithm.h>
 #include <hremu/workload.h>
 
+#include "net/discipline.h"
+
 START_TEST(test_alg_registry_sorted_unique_described)
 {
     const hr_algorithm *prev = NULL;
@@ -37,6 +39,246 @@ START_TEST(test_alg_allows_disciplines)
     ck_assert(!hr_algorithm_allows(&a, "async"));
     a.disciplines = NULL;
     ck_assert(hr_algorithm_allows(&a, "async"));
+    /* A list and needs together: named in the list and meeting the needs. */
+    a.disciplines = "fifo,arbitrary,async";
+    a.needs = HR_NEEDS_ROUNDS | HR_NEEDS_QUEUES;
+    ck_assert(hr_algorithm_allows(&a, "fifo"));
+    ck_assert(!hr_algorithm_allows(&a, "priority"));   /* meets the needs, not in the list */
+    ck_assert(!hr_algorithm_allows(&a, "arbitrary"));  /* in the list, no queues */
+    ck_assert(!hr_algorithm_allows(&a, "async"));
+}
+END_TEST
+
+/* The disciplines every built-in algorithm was defined for when rows listed them by name, by
+ * hand: its needs must give exactly these. A discipline added later needs a column here (the
+ * eager one is below). */
+static const struct {
+    const char *alg, *disciplines;
+} fits[] = {
+    { "app.fft2d", "async,sync" },
+    { "bcast.binomial", "async,sync" },
+    { "bcast.linear", "async,sync" },
+    { "bcast.recursive", "async,sync" },
+    { "bcast.rh_tree", "async,sync" },
+    { "bcast.system", "async,sync" },
+    { "hrel.aw_uniform", "arbitrary" },
+    { "hrel.aw_weighted", "arbitrary" },
+    { "hrel.direct", "arbitrary,async,fifo,ocpc,priority,sync" },
+    { "hrel.fifo_staged", "fifo,priority" },
+    { "hrel.ocpc_gt", "arbitrary,ocpc" },
+    { "hrel.offline", "arbitrary,fifo,ocpc,priority" },
+    { "hrel.pq_random", "priority" },
+    { "hrel.two_phase", "arbitrary,async,fifo,ocpc,priority,sync" },
+    { "hrel.xor", "async" },
+    { "irreg.ac", "async" },
+    { "irreg.bs", "async,sync" },
+    { "irreg.cgm", "async,sync" },
+    { "irreg.cgm_heap", "async,sync" },
+    { "irreg.cgm_sort", "async,sync" },
+    { "irreg.cgmh_bj", "async,sync" },
+    { "irreg.cgmh_fixed", "async,sync" },
+    { "irreg.cgmh_ms", "async,sync" },
+    { "irreg.gs", "async,sync" },
+    { "irreg.lp", "async,sync" },
+    { "irreg.ls", "async,sync" },
+    { "irreg.ps", "async,sync" },
+    { "prefix.hypercube", "async,sync" },
+    { "prefix.rh", "async,sync" },
+    { "reduce.binomial", "async,sync" },
+    { "reduce.rh_tree", "async,sync" },
+    { "sort.bitonic", "async,sync" },
+    { "sort.counting", "arbitrary,async,fifo,ocpc,priority,sync" },
+    { "sort.radix", "arbitrary,async,fifo,ocpc,priority,sync" },
+    { "sort.rh_bitonic", "async,sync" },
+    { "xchg.bex", "async,sync" },
+    { "xchg.lex", "async,sync" },
+    { "xchg.pex", "async,sync" },
+    { "xchg.rex", "async,sync" },
+    { "xchg.system", "async,sync" },
+};
+#define NFITS (sizeof fits / sizeof fits[0])
+
+/* The eager discipline (sends copied up to a byte threshold, rendezvous above it; traits STALLS
+ * only): every algorithm written for point-to-point messages in general takes it, since none
+ * deadlocks when a send waits for its receive (they all run under sync); hrel.xor and irreg.ac
+ * do not, since they rely on every send completing at once, which a message above the threshold
+ * does not; the round algorithms do not (no rounds); those that call collectives only do. */
+static const char *const eager_takers[] = {
+    "app.fft2d", "bcast.binomial", "bcast.linear", "bcast.recursive", "bcast.rh_tree",
+    "bcast.system", "hrel.direct", "hrel.two_phase", "irreg.bs", "irreg.cgm", "irreg.cgm_heap",
+    "irreg.cgm_sort", "irreg.cgmh_bj", "irreg.cgmh_fixed", "irreg.cgmh_ms", "irreg.gs",
+    "irreg.lp", "irreg.ls", "irreg.ps", "prefix.hypercube", "prefix.rh", "reduce.binomial",
+    "reduce.rh_tree", "sort.bitonic", "sort.counting", "sort.radix", "sort.rh_bitonic",
+    "xchg.bex", "xchg.lex", "xchg.pex", "xchg.rex", "xchg.system",
+};
+
+static int named_in(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *s = list; (s = strstr(s, name)) != NULL; s += n)
+        if ((s == list || s[-1] == ',') && (s[n] == ',' || s[n] == '\0'))
+            return 1;
+    return 0;
+}
+
+static int takes_eager(const char *alg)
+{
+    for (size_t k = 0; k < sizeof eager_takers / sizeof eager_takers[0]; k++)
+        if (strcmp(eager_takers[k], alg) == 0)
+            return 1;
+    return 0;
+}
+
+/* Every built-in algorithm against every discipline: allowed exactly where the table says (the
+ * eager column from its own list, once that discipline is a row). */
+START_TEST(test_alg_needs_fit_every_discipline)
+{
+    size_t n = 0;
+    for (const hr_algorithm *a; (a = hr_algorithm_at((int)n)) != NULL; n++) {
+        ck_assert_msg(n < NFITS && strcmp(fits[n].alg, a->name) == 0,
+                      "%s has no expectation in fits[] (or is out of its order)", a->name);
+        for (int d = 0; hr_discipline_name(d, NULL) != NULL; d++) {
+            const char *disc = hr_discipline_name(d, NULL);
+            int want = strcmp(disc, "eager") == 0 ? takes_eager(a->name)
+                                                  : named_in(fits[n].disciplines, disc);
+            ck_assert_msg(strcmp(disc, "eager") == 0 || named_in("arbitrary,async,fifo,ocpc,"
+                                                                 "priority,sync", disc),
+                          "discipline %s: add its column to fits[]", disc);
+            ck_assert_msg(hr_algorithm_allows(a, disc) == want, "%s under %s: %d, expected %d",
+                          a->name, disc, hr_algorithm_allows(a, disc), want);
+            ck_assert_int_eq(hr_discipline_unmet(disc, a->needs) == 0, want);
+        }
+    }
+    ck_assert_uint_eq(n, NFITS);
+}
+END_TEST
+
+/* The eager column before its row lands: the needs against the traits the row will have
+ * (STALLS: not rendezvous, not buffered); and against the row itself once it is there. */
+START_TEST(test_alg_needs_eager_column)
+{
+    int takers = 0;
+    for (int i = 0; hr_algorithm_at(i) != NULL; i++) {
+        const hr_algorithm *a = hr_algorithm_at(i);
+        int want = takes_eager(a->name);
+        takers += want;
+        ck_assert_msg((hr__discipline_unmet(HR_DISC_STALLS, a->needs) == 0) == want,
+                      "%s under eager: expected %d", a->name, want);
+        if (hr__discipline_find("eager") != NULL)
+            ck_assert_int_eq(hr_algorithm_allows(a, "eager"), want);
+    }
+    ck_assert_int_eq(takers, (int)(sizeof eager_takers / sizeof eager_takers[0]));
+}
+END_TEST
+
+/* What each need asks of the traits, one discipline at a time, by hand. */
+START_TEST(test_alg_needs_against_traits)
+{
+    ck_assert_uint_eq(hr_discipline_unmet("async", HR_NEEDS_P2P | HR_NEEDS_COPY_SENDS), 0);
+    ck_assert_uint_eq(hr_discipline_unmet("sync", HR_NEEDS_P2P | HR_NEEDS_COPY_SENDS),
+                      HR_NEEDS_COPY_SENDS);
+    ck_assert_uint_eq(hr_discipline_unmet("fifo", HR_NEEDS_P2P | HR_NEEDS_ROUNDS), HR_NEEDS_P2P);
+    ck_assert_uint_eq(hr_discipline_unmet("async", HR_NEEDS_ROUNDS | HR_NEEDS_QUEUES),
+                      HR_NEEDS_ROUNDS | HR_NEEDS_QUEUES);
+    ck_assert_uint_eq(hr_discipline_unmet("priority", HR_NEEDS_QUEUES | HR_NEEDS_PRIORITIES), 0);
+    ck_assert_uint_eq(hr_discipline_unmet("fifo", HR_NEEDS_PRIORITIES | HR_NEEDS_LOSSES),
+                      HR_NEEDS_PRIORITIES | HR_NEEDS_LOSSES);
+    ck_assert_uint_eq(hr_discipline_unmet("ocpc", HR_NEEDS_LOSSES | HR_NEEDS_ONE_RECEIVED),
+                      HR_NEEDS_ONE_RECEIVED);
+    ck_assert_uint_eq(hr_discipline_unmet("arbitrary", HR_NEEDS_LOSSES | HR_NEEDS_ONE_RECEIVED),
+                      0);
+    ck_assert_uint_eq(hr_discipline_unmet("fifo", HR_NEEDS_ONE_RECEIVED), 0);
+    ck_assert_uint_eq(hr_discipline_unmet("async", 0), 0);
+    ck_assert_uint_eq(hr_discipline_unmet("nonesuch", HR_NEEDS_P2P), HR_NEEDS_P2P);
+    ck_assert_uint_eq(hr_discipline_unmet(NULL, HR_NEEDS_ROUNDS), HR_NEEDS_ROUNDS);
+    ck_assert_uint_eq(hr_discipline_unmet("async", 1u << 30), 1u << 30);  /* unknown: unmet */
+}
+END_TEST
+
+START_TEST(test_alg_needs_in_words)
+{
+    char buf[128];
+    ck_assert_uint_eq(hr_needs_text(0, buf, sizeof buf), 0);
+    ck_assert_str_eq(buf, "");
+    hr_needs_text(HR_NEEDS_ROUNDS, buf, sizeof buf);
+    ck_assert_str_eq(buf, "rounds");
+    hr_needs_text(HR_NEEDS_ROUNDS | HR_NEEDS_QUEUES, buf, sizeof buf);
+    ck_assert_str_eq(buf, "rounds and queues");
+    size_t n = hr_needs_text(HR_NEEDS_ROUNDS | HR_NEEDS_QUEUES | HR_NEEDS_PRIORITIES, buf,
+                             sizeof buf);
+    ck_assert_str_eq(buf, "rounds, queues and priorities");
+    ck_assert_uint_eq(n, strlen("rounds, queues and priorities"));
+    char small[8];
+    ck_assert_uint_eq(hr_needs_text(HR_NEEDS_ROUNDS | HR_NEEDS_QUEUES, small, sizeof small),
+                      strlen("rounds and queues"));
+    ck_assert_str_eq(small, "rounds ");
+    ck_assert_uint_eq(hr_needs_text(HR_NEEDS_ROUNDS, NULL, 0), 6);
+}
+END_TEST
+
+static void run_nothing(hr_proc *p, void *inst, const double *params);
+
+/* Word-valued parameters: the k-th word stands for k; a row's words must be well formed. */
+START_TEST(test_alg_param_words)
+{
+    static const hr_param_spec xchg = { .name = "xchg", .summary = "x", .def = 2, .max = 4,
+                                        .integer = 1, .choices = "transpose, lex, pex, rex, bex" };
+    ck_assert_int_eq(hr_param_choice(&xchg, "transpose", 9), 0);
+    ck_assert_int_eq(hr_param_choice(&xchg, "pex", 3), 2);
+    ck_assert_int_eq(hr_param_choice(&xchg, "bex", 3), 4);
+    ck_assert_int_eq(hr_param_choice(&xchg, "pe", 2), -1);
+    ck_assert_int_eq(hr_param_choice(&xchg, "pexx", 4), -1);
+    ck_assert_int_eq(hr_param_choice(&xchg, "2", 1), -1);
+    size_t n = 0;
+    const char *w = hr_param_word(&xchg, 3, &n);
+    ck_assert(w != NULL && n == 3 && strncmp(w, "rex", 3) == 0);
+    ck_assert_ptr_null(hr_param_word(&xchg, 5, &n));
+    /* The built-in rows' words: each one stands for its own number, min 0 to max. */
+    int worded = 0;
+    for (int i = 0; hr_algorithm_at(i) != NULL; i++)
+        for (const hr_param_spec *s = hr_algorithm_at(i)->params; s && s->name; s++) {
+            if (s->choices == NULL)
+                continue;
+            worded++;
+            ck_assert(s->integer && s->min == 0);
+            for (int k = 0; k <= (int)s->max; k++) {
+                ck_assert_ptr_nonnull(w = hr_param_word(s, k, &n));
+                ck_assert_int_eq(hr_param_choice(s, w, n), k);
+            }
+            ck_assert_ptr_null(hr_param_word(s, (int)s->max + 1, &n));
+        }
+    ck_assert_int_ge(worded, 3);   /* xchg, group, base (twice) */
+    /* Registration refuses words that do not fit the range, or are not words. */
+    static const struct { const char *choices; double max; int integer; } bad[] = {
+        { "a, b", 2, 1 }, { "a, b, c", 1, 1 }, { "a, b", 1, 0 }, { "a, a", 1, 1 },
+        { "a b, c", 1, 1 }, { "a,, c", 2, 1 }, { "a-b, c", 1, 1 }, { "", 0, 1 },
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        hr_param_spec ps[2] = { { .name = "x", .summary = "x", .max = bad[k].max,
+                                  .integer = bad[k].integer, .choices = bad[k].choices },
+                                { .name = NULL } };
+        hr_algorithm a = { .name = "mine.words", .summary = "x", .kind = HR_KIND_USER,
+                           .run = run_nothing, .params = ps };
+        const char *why = NULL;
+        ck_assert_msg(hr_algorithm_register(&a, &why) == HR_EINVAL, "%s", bad[k].choices);
+        ck_assert_msg(strstr(why, "choices") != NULL, "%s", why);
+    }
+}
+END_TEST
+
+/* Registration refuses needs that are no HR_NEEDS_* bits, or point-to-point with rounds. */
+START_TEST(test_alg_register_needs)
+{
+    hr_algorithm a = { .name = "mine.needs", .summary = "x", .kind = HR_KIND_USER,
+                       .run = run_nothing, .needs = 1u << 20 };
+    const char *why = NULL;
+    ck_assert_int_eq(hr_algorithm_register(&a, &why), HR_EINVAL);
+    ck_assert_msg(strstr(why, "HR_NEEDS_") != NULL, "%s", why);
+    a.needs = HR_NEEDS_P2P | HR_NEEDS_ROUNDS;
+    ck_assert_int_eq(hr_algorithm_register(&a, &why), HR_EINVAL);
+    ck_assert_msg(strstr(why, "not both") != NULL, "%s", why);
+    a.needs = HR_NEEDS_P2P | HR_NEEDS_QUEUES;
+    ck_assert_int_eq(hr_algorithm_register(&a, &why), HR_EINVAL);
 }
 END_TEST
 
@@ -786,6 +1028,12 @@ Suite *hr_alg_suite(void)
     TCase *tc = tcase_create("registry");
     tcase_add_test(tc, test_alg_registry_sorted_unique_described);
     tcase_add_test(tc, test_alg_allows_disciplines);
+    tcase_add_test(tc, test_alg_needs_fit_every_discipline);
+    tcase_add_test(tc, test_alg_needs_eager_column);
+    tcase_add_test(tc, test_alg_needs_against_traits);
+    tcase_add_test(tc, test_alg_needs_in_words);
+    tcase_add_test(tc, test_alg_param_words);
+    tcase_add_test(tc, test_alg_register_needs);
     tcase_add_test(tc, test_alg_register_own_rows);
     tcase_add_test(tc, test_alg_checks_match_runs);
     tcase_add_test(tc, test_alg_register_limit);

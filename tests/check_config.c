@@ -444,8 +444,13 @@ START_TEST(test_config_params)
         HR_TEST_SKIP("no registered algorithm takes parameters");
     const hr_param_spec *s = &alg->params[0];
     char text[512], set[256];
+    const char *disc = NULL;
+    for (int d = 0; disc == NULL && hr_discipline_name(d, NULL) != NULL; d++)
+        if (hr_algorithm_allows(alg, hr_discipline_name(d, NULL)))
+            disc = hr_discipline_name(d, NULL);
+    ck_assert_ptr_nonnull(disc);
     snprintf(text, sizeof text, "[run]\nalgorithms = %s\n[machine]\ndiscipline = %s\n%s", alg->name,
-             alg->disciplines ? strtok(strcpy(set, alg->disciplines), ", ") : "async",
+             disc,
              alg->kind == HR_KIND_SORT ? "[workload]\nkind = sort\ndataset = R\n"
              : alg->kind == HR_KIND_VALUES ? "[workload]\nkind = values\nn = p\ndataset = int\n"
              : alg->kind == HR_KIND_FFT2D ? "[workload]\nkind = fft2d\nsize = 16\n"
@@ -541,7 +546,68 @@ START_TEST(test_config_unfit_rows_are_skipped)
                        "alltoall\nn = p*(p-1)\n[run]\nalgorithms = hrel.pq_random\n";
     ck_assert_int_eq(parse_check(none, strlen(none), &e), HR_EKIND);
     ck_assert_str_eq(e.msg, "t.ini:7: hrel.pq_random is not defined for discipline fifo (it "
-                            "takes: priority)");
+                            "needs priorities)");
+
+}
+END_TEST
+
+static void run_nothing(hr_proc *p, void *inst, const double *params)
+{
+    (void)p, (void)inst, (void)params;
+}
+
+/* A program's own row that still lists discipline names (and needs nothing): it runs under
+ * those only, and a row under another is refused naming the list. */
+START_TEST(test_config_listed_disciplines)
+{
+    const char *fork = getenv("CK_FORK");
+    if (fork != NULL && strcmp(fork, "no") == 0) {
+        hr_test_skip("registering an algorithm for good: only in a forked test, not CK_FORK=no", 1);
+        return;
+    }
+    static const hr_algorithm listed = { .name = "mine.listed", .summary = "lists names",
+                                         .kind = HR_KIND_HRELATION, .disciplines = "sync,fifo",
+                                         .run = run_nothing };
+    ck_assert_int_eq(hr_algorithm_register(&listed, NULL), HR_OK);
+    const char *bad = "[machine]\ndiscipline = async\n[run]\nalgorithms = mine.listed\n";
+    hr_config_error e;
+    ck_assert_int_eq(parse_check(bad, strlen(bad), &e), HR_EKIND);
+    ck_assert_str_eq(e.msg, "t.ini:4: mine.listed is not defined for discipline async (it "
+                            "takes: sync,fifo)");
+    const char *good = "[machine]\ndiscipline = sync, fifo\n[run]\nalgorithms = mine.listed\n";
+    ck_assert_int_eq(parse_check(good, strlen(good), &e), HR_OK);
+}
+END_TEST
+
+/* Word-valued parameters: a word or its number, the same value; a bad word names the words. */
+START_TEST(test_config_param_words)
+{
+    const char *text = "[machine]\nprocs = 4\n[workload]\nkind = fft2d\nsize = 16\n[run]\n"
+                       "algorithms = app.fft2d\n[app.fft2d]\nxchg = pex, 2, transpose, bex, 4\n";
+    hr_config *c = NULL;
+    hr_config_error e;
+    ck_assert_int_eq(hr__config_parse("t.ini", text, strlen(text), &c, &e), HR_OK);
+    ck_assert_msg(hr__config_check(c, &e) == HR_OK, "%s", e.msg);
+    ck_assert_uint_eq(hr__config_params(c, 0), 5);
+    static const double want[] = { 2, 2, 0, 4, 4 };
+    for (size_t q = 0; q < 5; q++)
+        ck_assert(point(c, 0, 0, 0, 0, q).params[0] == want[q]);
+    ck_assert_int_eq(hr__config_set(c, "app.fft2d.xchg=pexx", &e), HR_OK);
+    ck_assert_int_eq(hr__config_check(c, &e), HR_EINVAL);
+    ck_assert_str_eq(e.msg, "--set app.fft2d.xchg: xchg = pexx: expected one of: transpose, lex, "
+                            "pex, rex, bex (or 0 .. 4)");
+    ck_assert_int_eq(hr__config_set(c, "app.fft2d.xchg=5", &e), HR_OK);
+    ck_assert_int_eq(hr__config_check(c, &e), HR_ERANGE);
+    hr__config_free(c);
+    /* bcast's group: rows = 1, as the number says. */
+    const char *g = "[workload]\nkind = values\nn = p\ndataset = int\n[run]\nalgorithms = "
+                    "bcast.linear\n[bcast.linear]\ngroup = rows, columns, all\n";
+    ck_assert_int_eq(hr__config_parse("t.ini", g, strlen(g), &c, &e), HR_OK);
+    ck_assert_msg(hr__config_check(c, &e) == HR_OK, "%s", e.msg);
+    ck_assert(point(c, 0, 0, 0, 0, 0).params[0] == 1);
+    ck_assert(point(c, 0, 0, 0, 0, 1).params[0] == 2);
+    ck_assert(point(c, 0, 0, 0, 0, 2).params[0] == 0);
+    hr__config_free(c);
 }
 END_TEST
 
@@ -616,6 +682,8 @@ Suite *hr_config_suite(void)
     tcase_add_test(tc, test_config_params);
     tcase_add_test(tc, test_config_section_not_listed);
     tcase_add_test(tc, test_config_unfit_rows_are_skipped);
+    tcase_add_test(tc, test_config_listed_disciplines);
+    tcase_add_test(tc, test_config_param_words);
     tcase_add_test(tc, test_config_discipline_not_allowed);
     suite_add_tcase(s, tc);
 

@@ -150,7 +150,7 @@ int    hr_test(hr_proc *p, hr_request **req, hr_status *st);
  * hr_test. Decided in model time, as hr_test. */
 int    hr_iprobe(hr_proc *p, int src, int tag, hr_status *st);
 
-/* ---- rounds (seed 003): disciplines fifo, priority, arbitrary and ocpc ------------------------ */
+/* ---- rounds: the round disciplines fifo, priority, arbitrary and ocpc ------------------------- */
 /* Under a round discipline processors communicate in synchronous rounds. In a round each processor
  * sends at most one message (hr_round_send), and every processor ends the round together
  * (hr_round_end). What becomes of several messages arriving at one receiver in one round is the

@@ -15,11 +15,11 @@
 typedef enum hr_kind {
     HR_KIND_HRELATION = 1,    /* route every element to its destination */
     HR_KIND_SORT = 2,         /* sort 32-bit integer keys across the processors */
-    HR_KIND_VALUES = 3,       /* broadcast, reduce or prefix m values a processor (seed 004) */
+    HR_KIND_VALUES = 3,       /* broadcast, reduce or prefix m values a processor */
     HR_KIND_USER = 100,       /* a program's own kinds (hr_workload_register): 100 and up */
 } hr_kind;
 
-/* One element of an h-relation, as in seed 000: two 32-bit fields. */
+/* One element of an h-relation: two 32-bit fields, a datum and its destination. */
 typedef struct hr_elem {
     uint32_t data;
     uint32_t dest;
@@ -28,7 +28,7 @@ typedef struct hr_elem {
 /* An h-relation. Processor i starts with in[i][0 .. in_count[i]) and must end with every element
  * whose dest is i, once, in out[i][0 .. out_count[i]) in any order. The algorithm sets out[i] (memory
  * from hr_malloc) and out_count[i] on processor i only. Every processor holds at most h1 elements and
- * is the destination of at most h elements (seed 000 section 3.3's h1 and h2). */
+ * is the destination of at most h elements (the relation's h1 and h2, sent and received). */
 typedef struct hr_hrel {
     int       p;
     uint64_t  n;              /* elements in all */
@@ -41,9 +41,9 @@ typedef struct hr_hrel {
     void     *plan;           /* an off-line algorithm's plan (algorithm.h), else NULL */
 } hr_hrel;
 
-/* One key of a sort, as in seed 000 section 5: a 32-bit key, and id = the element's position in
- * the global input sequence (processor 0's elements first, each processor's in order), so that
- * the verifier can check that the output is a stable permutation of the input. */
+/* One key of an integer sort: a 32-bit key, and id = the element's position in the global input
+ * sequence (processor 0's elements first, each processor's in order), so that the verifier can
+ * check that the output is a stable permutation of the input. */
 typedef struct hr_key {
     uint32_t key;
     uint32_t id;
@@ -53,10 +53,9 @@ typedef struct hr_key {
  * the globally stably sorted sequence in out[i][0 .. out_count[i]): each block non-descending by
  * key, the blocks in processor order (no key on processor i exceeds any key on processor j > i),
  * every input element exactly once with its key unchanged, and equal keys in ascending id order
- * across the whole output. The output is laid out as the input (seed 000 section 5.2: "an array
- * congruent with the input"): processor i ends with exactly n/p keys, one more when i < n mod p,
- * so out_count[i] is the input's in_count[i] and processor i holds the sorted ranks
- * i*(n/p) + min(i, n mod p) onwards. The algorithm sets out[i] (memory from hr_malloc) and
+ * across the whole output. The output is laid out as the input (an array congruent with it):
+ * processor i ends with exactly n/p keys, one more when i < n mod p, so out_count[i] is the
+ * input's in_count[i] and processor i holds the sorted ranks i*(n/p) + min(i, n mod p) onwards. The algorithm sets out[i] (memory from hr_malloc) and
  * out_count[i] on processor i only. */
 typedef struct hr_sort {
     int       p;
@@ -76,11 +75,11 @@ typedef enum hr_values_goal {
     HR_GOAL_PREFIX,           /* out[i] is the op of in[0] .. in[i] (inclusive), by element */
 } hr_values_goal;
 
-/* Values for broadcast, reduction and prefix (seed 004). Processor i starts with m values
+/* Values for broadcast, reduction and prefix. Processor i starts with m values
  * in[i][0 .. m) of type HR_INT64 or HR_DOUBLE and ends with m values in out[i] (memory from
  * hr_malloc, set on processor i only; a reduction sets out[root] only). Integer sums wrap modulo
  * 2^64 (as hr_op's do). Doubles are checked exactly, so the verifier combines them in the order
- * the seed's algorithms do: a reduction as a balanced binary tree over the addresses x ^ root
+ * the built-in algorithms do: a reduction as a balanced binary tree over the addresses x ^ root
  * (pairs differing in bit 0 first) when p is a power of two, else left to right; a prefix of
  * x as T_hi (+) L, where L is x's prefix inside its aligned block of 2^split processors
  * combined as the hypercube prefix does (the blocks of x's set bits, largest last, each a
@@ -97,8 +96,8 @@ typedef struct hr_values {
     void     **out;
     int        goal;          /* an hr_values_goal, set by the algorithm */
     int        split;         /* HR_GOAL_PREFIX of doubles: see above (0: log2 p) */
-    /* HR_GOAL_BCAST to groups (seed 001 sec. 3.6's selective broadcast), set by the algorithm:
-     * the processors as a mesh of `rows` rows of p/rows, row-major; HR_BCAST_ROWS broadcasts in
+    /* HR_GOAL_BCAST to groups (a selective broadcast), set by the algorithm: the processors as
+     * a mesh of `rows` rows of p/rows, row-major; HR_BCAST_ROWS broadcasts in
      * every row at once from its member in root's column, HR_BCAST_COLUMNS in every column
      * from its member in root's row. HR_BCAST_ALL (0): one broadcast from root to all. */
     int        group;         /* an hr_bcast_group */
@@ -147,8 +146,9 @@ typedef struct hr_workload_spec {
     uint64_t    n;             /* total elements */
     uint64_t    h;             /* requested h (0: the distribution's natural one); hrelation only */
     const char *distribution;  /* "uniform", "transpose", "skewed" ...; hrelation only */
-    const char *dataset;       /* sort: "R", "S", "C", "N" (seed 000 section 5.1); values: "int",
-                                * "double"; else NULL */
+    const char *dataset;       /* sort: "R" (random keys), "S" (the AND of five random keys),
+                                * "C" (0 .. n-1, dealt cyclically), "N" (the NAS IS benchmark's
+                                * keys); values: "int", "double"; else NULL */
     const hr_wkey_value *keys; /* the kind's declared keys (hr_workload.keys), in their order */
     uint64_t    seed;
 } hr_workload_spec;

@@ -240,14 +240,7 @@ static void list_all(void)
     for (int i = 0; hr_algorithm_at(i) != NULL; i++) {
         const hr_algorithm *a = hr_algorithm_at(i);
         printf("  %-18s %s\n", a->name, a->summary);
-        if (a->disciplines != NULL)
-            printf("  %-18s   disciplines: %s\n", "", a->disciplines);
-        if (a->topologies != NULL)
-            printf("  %-18s   topologies: %s%s\n", "", a->topologies,
-                   a->neighbour_only ? " (sends along links only)" : "");
-        for (const hr_param_spec *s = a->params; s && s->name; s++)
-            printf("  %-18s   %s = %g (%g .. %g%s): %s\n", "", s->name, s->def, s->min, s->max,
-                   s->integer ? ", whole" : "", s->summary);
+        hr__config_list_algorithm(stdout, a, 21);
     }
     printf("workloads:\n");
     for (int i = 0; hr_workload_at(i) != NULL; i++) {

@@ -26,6 +26,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <hremu/algorithm.h>
 #include <hremu/machine.h>
@@ -116,5 +117,9 @@ int hr__config_workload(const hr_config *c, size_t i, hr_point *pt, hr_config_er
 int hr__config_run(const hr_config *c, size_t i, hr_point *pt, hr_config_error *e);
 int hr__config_algorithm(const hr_config *c, size_t alg, size_t i, hr_point *pt,
                          hr_config_error *e);
+
+/* --list: the lines under an algorithm's own (indent spaces first): the disciplines it takes and
+ * its needs in words, its topologies, and its parameters with their ranges or words. */
+void hr__config_list_algorithm(FILE *out, const hr_algorithm *a, int indent);
 
 #endif /* HREMU_CLI_CONFIG_H */

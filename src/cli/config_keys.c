@@ -811,16 +811,22 @@ int hr__config_run(const hr_config *c, size_t i, hr_point *pt, hr_config_error *
     return resolve_level(c, "run", i, pt, e);
 }
 
-/* A parameter's value: a number ("1.5"), or an integer expression in n and p ("n/p"). */
+/* A parameter's value: one of its words ("pex", standing for its number), a number ("1.5"), or
+ * an integer expression in n and p ("n/p"). */
 static int read_param(const hr_point *pt, const hr_param_spec *s, const char *item, double *out,
                       char *why, size_t len)
 {
     double d;
-    if (read_double(item, &d) < 0) {
+    int k = s->choices != NULL ? hr_param_choice(s, item, strlen(item)) : -1;
+    if (k >= 0) {
+        d = k;
+    } else if (read_double(item, &d) < 0) {
         hr_expr_vars v = { .n = pt->work.n, .p = (uint64_t)pt->machine.procs,
                            .has_n = 1, .has_p = 1 };
         uint64_t u;
         int err = hr__expr_eval(item, &v, &u, why, len);
+        if (err < 0 && s->choices != NULL)
+            snprintf(why, len, "expected one of: %s (or %g .. %g)", s->choices, s->min, s->max);
         if (err < 0)
             return err;
         d = (double)u;
@@ -844,11 +850,17 @@ static int check_fit(const hr_point *pt, const hr_config_entry *list, hr_config_
     if (pt->workload != NULL && alg->kind != pt->workload->kind)
         return hr__config_fail(e, HR_EKIND, list->where, "%s takes workload kind %s, not %s",
                                alg->name, kind_name(alg->kind), pt->workload->name);
-    if (!hr_algorithm_allows(alg, pt->machine.discipline))
+    const char *disc = pt->machine.discipline;
+    unsigned unmet = hr_discipline_unmet(disc, alg->needs);
+    char needs[256];
+    hr_needs_text(unmet, needs, sizeof needs);
+    if (unmet != 0)
+        return hr__config_fail(e, HR_EKIND, list->where, "%s is not defined for discipline %s "
+                               "(it needs %s)", alg->name, disc, needs);
+    if (!hr_algorithm_allows(alg, disc))
         return hr__config_fail(e, HR_EKIND, list->where,
                                "%s is not defined for discipline %s (it takes: %s)", alg->name,
-                               pt->machine.discipline,
-                               alg->disciplines ? alg->disciplines : "any");
+                               disc, alg->disciplines);
     const char *topo = pt->machine.topology ? pt->machine.topology : "complete";
     if (!hr_algorithm_takes(alg, topo))
         return hr__config_fail(e, HR_EKIND, list->where,
@@ -919,4 +931,38 @@ int hr__config_algorithm(const hr_config *c, size_t a, size_t i, hr_point *pt,
     }
     pt->nparams = (int)np;
     return check_machine_fit(c, pt, list, e);
+}
+
+/* ---- --list ------------------------------------------------------------------------------- */
+
+void hr__config_list_algorithm(FILE *out, const hr_algorithm *a, int indent)
+{
+    char fits[256], needs[256];
+    size_t used = 0;
+    fits[0] = '\0';
+    for (int d = 0; hr_discipline_name(d, NULL) != NULL && used < sizeof fits; d++)
+        if (hr_algorithm_allows(a, hr_discipline_name(d, NULL))) {
+            int k = snprintf(fits + used, sizeof fits - used, "%s%s", used ? ", " : "",
+                             hr_discipline_name(d, NULL));
+            used += k > 0 ? (size_t)k : 0;
+        }
+    hr_needs_text(a->needs, needs, sizeof needs);
+    if (a->needs != 0)
+        fprintf(out, "%*s  needs %s (disciplines: %s)\n", indent, "", needs,
+                fits[0] ? fits : "none");
+    else if (a->disciplines != NULL)
+        fprintf(out, "%*s  disciplines: %s\n", indent, "", a->disciplines);
+    if (a->topologies != NULL)
+        fprintf(out, "%*s  topologies: %s%s\n", indent, "", a->topologies,
+                a->neighbour_only ? " (sends along links only)" : "");
+    for (const hr_param_spec *s = a->params; s && s->name; s++) {
+        size_t n;
+        const char *w = s->choices ? hr_param_word(s, (int)s->def, &n) : NULL;
+        if (w != NULL)
+            fprintf(out, "%*s  %s = %.*s (%s; or %g .. %g): %s\n", indent, "", s->name, (int)n,
+                    w, s->choices, s->min, s->max, s->summary);
+        else
+            fprintf(out, "%*s  %s = %g (%g .. %g%s): %s\n", indent, "", s->name, s->def, s->min,
+                    s->max, s->integer ? ", whole" : "", s->summary);
+    }
 }

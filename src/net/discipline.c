@@ -3,6 +3,7 @@
 
 #include <stddef.h>
 #include <string.h>
+#include <hremu/algorithm.h>
 #include <hremu/machine.h>
 
 static const hr_disc disciplines[] = {
@@ -61,4 +62,34 @@ const char *hr_discipline_name(int i, const char **summary)
     if (summary != NULL)
         *summary = disciplines[i].summary;
     return disciplines[i].name;
+}
+
+/* Of needs (HR_NEEDS_* of <hremu/algorithm.h>), those that a discipline of these traits does not
+ * meet: the one place that says what each need asks of a discipline. Copied sends are those of
+ * a point-to-point discipline in which no sender ever waits for its receiver. */
+unsigned hr__discipline_unmet(unsigned traits, unsigned needs)
+{
+    int rounds = (traits & HR_DISC_IN_ROUNDS) != 0;
+    unsigned met = 0;
+    if (!rounds)
+        met |= HR_NEEDS_P2P;
+    if (!rounds && !(traits & (HR_DISC_RENDEZVOUS | HR_DISC_STALLS)))
+        met |= HR_NEEDS_COPY_SENDS;
+    if (rounds)
+        met |= HR_NEEDS_ROUNDS;
+    if (rounds && (traits & HR_DISC_QUEUES))
+        met |= HR_NEEDS_QUEUES;
+    if (rounds && (traits & HR_DISC_PRIORITIES))
+        met |= HR_NEEDS_PRIORITIES;
+    if (rounds && (traits & HR_DISC_LOSES))
+        met |= HR_NEEDS_LOSSES;
+    if (rounds && !(traits & HR_DISC_DESTROYS))
+        met |= HR_NEEDS_ONE_RECEIVED;
+    return needs & ~met;
+}
+
+unsigned hr_discipline_unmet(const char *discipline, unsigned needs)
+{
+    const hr_disc *d = discipline != NULL ? hr__discipline_find(discipline) : NULL;
+    return d != NULL ? hr__discipline_unmet(d->traits, needs) : needs;
 }

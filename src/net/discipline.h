@@ -75,6 +75,8 @@ static inline int hr__disc_rendezvous(const hr_disc *d, size_t len, uint64_t eag
 const hr_disc *hr__discipline_find(const char *name);
 /* The traits of the discipline called name (0 for an unknown name). Any thread. */
 unsigned hr__discipline_traits(const char *name);
+/* Of needs (an algorithm's HR_NEEDS_* bits), those a discipline of these traits does not meet. */
+unsigned hr__discipline_unmet(unsigned traits, unsigned needs);
 
 int  hr__rule_fifo(hr_rqueue *q, const hr_arrival *a, int na, hr_rng *rng, uint8_t *lost);
 int  hr__rule_priority(hr_rqueue *q, const hr_arrival *a, int na, hr_rng *rng, uint8_t *lost);

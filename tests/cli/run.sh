@@ -100,8 +100,12 @@ expect_rc 0 "--list"
 for section in algorithms: workloads: disciplines: topologies: "cost presets:" "link models:"; do
     expect_grep "$section" "$TMP/out" "--list"
 done
-grep -A1 '^  hrel.pq_random ' "$TMP/out" | grep -q 'disciplines: priority$' && ok ||
-    bad "--list names the disciplines an algorithm takes"
+grep -A1 '^  hrel.pq_random ' "$TMP/out" | grep -qx ' *needs rounds, queues and priorities (disciplines: priority)' && ok ||
+    bad "--list says an algorithm's needs in words, and the disciplines that meet them"
+grep -A1 '^  hrel.xor ' "$TMP/out" | grep -qx ' *needs point-to-point messages and sends that complete at once (disciplines: async)' && ok ||
+    bad "--list: hrel.xor's needs"
+expect_grep "xchg = pex (transpose, lex, pex, rex, bex; or 0 .. 4): " "$TMP/out" "--list shows a parameter's words"
+expect_grep "group = all (all, rows, columns; or 0 .. 2): " "$TMP/out" "--list shows group's words"
 for name in hrel.direct hrelation async complete cm5 "distributions: " "  store_forward "; do
     expect_grep "$name" "$TMP/out" "--list"
 done
@@ -120,6 +124,14 @@ while read -r name; do
     grep -q "^|.*\`$name\`" README.md || echo "README.md's algorithm table lacks $name"
 done <"$TMP/algs" >"$TMP/missing"
 expect_empty "$TMP/missing" "algorithms in README.md"
+# A parameter's word or its number: the same rows; another word is one line naming the words.
+run configs/seed001/fig11.ini --set machine.procs=8 --set workload.n=1p --set run.algorithms=bcast.recursive --set bcast.recursive.group=rows,1 --columns params,model_time_s --format csv
+expect_rc 0 "group = rows, 1"
+[ "$(col params | tr '\n' ' ')" = "group=1 rows=0 group=1 rows=0 " ] && [ "$(col model_time_s | sort -u | wc -l)" -eq 1 ] && ok ||
+    bad "group = rows and group = 1: $(col params | tr '\n' ' ')/$(col model_time_s | tr '\n' ' ')"
+run configs/seed001/fig11.ini --set bcast.recursive.group=row
+expect_rc 2 "group = row"
+expect_err "hremu: --set bcast.recursive.group: group = row: expected one of: all, rows, columns (or 0 .. 2)" "a bad word names the words"
 
 # ---- running ---------------------------------------------------------------------------
 run --format csv
@@ -520,7 +532,7 @@ expect_grep "cannot open" "$TMP/err" "--trace names the problem"
 # says so on stderr; a sweep of nothing but such pairs is an error.
 run configs/examples/rounds.ini --set machine.discipline=fifo --format csv
 expect_rc 0 "pq_random under fifo, with others"
-expect_err "hremu: skipped 1 of 3 rows whose algorithm does not take the discipline, workload kind, topology or procs; the first: configs/examples/rounds.ini:22: hrel.pq_random is not defined for discipline fifo (it takes: priority)" \
+expect_err "hremu: skipped 1 of 3 rows whose algorithm does not take the discipline, workload kind, topology or procs; the first: configs/examples/rounds.ini:22: hrel.pq_random is not defined for discipline fifo (it needs priorities)" \
     "a skipped row is said"
 [ "$(col algorithm | tr '\n' ' ')" = "hrel.fifo_staged hrel.offline " ] && ok || bad "skipped: rows $(col algorithm)"
 run configs/examples/rounds.ini --set machine.discipline=fifo,arbitrary --set machine.procs=8 --format csv
@@ -530,8 +542,16 @@ expect_rc 0 "rounds algorithms crossed with two disciplines"
 expect_grep "skipped 3 of 6 rows" "$TMP/err" "crossed: three skipped"
 run configs/examples/rounds.ini --set machine.discipline=fifo --set run.algorithms=hrel.pq_random
 expect_rc 2 "pq_random under fifo alone"
-expect_err "hremu: --set run.algorithms: hrel.pq_random is not defined for discipline fifo (it takes: priority)" \
+expect_err "hremu: --set run.algorithms: hrel.pq_random is not defined for discipline fifo (it needs priorities)" \
     "an algorithm on a discipline it is not for"
+run configs/examples/rounds.ini --set machine.discipline=async --set run.algorithms=hrel.offline
+expect_rc 2 "offline under async"
+expect_err "hremu: --set run.algorithms: hrel.offline is not defined for discipline async (it needs rounds)" \
+    "a round algorithm under a point-to-point discipline: needs rounds"
+run configs/default.ini --set machine.discipline=sync --set run.algorithms=hrel.xor
+expect_rc 2 "hrel.xor under sync"
+expect_err "hremu: --set run.algorithms: hrel.xor is not defined for discipline sync (it needs sends that complete at once)" \
+    "xor under rendezvous"
 
 # A section for an algorithm that is not in the run is a warning, and the run goes on (a --set
 # of a key of that section makes the section).
@@ -1022,7 +1042,7 @@ PY
 # Regions and collectives: the 2-D FFT's three regions and its hr_transpose are slices on each
 # program track that hold the receives and computing inside them (proper nesting, checked with a
 # stack), and the CSV names them.
-FFT="configs/seed001/table5.ini --set machine.procs=4 --set workload.size=64 --set app.fft2d.xchg=0 --set machine.discipline=async"
+FFT="configs/seed001/table5.ini --set machine.procs=4 --set workload.size=64 --set app.fft2d.xchg=transpose --set machine.discipline=async"
 run $FFT --trace "$TMP/fft.json"
 expect_rc 0 "--trace FILE.json with regions"
 python3 - "$TMP/fft.json" <<'PY' && ok || bad "--trace FILE.json: regions and collectives nest"
