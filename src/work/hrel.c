@@ -2,7 +2,8 @@
  * and permutation inputs, laid out cyclically; alltoall, random (h permutations without fixed
  * points) and seed 003's difficult h-relation, laid out by sender; relations read from a file
  * (file:PATH); and an O(n) verifier of exactly-once delivery (a bitmap over ids and a fingerprint
- * of each processor's id set). */
+ * of each processor's id set). Each distribution is a make function and a row of the table of
+ * distributions (HREL_DISTRIBUTIONS, below the make functions). */
 #include "work/hrel.h"
 
 #include <ctype.h>
