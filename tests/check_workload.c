@@ -1683,11 +1683,100 @@ START_TEST(test_workload_made_once)
 }
 END_TEST
 
+/* The table of distributions, row by row: sorted and unique names, a summary each, found by name
+ * (a path row by its prefix with any path), the workload's list the names joined, and each row's
+ * h, sizes_n and keeps_dests as make and mem_bytes treat them, on a small instance named here for
+ * each row: a new row fails here until it has one. */
+START_TEST(test_workload_hrel_distributions)
+{
+    static const struct {
+        const char *name, *spec;   /* the row's name, and a distribution that names it */
+        uint64_t    n, h;          /* a spec make accepts (h: the instance's h when the row's) */
+        int         p;
+    } small[] = {
+        { "alltoall",    "alltoall",                       12, 3,  4 },
+        { "difficult",   "difficult",                       6, 2,  5 },
+        { "file:PATH",   "file:" DATA "hrel_good.txt",      8, 4,  4 },
+        { "permutation", "permutation",                    16, 4,  4 },
+        { "random",      "random",                          8, 2,  4 },
+        { "skewed",      "skewed",                         64, 32, 4 },
+        { "transpose",   "transpose",                      64, 16, 4 },
+        { "uniform",     "uniform",                        64, 0,  4 },
+    };
+    char joined[512] = "", why[256];
+    const hr_hrel_dist *d;
+    int rows = 0;
+    for (; (d = hr__hrel_dist_at(rows)) != NULL; rows++) {
+        ck_assert(d->summary != NULL && d->summary[0] != '\0');
+        ck_assert_ptr_nonnull(d->make);
+        if (rows > 0)
+            ck_assert_msg(strcmp(hr__hrel_dist_at(rows - 1)->name, d->name) < 0,
+                          "%s: not sorted or not unique", d->name);
+        snprintf(joined + strlen(joined), sizeof joined - strlen(joined), "%s%s",
+                 rows > 0 ? ", " : "", d->name);
+        size_t c = 0;
+        while (c < sizeof small / sizeof small[0] && strcmp(small[c].name, d->name) != 0)
+            c++;
+        ck_assert_msg(c < sizeof small / sizeof small[0], "%s: no small instance here", d->name);
+        ck_assert_ptr_eq(hr__hrel_dist_find(small[c].spec), d);
+        hr_workload_spec s = { .kind = "hrelation", .n = small[c].n, .h = small[c].h,
+                               .distribution = small[c].spec, .seed = 1 };
+        void *inst = NULL;
+        ck_assert_msg(hrelation()->make(&s, small[c].p, &inst, why, sizeof why) == HR_OK, "%s: %s",
+                      d->name, why);
+        if (d->h != HR_HREL_H_NONE)
+            ck_assert_uint_eq(hr__hrel_h(inst), small[c].h);
+        hrelation()->destroy(inst);
+        /* h: a result (refused when set), the relation's own (free to leave out, refused when
+         * another), or a parameter (refused when left out). */
+        hr_workload_spec t = s;
+        t.h = d->h == HR_HREL_H_NONE ? 1 : d->h == HR_HREL_H_OWN ? s.h + 1 : 0;
+        inst = NULL;
+        ck_assert_msg(hrelation()->make(&t, small[c].p, &inst, why, sizeof why) == HR_EINVAL,
+                      "%s: h = %" PRIu64 " accepted", d->name, t.h);
+        ck_assert_ptr_null(inst);
+        if (d->h == HR_HREL_H_OWN) {
+            t.h = 0;
+            ck_assert_int_eq(hrelation()->make(&t, small[c].p, &inst, why, sizeof why), HR_OK);
+            ck_assert_uint_eq(hr__hrel_h(inst), s.h);
+            hrelation()->destroy(inst);
+            inst = NULL;
+        }
+        /* n = 0: refused for every row, by the row itself when it sizes n (saying what n is). */
+        t = s;
+        t.n = 0;
+        ck_assert_int_eq(hrelation()->make(&t, small[c].p, &inst, why, sizeof why), HR_EINVAL);
+        ck_assert_msg((strcmp(why, "n must be at least 1") != 0) == d->sizes_n, "%s: %s", d->name,
+                      why);
+        /* 2 bytes an element more for a row that keeps its dests than for uniform. */
+        hr_workload_spec u = s;
+        u.distribution = "uniform";
+        uint64_t extra = hr__hrel_mem_bytes(&s, small[c].p) - hr__hrel_mem_bytes(&u, small[c].p);
+        ck_assert_msg((extra >= 2 * s.n) == d->keeps_dests, "%s: %" PRIu64 " more bytes",
+                      d->name, extra);
+    }
+    ck_assert_int_eq(rows, (int)(sizeof small / sizeof small[0]));
+    ck_assert_ptr_null(hr__hrel_dist_at(rows));
+    ck_assert_ptr_null(hr__hrel_dist_at(-1));
+    ck_assert_str_eq(hr__hrel_distributions, joined);
+    ck_assert_str_eq(hrelation()->distributions, joined);
+    /* Exact names, and "file:" only as a prefix. */
+    ck_assert_str_eq(hr__hrel_dist_find("file:x")->name, "file:PATH");
+    ck_assert_str_eq(hr__hrel_dist_find("file:")->name, "file:PATH");
+    ck_assert_ptr_null(hr__hrel_dist_find("file"));
+    ck_assert_ptr_null(hr__hrel_dist_find("uniformx"));
+    ck_assert_ptr_null(hr__hrel_dist_find("unifor"));
+    ck_assert_ptr_null(hr__hrel_dist_find(""));
+    ck_assert_ptr_null(hr__hrel_dist_find(NULL));
+}
+END_TEST
+
 Suite *hr_workload_suite(void)
 {
     Suite *s = suite_create("workload");
     TCase *core = tcase_create("core");
     tcase_add_test(core, test_workload_table);
+    tcase_add_test(core, test_workload_hrel_distributions);
     tcase_add_test(core, test_workload_eq7_counts);
     tcase_add_test(core, test_workload_skewed_layout);
     tcase_add_test(core, test_workload_transpose_layout);

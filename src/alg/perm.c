@@ -395,53 +395,79 @@ static uint64_t decide_size(const hr_perm_opts *o, uint64_t *sz, size_t c, size_
     return sz[r0 + best - 1];
 }
 
-static int sched_cgm(int p, const uint64_t *com, const hr_perm_opts *o, hr_sched *out)
-{
-    const int n = p;
-    const hr_perm_variant v = o->variant;
-    const int heaps = v != HR_PERM_CGM && v != HR_PERM_CGM_SORT;
-    const int splits = v == HR_PERM_CGMH_FIXED || v == HR_PERM_CGMH_MS || v == HR_PERM_CGMH_BJ;
-    int err = HR_ENOMEM;
+/* A CGM schedule's state: Appendix A's CCOM and Figure 3's arrays. Sender j's messages still to
+ * send are ccom[off[j] .. off[j] + cnt[j]), a max-heap (CGM+heap, CGMH) or a list (CGM,
+ * CGM+sort); act[0 .. nact) are the senders with messages left, ascending. In an iteration it,
+ * receiver k is taken when busy[k] == it, and sender j sends chosen[j] when has[j]. */
+typedef struct cgm {
+    int            n;
+    int            heaps;   /* the messages are heaps, not lists */
+    size_t         msgs;    /* messages at the start: d n */
+    size_t        *off;     /* [n + 1] */
+    uint32_t      *cnt;     /* [n] prt(j) + 1: entries still in j */
+    int           *busy;    /* [n] receive(k) != -1: iteration stamp */
+    ent           *chosen;  /* [n] send(j): the entry j sends */
+    unsigned char *has;     /* [n] send(j) != -1 */
+    int           *act;     /* [n] senders with messages left */
+    int            nact;
+    uint64_t      *sz;      /* [n] Decide_Size's sizes */
+    ent           *ccom;    /* [msgs] */
+    uint32_t      *stack;   /* the search of one heap: at most its entries */
+} cgm;
 
-    /* Appendix A: compress COM into CCOM, sender by sender (row j of com here). */
-    size_t *off = malloc(((size_t)n + 1) * sizeof *off);
-    uint32_t *cnt = malloc((size_t)n * sizeof *cnt);     /* prt(j) + 1: entries still in j */
-    int *busy = malloc((size_t)n * sizeof *busy);        /* receive(k) != -1: iteration stamp */
-    ent *chosen = malloc((size_t)n * sizeof *chosen);    /* send(j): the entry j sends */
-    unsigned char *has = calloc((size_t)n, 1);           /* send(j) != -1 */
-    int *act = malloc((size_t)n * sizeof *act);          /* senders with messages left */
-    uint64_t *sz = malloc((size_t)n * sizeof *sz);       /* Decide_Size's sizes */
-    ent *ccom = NULL;
-    uint32_t *stack = NULL; /* the search of one heap: at most its entries */
-    builder b = { 0 };
-    int have_b = 0;
-    if (!off || !cnt || !busy || !chosen || !has || !act || !sz)
-        goto done;
+static void cgm_free(cgm *g)
+{
+    free(g->stack);
+    free(g->ccom);
+    free(g->sz);
+    free(g->act);
+    free(g->has);
+    free(g->chosen);
+    free(g->busy);
+    free(g->cnt);
+    free(g->off);
+}
+
+/* Appendix A: compress COM into CCOM, sender by sender (row j of com here): count each sender's
+ * messages into cnt[] and off[], and allocate every array. HR_ENOMEM leaves g for cgm_free. */
+static int cgm_compress(cgm *g, const uint64_t *com)
+{
+    int n = g->n;
+    g->off = malloc(((size_t)n + 1) * sizeof *g->off);
+    g->cnt = malloc((size_t)n * sizeof *g->cnt);
+    g->busy = malloc((size_t)n * sizeof *g->busy);
+    g->chosen = malloc((size_t)n * sizeof *g->chosen);
+    g->has = calloc((size_t)n, 1);
+    g->act = malloc((size_t)n * sizeof *g->act);
+    g->sz = malloc((size_t)n * sizeof *g->sz);
+    if (!g->off || !g->cnt || !g->busy || !g->chosen || !g->has || !g->act || !g->sz)
+        return HR_ENOMEM;
     size_t msgs = 0;
     uint32_t dmax = 0;
     for (int j = 0; j < n; j++) {
-        off[j] = msgs;
+        g->off[j] = msgs;
         uint32_t c = 0;
         for (int i = 0; i < n; i++)
             c += i != j && com[(size_t)j * n + i] != 0;
-        cnt[j] = c;
+        g->cnt[j] = c;
         msgs += c;
         dmax = c > dmax ? c : dmax;
     }
-    off[n] = msgs;
-    if (!(ccom = malloc((msgs ? msgs : 1) * sizeof *ccom)) ||
-        !(stack = malloc(((size_t)dmax + 1) * sizeof *stack)))
-        goto done;
-    /* Each step sends at least one part; a message goes whole in CGM, CGM+sort, CGM+heap. */
-    if ((err = b_init(&b, p, msgs + (size_t)n, msgs ? msgs : 1)) < 0)
-        goto done;
-    have_b = 1;
-    err = HR_ENOMEM;
+    g->off[n] = msgs;
+    g->msgs = msgs;
+    if (!(g->ccom = malloc((msgs ? msgs : 1) * sizeof *g->ccom)) ||
+        !(g->stack = malloc(((size_t)dmax + 1) * sizeof *g->stack)))
+        return HR_ENOMEM;
+    return HR_OK;
+}
 
-    hr_stream rng;
-    hr_stream_seed(&rng, o->seed, 0x5eed002u);
+/* Each sender's messages from com, shuffled, then ordered as variant v keeps them; the senders
+ * with messages into act[], every receiver free. The shuffles draw from rng, sender 0 first. */
+static void cgm_columns(cgm *g, const uint64_t *com, hr_perm_variant v, hr_stream *rng)
+{
+    int n = g->n;
     for (int j = 0; j < n; j++) {
-        ent *col = ccom + off[j];
+        ent *col = g->ccom + g->off[j];
         uint32_t c = 0;
         for (int i = 0; i < n; i++) {
             uint64_t bytes = com[(size_t)j * n + i];
@@ -451,7 +477,7 @@ static int sched_cgm(int p, const uint64_t *com, const hr_perm_opts *o, hr_sched
         /* "In CGM, we randomly swap entries in one column to break the order" (sec. 5.3.2): a
          * Fisher-Yates shuffle, for every variant, so that equal sizes keep a random order. */
         for (uint32_t k = c; k > 1; k--) {
-            uint32_t r = (uint32_t)hr_stream_below(&rng, k);
+            uint32_t r = (uint32_t)hr_stream_below(rng, k);
             ent t = col[k - 1];
             col[k - 1] = col[r];
             col[r] = t;
@@ -460,137 +486,175 @@ static int sched_cgm(int p, const uint64_t *com, const hr_perm_opts *o, hr_sched
             col[k].key = k;
         if (v == HR_PERM_CGM_SORT)
             qsort(col, c, sizeof *col, cmp_before); /* sec. 5.1 item 6: sorted once */
-        else if (heaps)
+        else if (g->heaps)
             heap_build(col, c); /* Figure 2 step 2 */
     }
-    int nact = 0;
+    g->nact = 0;
     for (int k = 0; k < n; k++) {
-        busy[k] = -1;
-        if (cnt[k] > 0)
-            act[nact++] = k;
+        g->busy[k] = -1;
+        if (g->cnt[k] > 0)
+            g->act[g->nact++] = k;
     }
+}
+
+/* Figure 3 step 2 for sender j's heap in iteration it: "while send(j) = -1 and i <= prt(j)":
+ * take the largest left; a busy receiver goes to S; then S goes back, all but the sent entry
+ * (file's header). Rather than Heap_Extract_Max, Heap_Remove and Heap_Insert for each entry of
+ * S, a search of the heap in place finds the same entry, the largest whose receiver is free:
+ * below a free entry nothing is larger, and below an entry no larger than the best found so far
+ * neither, so the search descends only through busy entries larger than the best (the entries
+ * the paper's loop would put in S, and their children). The order is total (keys are distinct
+ * in a column), so the chosen entry and the set left are the paper's; a refused entry costs
+ * O(1), and only the sent entry is removed, in O(log d). */
+static void pick_heap(cgm *g, int j, int it)
+{
+    ent *col = g->ccom + g->off[j];
+    uint32_t top = 0, best = UINT32_MAX;
+    g->stack[top++] = 0;
+    while (top > 0) {
+        uint32_t i = g->stack[--top];
+        if (best != UINT32_MAX && !before(&col[i], &col[best]))
+            continue;
+        if (g->busy[col[i].dst] != it) {
+            best = i;
+            continue;
+        }
+        if (2 * i + 2 < g->cnt[j])
+            g->stack[top++] = 2 * i + 2;
+        if (2 * i + 1 < g->cnt[j])
+            g->stack[top++] = 2 * i + 1;
+    }
+    if (best != UINT32_MAX) {
+        g->busy[col[best].dst] = it;
+        g->chosen[j] = col[best];
+        g->has[j] = 1;
+        heap_remove(col, &g->cnt[j], best);
+    }
+}
+
+/* Figure 3 step 2 for sender j's list (CGM, CGM+sort) in iteration it: the first entry in list
+ * order whose receiver is free; the last entry fills its slot (compaction, prt(j) - 1). */
+static void pick_list(cgm *g, int j, int it)
+{
+    ent *col = g->ccom + g->off[j];
+    for (uint32_t k = 0; k < g->cnt[j]; k++)
+        if (g->busy[col[k].dst] != it) {
+            g->busy[col[k].dst] = it;
+            g->chosen[j] = col[k];
+            g->has[j] = 1;
+            col[k] = col[--g->cnt[j]];
+            break;
+        }
+}
+
+/* Figure 3 step 2 for iteration it: x = random(1..n), drawn from rng; for y = 0 .. n-1,
+ * j = (x + y) mod n (the pseudocode's "x + k" read as x + y: see the file's header) chooses its
+ * message. Returns c, the senders that send, their sizes in sz[0 .. c). */
+static size_t cgm_choose(cgm *g, int it, hr_stream *rng)
+{
+    int x = (int)hr_stream_below(rng, (uint64_t)g->n);
+    /* Only the senders with messages left (act[], ascending) are visited, from the first at or
+     * after x on, wrapping: the order (x + y) mod n gives them, at O(senders left) rather than
+     * O(n) an iteration in the long tail. */
+    int lo = 0, hi = g->nact;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (g->act[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    size_t c = 0;
+    for (int y = 0; y < g->nact; y++) {
+        int j = g->act[lo + y < g->nact ? lo + y : lo + y - g->nact];
+        if (g->heaps && g->cnt[j] > 0)
+            pick_heap(g, j, it);
+        else if (!g->heaps)
+            pick_list(g, j, it);
+        if (g->has[j])
+            g->sz[c++] = g->chosen[j].rem;
+    }
+    return c;
+}
+
+/* Figure 3 steps 4-5: each sender sends at most M_eff = meff as one step of b; a remainder goes
+ * back to its heap, keyed by its remaining bytes unless keep_place. *left counts the messages
+ * not wholly sent. Then the senders without messages leave act[]. */
+static int cgm_send(cgm *g, builder *b, uint64_t meff, int keep_place, size_t *left)
+{
+    int err;
+    for (int a = 0; a < g->nact; a++) {
+        int j = g->act[a];
+        if (!g->has[j])
+            continue;
+        g->has[j] = 0;
+        ent e = g->chosen[j];
+        uint64_t bytes = e.rem < meff ? e.rem : meff;
+        if ((err = b_push(b, j, e.dst, bytes)) < 0)
+            return err;
+        e.rem -= bytes;
+        if (!keep_place)
+            e.prio = e.rem;
+        if (e.rem > 0)
+            heap_insert(g->ccom + g->off[j], &g->cnt[j], e);
+        else
+            (*left)--;
+    }
+    if ((err = b_close(b)) < 0)
+        return err;
+    int keep = 0;
+    for (int a = 0; a < g->nact; a++)
+        if (g->cnt[g->act[a]] > 0)
+            g->act[keep++] = g->act[a];
+    g->nact = keep;
+    return HR_OK;
+}
+
+static int sched_cgm(int p, const uint64_t *com, const hr_perm_opts *o, hr_sched *out)
+{
+    const hr_perm_variant v = o->variant;
+    const int splits = v == HR_PERM_CGMH_FIXED || v == HR_PERM_CGMH_MS || v == HR_PERM_CGMH_BJ;
+    cgm g = { .n = p, .heaps = v != HR_PERM_CGM && v != HR_PERM_CGM_SORT };
+    builder b = { 0 };
+
+    /* Appendix A: compress COM into CCOM. */
+    int err = cgm_compress(&g, com);
+    if (err < 0)
+        goto done;
+    /* Each step sends at least one part; a message goes whole in CGM, CGM+sort, CGM+heap. */
+    if ((err = b_init(&b, p, g.msgs + (size_t)p, g.msgs ? g.msgs : 1)) < 0)
+        goto done;
+    hr_stream rng;
+    hr_stream_seed(&rng, o->seed, 0x5eed002u);
+    cgm_columns(&g, com, v, &rng);
 
     /* Resetting (sec. 3.2): lambda = 1 for good once d* <= max(2, d / 16), i.e. left <= 2n or
      * 16 left <= msgs (d = msgs / n, d* = left / n). */
-    size_t left = msgs;
+    size_t left = g.msgs;
     int reset = !splits; /* lambda = 1 from the start: CGM, CGM+sort, CGM+heap */
     for (int it = 0; left > 0; it++) {
-        if (splits && !o->no_reset && !reset && (left <= 2 * (size_t)n || 16 * left <= msgs))
+        if (splits && !o->no_reset && !reset && (left <= 2 * (size_t)p || 16 * left <= g.msgs))
             reset = 1;
-        /* Figure 3 step 2: x = random(1..n); for y = 0 .. n-1, j = (x + y) mod n (the
-         * pseudocode's "x + k" read as x + y: see the file's header). */
-        int x = (int)hr_stream_below(&rng, (uint64_t)n);
-        /* Only the senders with messages left (act[], ascending) are visited, from the first
-         * at or after x on, wrapping: the order (x + y) mod n gives them, at O(senders left)
-         * rather than O(n) an iteration in the long tail. */
-        int lo = 0, hi = nact;
-        while (lo < hi) {
-            int mid = lo + (hi - lo) / 2;
-            if (act[mid] < x)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        size_t c = 0;
-        for (int y = 0; y < nact; y++) {
-            int j = act[lo + y < nact ? lo + y : lo + y - nact];
-            ent *col = ccom + off[j];
-            if (heaps && cnt[j] > 0) {
-                /* "while send(j) = -1 and i <= prt(j)": take the largest left; a busy receiver
-                 * goes to S; then S goes back, all but the sent entry (file's header). Rather
-                 * than Heap_Extract_Max, Heap_Remove and Heap_Insert for each entry of S, a
-                 * search of the heap in place finds the same entry, the largest whose receiver
-                 * is free: below a free entry nothing is larger, and below an entry no larger
-                 * than the best found so far neither, so the search descends only through
-                 * busy entries larger than the best (the entries the paper's loop would put in
-                 * S, and their children). The order is total (keys are distinct in a column),
-                 * so the chosen entry and the set left are the paper's; a refused entry costs
-                 * O(1), and only the sent entry is removed, in O(log d). */
-                uint32_t top = 0, best = UINT32_MAX;
-                stack[top++] = 0;
-                while (top > 0) {
-                    uint32_t i = stack[--top];
-                    if (best != UINT32_MAX && !before(&col[i], &col[best]))
-                        continue;
-                    if (busy[col[i].dst] != it) {
-                        best = i;
-                        continue;
-                    }
-                    if (2 * i + 2 < cnt[j])
-                        stack[top++] = 2 * i + 2;
-                    if (2 * i + 1 < cnt[j])
-                        stack[top++] = 2 * i + 1;
-                }
-                if (best != UINT32_MAX) {
-                    busy[col[best].dst] = it;
-                    chosen[j] = col[best];
-                    has[j] = 1;
-                    heap_remove(col, &cnt[j], best);
-                }
-            } else if (!heaps) {
-                /* CGM: the first entry in list order whose receiver is free; the last entry
-                 * fills its slot (compaction, prt(j) - 1). */
-                for (uint32_t k = 0; k < cnt[j]; k++)
-                    if (busy[col[k].dst] != it) {
-                        busy[col[k].dst] = it;
-                        chosen[j] = col[k];
-                        has[j] = 1;
-                        col[k] = col[--cnt[j]];
-                        break;
-                    }
-            }
-            if (has[j])
-                sz[c++] = chosen[j].rem;
-        }
+        /* Figure 3 step 2: every sender chooses its message. */
+        size_t c = cgm_choose(&g, it, &rng);
         assert(c > 0); /* the first column with a message always finds its receiver free */
 
         /* Figure 3 step 3: M_eff = Decide_Size(). */
-        size_t nn = o->base == HR_PERM_BASE_PROCS     ? (size_t)n
-                    : o->base == HR_PERM_BASE_SENDERS ? (size_t)nact
+        size_t nn = o->base == HR_PERM_BASE_PROCS     ? (size_t)p
+                    : o->base == HR_PERM_BASE_SENDERS ? (size_t)g.nact
                                                         : c;
-        uint64_t meff = splits && !reset ? decide_size(o, sz, c, nn) : UINT64_MAX;
+        uint64_t meff = splits && !reset ? decide_size(o, g.sz, c, nn) : UINT64_MAX;
 
         /* Steps 4-5: each sender sends at most M_eff; a remainder goes back to its heap. */
-        for (int a = 0; a < nact; a++) {
-            int j = act[a];
-            if (!has[j])
-                continue;
-            has[j] = 0;
-            ent e = chosen[j];
-            uint64_t bytes = e.rem < meff ? e.rem : meff;
-            if ((err = b_push(&b, j, e.dst, bytes)) < 0)
-                goto done;
-            e.rem -= bytes;
-            if (!o->keep_place)
-                e.prio = e.rem;
-            if (e.rem > 0)
-                heap_insert(ccom + off[j], &cnt[j], e);
-            else
-                left--;
-        }
-        if ((err = b_close(&b)) < 0)
+        if ((err = cgm_send(&g, &b, meff, o->keep_place, &left)) < 0) {
+            hr__sched_free(&b.s);
             goto done;
-        int keep = 0;
-        for (int a = 0; a < nact; a++)
-            if (cnt[act[a]] > 0)
-                act[keep++] = act[a];
-        nact = keep;
+        }
     }
     b_finish(&b, out);
-    have_b = 0;
     err = HR_OK;
 done:
-    if (have_b)
-        hr__sched_free(&b.s);
-    free(stack);
-    free(ccom);
-    free(sz);
-    free(act);
-    free(has);
-    free(chosen);
-    free(busy);
-    free(cnt);
-    free(off);
+    cgm_free(&g);
     return err;
 }
 

@@ -335,11 +335,11 @@ static int shape_key(unsigned flags, int p, int u, int v)
     return -1;
 }
 
-int hr__sched_check_flags(const hr_sched *s, const uint64_t *com, unsigned flags, char *why,
-                          size_t whylen)
+/* The invariants of s's frame, before any transfer is read: known flags, p in range, start[]
+ * from 0 and strictly ascending (no empty step), xfer set when there are transfers. */
+static int check_frame(const hr_sched *s, const uint64_t *com, unsigned flags, char *why,
+                       size_t whylen)
 {
-    if (why && whylen)
-        why[0] = '\0';
     if (flags & ~(unsigned)SCHED_FLAGS_ALL)
         return fault(why, whylen, "unknown flags %#x", flags & ~(unsigned)SCHED_FLAGS_ALL);
     if (!s || !com)
@@ -356,150 +356,210 @@ int hr__sched_check_flags(const hr_sched *s, const uint64_t *com, unsigned flags
             return fault(why, whylen, "step %d is empty or runs backwards", st + 1);
     if (s->start[s->nsteps] && !s->xfer)
         return fault(why, whylen, "%zu transfers but xfer is NULL", s->start[s->nsteps]);
+    return HR_OK;
+}
 
+/* A check in progress. Whole messages need a flag each (seen), split ones the bytes their parts
+ * have carried so far (sum). partner, sendto and recvfrom are -1 for every processor between
+ * steps; in a step, i's pair (PAIRS), receiver and sender (PERM). last is the shape key of the
+ * step before (-1 before the first). */
+typedef struct checker {
+    const hr_sched *s;
+    const uint64_t *com;
+    int             p;
+    unsigned        shapes;              /* at most one of LINEAR, XOR, XOR_BS */
+    const char     *shape;               /* its word in a fault; NULL for no shape */
+    int             pairs, perm, splits, dummies;
+    unsigned char  *seen;                /* [p^2] unless splits */
+    uint64_t       *sum;                 /* [p^2] if splits */
+    int            *partner, *sendto, *recvfrom; /* [p] */
+    int             last;
+    char           *why;
+    size_t          whylen;
+} checker;
+
+/* The step's shape: one receiver (LS), one XOR (PS, LP) or one XOR of virtual numbers (BS),
+ * ascending from step to step as the paper's loop goes. Transfer e of step st, which starts at
+ * a. */
+static int check_shape(checker *c, int st, size_t a, size_t e)
+{
+    const hr_xfer *x = &c->s->xfer[e], *f = &c->s->xfer[a];
+    int key = shape_key(c->shapes, c->p, x->src, x->dst);
+    int first = shape_key(c->shapes, c->p, f->src, f->dst);
+    if (key != first)
+        return fault(c->why, c->whylen, "step %d: %d -> %d has %s %d, the step's first "
+                     "transfer %d -> %d %s %d", st + 1, x->src, x->dst, c->shape, key, f->src,
+                     f->dst, c->shape, first);
+    if (e == a && key <= c->last)
+        return fault(c->why, c->whylen, "step %d: %d -> %d has %s %d, not above step %d's %d",
+                     st + 1, x->src, x->dst, c->shape, key, st, c->last);
+    c->last = key;
+    return HR_OK;
+}
+
+/* Count transfer x of step st against its message m: a whole message once with its bytes, or
+ * (SPLITS) parts that do not pass its bytes. */
+static int count_bytes(checker *c, int st, const hr_xfer *x, size_t m)
+{
+    const uint64_t *com = c->com;
+    if (!c->splits) {
+        if (com[m] != x->bytes)
+            return fault(c->why, c->whylen,
+                         "step %d: %d -> %d carries %llu bytes, the pattern %llu", st + 1, x->src,
+                         x->dst, (unsigned long long)x->bytes, (unsigned long long)com[m]);
+        if (c->seen[m]++)
+            return fault(c->why, c->whylen, "step %d: %d -> %d sent a second time", st + 1,
+                         x->src, x->dst);
+        return HR_OK;
+    }
+    if (x->bytes > com[m] - c->sum[m])
+        return fault(c->why, c->whylen,
+                     "step %d: %d -> %d: its parts reach %llu bytes, the pattern %llu", st + 1,
+                     x->src, x->dst, (unsigned long long)c->sum[m] + (unsigned long long)x->bytes,
+                     (unsigned long long)com[m]);
+    c->sum[m] += x->bytes;
+    return HR_OK;
+}
+
+/* PERM: one send and one receive per processor in step st. */
+static int check_perm(checker *c, int st, const hr_xfer *x)
+{
+    if (c->sendto[x->src] >= 0)
+        return fault(c->why, c->whylen, "step %d: %d sends twice (to %d and %d)", st + 1, x->src,
+                     c->sendto[x->src], x->dst);
+    if (c->recvfrom[x->dst] >= 0)
+        return fault(c->why, c->whylen, "step %d: %d receives twice (from %d and %d)", st + 1,
+                     x->dst, c->recvfrom[x->dst], x->src);
+    c->sendto[x->src] = x->dst;
+    c->recvfrom[x->dst] = x->src;
+    return HR_OK;
+}
+
+/* PAIRS, disjoint pairs: a new pair needs both ends free; a transfer of a known pair must be its
+ * reverse direction (the same direction twice was caught before). */
+static int check_pair(checker *c, int st, int u, int v)
+{
+    int pu = c->partner[u], pv = c->partner[v];
+    if (pu < 0 && pv < 0) {
+        c->partner[u] = v;
+        c->partner[v] = u;
+        return HR_OK;
+    }
+    if (pu != v || pv != u) {
+        int w = pu >= 0 && pu != v ? u : v;
+        return fault(c->why, c->whylen, "step %d: %d is in two pairs (%d -> %d and with %d)",
+                     st + 1, w, u, v, w == u ? pu : pv);
+    }
+    return HR_OK;
+}
+
+/* Transfer e of step st (which starts at a), in the order a fault is named: its ends, the step's
+ * shape, its bytes, canonical order, its message's count, then the step's permutation and
+ * pairs. */
+static int check_xfer(checker *c, int st, size_t a, size_t e)
+{
+    const hr_xfer *x = &c->s->xfer[e];
+    int p = c->p, err;
+    if (x->src < 0 || x->src >= p || x->dst < 0 || x->dst >= p)
+        return fault(c->why, c->whylen, "step %d: %d -> %d out of range", st + 1, x->src, x->dst);
+    if (x->src == x->dst)
+        return fault(c->why, c->whylen, "step %d: %d -> %d on the diagonal", st + 1, x->src,
+                     x->dst);
+    if (c->shape != NULL && (err = check_shape(c, st, a, e)) != HR_OK)
+        return err;
+    size_t m = (size_t)x->src * p + x->dst;
+    /* A dummy (DUMMIES): 0 bytes where the pattern has no message. It counts for no message,
+     * but is still one send and one receive of the step. */
+    int dummy = x->bytes == 0 && c->dummies && c->com[m] == 0;
+    if (x->bytes == 0 && !dummy)
+        return fault(c->why, c->whylen, "step %d: %d -> %d carries 0 bytes", st + 1, x->src,
+                     x->dst);
+    if (e > a && (x[-1].src > x->src || (x[-1].src == x->src && x[-1].dst >= x->dst)))
+        return fault(c->why, c->whylen, "step %d: %d -> %d out of canonical (src, dst) order",
+                     st + 1, x->src, x->dst);
+    if (!dummy && (err = count_bytes(c, st, x, m)) != HR_OK)
+        return err;
+    if (c->perm && (err = check_perm(c, st, x)) != HR_OK)
+        return err;
+    return c->pairs ? check_pair(c, st, x->src, x->dst) : HR_OK;
+}
+
+/* After step [a, b): free its processors for the next (those in range). */
+static void end_step(checker *c, size_t a, size_t b)
+{
+    for (size_t e = a; e < b; e++) {
+        const hr_xfer *x = &c->s->xfer[e];
+        if (x->src >= 0 && x->src < c->p)
+            c->partner[x->src] = c->sendto[x->src] = c->recvfrom[x->src] = -1;
+        if (x->dst >= 0 && x->dst < c->p)
+            c->partner[x->dst] = c->sendto[x->dst] = c->recvfrom[x->dst] = -1;
+    }
+}
+
+/* Every message of the pattern sent, whole or in parts that sum to its bytes. */
+static int check_all_sent(const checker *c)
+{
+    size_t p = (size_t)c->p;
+    for (size_t m = 0; m < p * p; m++) {
+        if (m / p == m % p || !c->com[m])
+            continue;
+        uint64_t got = c->splits ? c->sum[m] : c->seen[m] ? c->com[m] : 0;
+        if (got == 0)
+            return fault(c->why, c->whylen, "message %zu -> %zu (%llu bytes) is never sent",
+                         m / p, m % p, (unsigned long long)c->com[m]);
+        if (got != c->com[m])
+            return fault(c->why, c->whylen,
+                         "message %zu -> %zu: its parts sum to %llu of %llu bytes", m / p, m % p,
+                         (unsigned long long)got, (unsigned long long)c->com[m]);
+    }
+    return HR_OK;
+}
+
+int hr__sched_check_flags(const hr_sched *s, const uint64_t *com, unsigned flags, char *why,
+                          size_t whylen)
+{
+    if (why && whylen)
+        why[0] = '\0';
+    int err = check_frame(s, com, flags, why, whylen);
+    if (err != HR_OK)
+        return err;
     unsigned shapes = flags & (HR_SCHED_LINEAR | HR_SCHED_XOR | HR_SCHED_XOR_BS);
     if (shapes & (shapes - 1))
         return fault(why, whylen, "flags %#x ask for two shapes of step", shapes);
-    int pairs = (flags & HR_SCHED_PAIRS) != 0, perm = (flags & HR_SCHED_PERM) != 0;
-    int splits = (flags & HR_SCHED_SPLITS) != 0, dummies = (flags & HR_SCHED_DUMMIES) != 0;
+    int p = s->p, splits = (flags & HR_SCHED_SPLITS) != 0;
     size_t pp = (size_t)p * p;
-    /* Whole messages need a flag each; split ones the bytes their parts have carried so far. */
-    unsigned char *seen = splits ? NULL : calloc(pp, 1);
-    uint64_t *sum = splits ? calloc(pp, sizeof *sum) : NULL;
-    int *partner = malloc((size_t)p * sizeof *partner);
-    int *sendto = malloc((size_t)p * sizeof *sendto);  /* PERM: this step's receiver of i */
-    int *recvfrom = malloc((size_t)p * sizeof *recvfrom); /* PERM: this step's sender to i */
-    int err = HR_ENOMEM;
-    if ((!seen && !sum) || !partner || !sendto || !recvfrom)
+    checker c = {
+        .s = s, .com = com, .p = p, .shapes = shapes,
+        .shape = shapes == HR_SCHED_LINEAR ? "receiver" : shapes ? "XOR" : NULL,
+        .pairs = (flags & HR_SCHED_PAIRS) != 0, .perm = (flags & HR_SCHED_PERM) != 0,
+        .splits = splits, .dummies = (flags & HR_SCHED_DUMMIES) != 0,
+        .seen = splits ? NULL : calloc(pp, 1),
+        .sum = splits ? calloc(pp, sizeof *c.sum) : NULL,
+        .partner = malloc((size_t)p * sizeof *c.partner),
+        .sendto = malloc((size_t)p * sizeof *c.sendto),
+        .recvfrom = malloc((size_t)p * sizeof *c.recvfrom),
+        .last = -1, .why = why, .whylen = whylen,
+    };
+    err = HR_ENOMEM;
+    if ((!c.seen && !c.sum) || !c.partner || !c.sendto || !c.recvfrom)
         goto done;
     for (int i = 0; i < p; i++)
-        partner[i] = sendto[i] = recvfrom[i] = -1;
+        c.partner[i] = c.sendto[i] = c.recvfrom[i] = -1;
     err = HR_OK;
-    const char *shape = shapes == HR_SCHED_LINEAR ? "receiver" : shapes ? "XOR" : NULL;
-    for (int st = 0, last = -1; st < s->nsteps && err == HR_OK; st++) {
+    for (int st = 0; st < s->nsteps && err == HR_OK; st++) {
         size_t a = s->start[st], b = s->start[st + 1];
-        for (size_t e = a; e < b && err == HR_OK; e++) {
-            const hr_xfer *x = &s->xfer[e];
-            if (x->src < 0 || x->src >= p || x->dst < 0 || x->dst >= p) {
-                err = fault(why, whylen, "step %d: %d -> %d out of range", st + 1, x->src, x->dst);
-                break;
-            }
-            if (x->src == x->dst) {
-                err = fault(why, whylen, "step %d: %d -> %d on the diagonal", st + 1, x->src,
-                            x->dst);
-                break;
-            }
-            if (shape != NULL) {
-                /* The step's shape: one receiver (LS), one XOR (PS, LP) or one XOR of virtual
-                 * numbers (BS), ascending from step to step as the paper's loop goes. */
-                int key = shape_key(shapes, p, x->src, x->dst);
-                int first = shape_key(shapes, p, s->xfer[a].src, s->xfer[a].dst);
-                if (key != first) {
-                    err = fault(why, whylen, "step %d: %d -> %d has %s %d, the step's first "
-                                "transfer %d -> %d %s %d", st + 1, x->src, x->dst, shape, key,
-                                s->xfer[a].src, s->xfer[a].dst, shape, first);
-                    break;
-                }
-                if (e == a && key <= last) {
-                    err = fault(why, whylen, "step %d: %d -> %d has %s %d, not above step %d's"
-                                " %d", st + 1, x->src, x->dst, shape, key, st, last);
-                    break;
-                }
-                last = key;
-            }
-            size_t m = (size_t)x->src * p + x->dst;
-            /* A dummy (DUMMIES): 0 bytes where the pattern has no message. */
-            int dummy = x->bytes == 0 && dummies && com[m] == 0;
-            if (x->bytes == 0 && !dummy) {
-                err = fault(why, whylen, "step %d: %d -> %d carries 0 bytes", st + 1, x->src,
-                            x->dst);
-                break;
-            }
-            if (e > a && (x[-1].src > x->src || (x[-1].src == x->src && x[-1].dst >= x->dst))) {
-                err = fault(why, whylen, "step %d: %d -> %d out of canonical (src, dst) order",
-                            st + 1, x->src, x->dst);
-                break;
-            }
-            if (dummy) {
-                /* Counts for no message; still one send and one receive of the step. */
-            } else if (!splits) {
-                if (com[m] != x->bytes) {
-                    err = fault(why, whylen,
-                                "step %d: %d -> %d carries %llu bytes, the pattern %llu", st + 1,
-                                x->src, x->dst, (unsigned long long)x->bytes,
-                                (unsigned long long)com[m]);
-                    break;
-                }
-                if (seen[m]++) {
-                    err = fault(why, whylen, "step %d: %d -> %d sent a second time", st + 1,
-                                x->src, x->dst);
-                    break;
-                }
-            } else {
-                if (x->bytes > com[m] - sum[m]) {
-                    err = fault(why, whylen,
-                                "step %d: %d -> %d: its parts reach %llu bytes, the pattern %llu",
-                                st + 1, x->src, x->dst,
-                                (unsigned long long)sum[m] + (unsigned long long)x->bytes,
-                                (unsigned long long)com[m]);
-                    break;
-                }
-                sum[m] += x->bytes;
-            }
-            if (perm) {
-                if (sendto[x->src] >= 0) {
-                    err = fault(why, whylen, "step %d: %d sends twice (to %d and %d)", st + 1,
-                                x->src, sendto[x->src], x->dst);
-                    break;
-                }
-                if (recvfrom[x->dst] >= 0) {
-                    err = fault(why, whylen, "step %d: %d receives twice (from %d and %d)",
-                                st + 1, x->dst, recvfrom[x->dst], x->src);
-                    break;
-                }
-                sendto[x->src] = x->dst;
-                recvfrom[x->dst] = x->src;
-            }
-            if (!pairs)
-                continue;
-            /* Disjoint pairs: a new pair needs both ends free; a transfer of a known pair must
-             * be its reverse direction (the same direction twice was caught above). */
-            int u = x->src, v = x->dst;
-            if (partner[u] < 0 && partner[v] < 0) {
-                partner[u] = v;
-                partner[v] = u;
-            } else if (partner[u] != v || partner[v] != u) {
-                int w = partner[u] >= 0 && partner[u] != v ? u : v;
-                err = fault(why, whylen, "step %d: %d is in two pairs (%d -> %d and with %d)",
-                            st + 1, w, u, v, partner[w]);
-            }
-        }
-        for (size_t e = a; e < b; e++) {
-            const hr_xfer *x = &s->xfer[e];
-            if (x->src >= 0 && x->src < p)
-                partner[x->src] = sendto[x->src] = recvfrom[x->src] = -1;
-            if (x->dst >= 0 && x->dst < p)
-                partner[x->dst] = sendto[x->dst] = recvfrom[x->dst] = -1;
-        }
+        for (size_t e = a; e < b && err == HR_OK; e++)
+            err = check_xfer(&c, st, a, e);
+        end_step(&c, a, b);
     }
-    for (size_t m = 0; m < pp && err == HR_OK; m++) {
-        if (m / (size_t)p == m % (size_t)p || !com[m])
-            continue;
-        uint64_t got = splits ? sum[m] : seen[m] ? com[m] : 0;
-        if (got == 0)
-            err = fault(why, whylen, "message %zu -> %zu (%llu bytes) is never sent", m / (size_t)p,
-                        m % (size_t)p, (unsigned long long)com[m]);
-        else if (got != com[m])
-            err = fault(why, whylen, "message %zu -> %zu: its parts sum to %llu of %llu bytes",
-                        m / (size_t)p, m % (size_t)p, (unsigned long long)got,
-                        (unsigned long long)com[m]);
-    }
+    if (err == HR_OK)
+        err = check_all_sent(&c);
 done:
-    free(recvfrom);
-    free(sendto);
-    free(partner);
-    free(sum);
-    free(seen);
+    free(c.recvfrom);
+    free(c.sendto);
+    free(c.partner);
+    free(c.sum);
+    free(c.seen);
     return err;
 }
 

@@ -52,22 +52,30 @@ static void owner_of(uint64_t addr, uint64_t n, int p, uint32_t *dest, uint32_t 
     *pos = (uint32_t)(addr - start);
 }
 
-/* One stable counting-sort pass on the digit (key >> shift) mod 2^r. in holds this processor's
- * block of cnt keys; returns its block of the sequence sorted by that digit. Algorithm 2. */
-static hr_key *count_pass(hr_proc *p, const hr_key *in, size_t cnt, uint64_t n, unsigned shift,
-                          unsigned r)
-{
-    int np = hr_nprocs(p), me = hr_pid(p);
-    uint32_t mask = r >= 32 ? UINT32_MAX : (UINT32_C(1) << r) - 1;
-    size_t radix = (size_t)mask + 1;
-    size_t b = (radix + (size_t)np - 1) / (size_t)np;    /* buckets per processor, R/p */
-    size_t rp = b * (size_t)np;                          /* R padded to a multiple of p */
+/* The counters of one pass: R = 2^r buckets of the digit (key >> shift) & mask, b of them per
+ * processor, padded to rp = b p (so that any p works). */
+typedef struct digit {
+    unsigned shift;
+    uint32_t mask;
+    size_t   b, rp;
+} digit;
 
-    /* Steps 1-2: count this processor's keys per bucket. */
-    uint32_t *index = hr_calloc(p, rp, sizeof *index);
+/* Steps 1-2: count this processor's keys per bucket, into index[rp] (hr_malloc memory). */
+static uint32_t *count_buckets(hr_proc *p, const hr_key *in, size_t cnt, const digit *dg)
+{
+    uint32_t *index = hr_calloc(p, dg->rp, sizeof *index);
     for (size_t k = 0; k < cnt; k++)
-        index[(in[k].key >> shift) & mask]++;
-    hr_compute(p, (double)(cnt + rp));
+        index[(in[k].key >> dg->shift) & dg->mask]++;
+    hr_compute(p, (double)(cnt + dg->rp));
+    return index;
+}
+
+/* Steps 3-6: from every processor's index[], scans[2 bucket] = the keys of the bucket on the
+ * processors before this one and scans[2 bucket + 1] = the bucket's total (hr_malloc memory). */
+static uint32_t *bucket_scans(hr_proc *p, const uint32_t *index, const digit *dg)
+{
+    int np = hr_nprocs(p);
+    size_t b = dg->b, rp = dg->rp;
 
     /* Step 3: processor i gets row k = (counts of buckets i*b .. i*b+b-1 on processor k). */
     uint32_t *scantran = hr_malloc(p, rp * sizeof *scantran);
@@ -88,56 +96,62 @@ static hr_key *count_pass(hr_proc *p, const hr_key *in, size_t cnt, uint64_t n, 
     hr_compute(p, (double)(2 * rp));
     hr_free(p, scantran);
 
-    /* Step 6: the inverse transpose: scans[2 bucket] = keys of the bucket on processors before
-     * this one, scans[2 bucket + 1] = the bucket's total. */
+    /* Step 6: the inverse transpose. */
     uint32_t *scans = hr_malloc(p, 2 * rp * sizeof *scans);
     hr_transpose(p, inter, scans, 2 * b * sizeof *inter);
     hr_free(p, inter);
+    return scans;
+}
 
-    /* Steps 7-9: the first rank of each bucket's keys on this processor, kept as the processor
-     * and index that hold it (the place of rank addr in step 11's terms). */
+/* Steps 7-9: the first rank of each bucket's keys on this processor, kept as the processor and
+ * index that hold it (the place of rank addr in step 11's terms): first[rp] (hr_malloc). */
+static slot *first_ranks(hr_proc *p, const uint32_t *index, const uint32_t *scans, uint64_t n,
+                         const digit *dg)
+{
     uint64_t offset = 0;
-    slot *first = hr_malloc(p, rp * sizeof *first);
-    for (size_t k = 0; k < rp; k++) {
+    slot *first = hr_malloc(p, dg->rp * sizeof *first);
+    for (size_t k = 0; k < dg->rp; k++) {
         first[k] = (slot){ 0, 0 };
         if (index[k] != 0)   /* an empty bucket's first rank may be n, which has no owner */
-            owner_of(scans[2 * k] + offset, n, np, &first[k].dest, &first[k].pos);
+            owner_of(scans[2 * k] + offset, n, hr_nprocs(p), &first[k].dest, &first[k].pos);
         offset += scans[2 * k + 1];
     }
-    hr_free(p, scans);
-    hr_free(p, index);
+    return first;
+}
 
-    /* Step 10: every key's rank, in input order within a bucket: stable. A bucket's ranks are
-     * consecutive, so its place moves one index on, to the next processor's first at the end of
-     * a block (no division per key). Each routed element is dealt to step 11's router as it is
-     * made. */
-    uint64_t h = block_count(n, np, 0);
+/* Step 10: every key's rank, in input order within a bucket: stable. A bucket's ranks are
+ * consecutive, so its place moves one index on, to the next processor's first at the end of a
+ * block (no division per key). Each routed element is dealt to step 11's router rt as it is
+ * made. first[] is used up. */
+static void deal_ranks(hr_proc *p, hr_router *rt, const hr_key *in, size_t cnt, uint64_t n,
+                       slot *first, const digit *dg)
+{
+    int np = hr_nprocs(p);
     uint32_t rem = (uint32_t)(n % (uint64_t)np), q = (uint32_t)(n / (uint64_t)np);
-    hr_router rt;
-    hr__route_start(p, &rt, sizeof(routed), offsetof(routed, dest), h, h);
     routed batch[256];        /* made here, dealt from L1 */
     for (size_t k0 = 0; k0 < cnt; k0 += 256) {
         size_t m = cnt - k0 < 256 ? cnt - k0 : 256;
         for (size_t j = 0; j < m; j++) {
             const hr_key *x = &in[k0 + j];
-            slot *at = &first[(x->key >> shift) & mask];
+            slot *at = &first[(x->key >> dg->shift) & dg->mask];
             batch[j] = (routed){ x->key, x->id, at->dest, at->pos };
             if (++at->pos == q + (at->dest < rem)) {     /* block_count(n, np, dest) */
                 at->dest++;
                 at->pos = 0;
             }
         }
-        hr__route_deal(p, &rt, batch, m);
+        hr__route_deal(p, rt, batch, m);
     }
-    hr_free(p, first);
-    hr_compute(p, (double)(rp + cnt));
+}
 
-    /* Step 11: route every key to its rank (a permutation: h = n/p, uneven blocks rounded up),
-     * and put each where its rank says, reading it where it arrived. */
-    hr__route_exchange(p, &rt);
-    size_t mine = (size_t)block_count(n, np, me), got = 0;
+/* Step 11, after the exchange: put each key that arrived where its rank says, reading it where
+ * it arrived; returns this processor's block (hr_malloc). */
+static hr_key *place_arrivals(hr_proc *p, hr_router *rt, uint64_t n)
+{
+    int np = hr_nprocs(p);
+    size_t mine = (size_t)block_count(n, np, hr_pid(p)), got = 0;
     for (int k = 0; k < np; k++)
-        got += hr__route_count(&rt, k);
+        got += hr__route_count(rt, k);
     if (got != mine)
         hr_fail(p, "counting sort: %zu keys arrived for a block of %zu", got, mine);
     hr_key *out = hr_malloc(p, mine * sizeof *out + 1);
@@ -149,8 +163,8 @@ static hr_key *count_pass(hr_proc *p, const hr_key *in, size_t cnt, uint64_t n, 
     const routed **blk = hr_malloc(p, (size_t)np * sizeof *blk);
     size_t *len = hr_malloc(p, (size_t)np * sizeof *len), most = 0;
     for (int k = 0; k < np; k++) {
-        blk[k] = hr__route_block(&rt, k);
-        len[k] = hr__route_count(&rt, k);
+        blk[k] = hr__route_block(rt, k);
+        len[k] = hr__route_count(rt, k);
         most = len[k] > most ? len[k] : most;
     }
     for (size_t j = 0; j < most; j++)
@@ -165,6 +179,39 @@ static hr_key *count_pass(hr_proc *p, const hr_key *in, size_t cnt, uint64_t n, 
     hr_free(p, blk);
     hr_free(p, len);
     hr_compute(p, (double)got);
+    return out;
+}
+
+/* One stable counting-sort pass on the digit (key >> shift) mod 2^r. in holds this processor's
+ * block of cnt keys; returns its block of the sequence sorted by that digit. Algorithm 2, its
+ * steps in the functions above. */
+static hr_key *count_pass(hr_proc *p, const hr_key *in, size_t cnt, uint64_t n, unsigned shift,
+                          unsigned r)
+{
+    int np = hr_nprocs(p);
+    digit dg = { .shift = shift, .mask = r >= 32 ? UINT32_MAX : (UINT32_C(1) << r) - 1 };
+    size_t radix = (size_t)dg.mask + 1;
+    dg.b = (radix + (size_t)np - 1) / (size_t)np;   /* buckets per processor, R/p */
+    dg.rp = dg.b * (size_t)np;                      /* R padded to a multiple of p */
+
+    uint32_t *index = count_buckets(p, in, cnt, &dg);          /* steps 1-2 */
+    uint32_t *scans = bucket_scans(p, index, &dg);             /* steps 3-6 */
+    slot *first = first_ranks(p, index, scans, n, &dg);        /* steps 7-9 */
+    hr_free(p, scans);
+    hr_free(p, index);
+
+    /* Step 10, dealt to step 11's router as the ranks are made. */
+    uint64_t h = block_count(n, np, 0);
+    hr_router rt;
+    hr__route_start(p, &rt, sizeof(routed), offsetof(routed, dest), h, h);
+    deal_ranks(p, &rt, in, cnt, n, first, &dg);
+    hr_free(p, first);
+    hr_compute(p, (double)(dg.rp + cnt));
+
+    /* Step 11: route every key to its rank (a permutation: h = n/p, uneven blocks rounded up),
+     * and put each where its rank says. */
+    hr__route_exchange(p, &rt);
+    hr_key *out = place_arrivals(p, &rt, n);
     hr__route_end(p, &rt);
     return out;
 }

@@ -2,7 +2,8 @@
  * and permutation inputs, laid out cyclically; alltoall, random (h permutations without fixed
  * points) and seed 003's difficult h-relation, laid out by sender; relations read from a file
  * (file:PATH); and an O(n) verifier of exactly-once delivery (a bitmap over ids and a fingerprint
- * of each processor's id set). */
+ * of each processor's id set). Each distribution is a make function and a row of the table of
+ * distributions (HREL_DISTRIBUTIONS, below the make functions). */
 #include "work/hrel.h"
 
 #include <ctype.h>
@@ -355,18 +356,77 @@ static int file_elems_push(file_elems *fe, uint16_t src, uint16_t dst, uint32_t 
     return HR_OK;
 }
 
+/* One line of path (number line, text buf[0 .. len)): 0 for a blank or comment line, 1 for an
+ * element line with its SOURCE, DEST and VALUE in v[], each checked; or HR_EINVAL with the
+ * reason "PATH:LINE: ...". */
+static int parse_line(const char *path, uint64_t line, const char *buf, size_t len, int p,
+                      uint64_t v[3], char *why, size_t whylen)
+{
+    static const char *const field[3] = { "SOURCE", "DEST", "VALUE" };
+    const char *end = buf + len, *hash = memchr(buf, '#', len);
+    if (hash != NULL)
+        end = hash;
+    const char *tok[3];
+    size_t tlen[3];
+    int nf = hr__text_split(buf, (size_t)(end - buf), tok, tlen, 3);
+    if (nf == 0)
+        return 0;   /* blank or comment */
+    if (nf != 3)
+        return hr__work_fail(why, whylen, HR_EINVAL,
+                             "%s:%" PRIu64 ": expected SOURCE DEST VALUE, found %d field%s", path,
+                             line, nf, nf == 1 ? "" : "s");
+    char shown[28];
+    for (int k = 0; k < 3; k++) {
+        int r = hr__text_parse_dec(tok[k], tlen[k], &v[k]);
+        hr__text_show_token(shown, sizeof shown, tok[k], tlen[k]);
+        if (r == -1)
+            return hr__work_fail(why, whylen, HR_EINVAL,
+                                 "%s:%" PRIu64 ": %s \"%s\" is not a decimal number", path, line,
+                                 field[k], shown);
+        if (k < 2 && (r == -2 || v[k] >= (uint64_t)p))
+            return hr__work_fail(why, whylen, HR_EINVAL,
+                                 "%s:%" PRIu64 ": %s %s is not a processor (0 .. %d)", path, line,
+                                 field[k], shown, p - 1);
+        if (k == 2 && (r == -2 || v[k] > UINT32_MAX))
+            return hr__work_fail(why, whylen, HR_EINVAL,
+                                 "%s:%" PRIu64 ": VALUE %s does not fit in 32 bits "
+                                 "(at most 4294967295)",
+                                 path, line, shown);
+    }
+    return 1;
+}
+
+/* Keep element line number line (fields v[]) as the next element of fe, or say why not: more
+ * lines than n, more than 2^32, or no memory. */
+static int keep_elem(const char *path, uint64_t line, const uint64_t v[3], uint64_t n,
+                     file_elems *fe, char *why, size_t whylen)
+{
+    if (fe->count == n)
+        return hr__work_fail(why, whylen, HR_EINVAL,
+                             "%s:%" PRIu64 ": more element lines than n = %" PRIu64
+                             ": n must equal the number of element lines", path, line, n);
+    if (fe->count == MAX_ELEMS)
+        return hr__work_fail(why, whylen, HR_EINVAL, "%s:%" PRIu64 ": more than 2^32 elements",
+                             path, line);
+    if (file_elems_push(fe, (uint16_t)v[0], (uint16_t)v[1], (uint32_t)v[2], line) != HR_OK)
+        return hr__work_fail(why, whylen, HR_ENOMEM,
+                             "%s:%" PRIu64 ": out of memory holding %" PRIu64
+                             " element lines (%" PRIu64 " bytes each while the file is read)",
+                             path, line, fe->count, (uint64_t)FILE_ELEM_BYTES);
+    return HR_OK;
+}
+
 /* Read path's element lines into fe, checking every field; the reason is "PATH:LINE: ...". The
  * reading stops at the element line after the n-th, which is refused: a file longer than n says
  * so without being read (or held) whole, however large it is. */
 static int read_file(const char *path, int p, uint64_t n, file_elems *fe, char *why,
                      size_t whylen)
 {
-    static const char *const field[3] = { "SOURCE", "DEST", "VALUE" };
     hr_text_reader lr = { .fd = -1 };
     int err = hr__text_open(path, &lr.fd, NULL, why, whylen);
     if (err != HR_OK)
         return err;
-    char buf[HR_TEXT_MAX_LINE], shown[28];
+    char buf[HR_TEXT_MAX_LINE];
     lr.buf = malloc(HR_TEXT_READ_CHUNK);
     if (lr.buf == NULL) {
         close(lr.fd);
@@ -377,67 +437,18 @@ static int read_file(const char *path, int p, uint64_t n, file_elems *fe, char *
     uint64_t line = 0;
     while (err == HR_OK && (got = hr__text_next_line(&lr, buf, &len)) != 0) {
         line++;
-        if (got == -1) {
+        uint64_t v[3];
+        if (got == -1)
             err = hr__work_fail(why, whylen, HR_EINVAL,
                                 "%s:%" PRIu64 ": line longer than %d bytes", path, line,
                                 HR_TEXT_MAX_LINE);
-            break;
-        }
-        if (got == -2) {
+        else if (got == -2)
             err = hr__work_fail(why, whylen, HR_EINVAL, "%s:%" PRIu64 ": cannot read: %s", path,
                                 line, strerror(errno));
-            break;
-        }
-        const char *end = buf + len, *hash = memchr(buf, '#', len);
-        if (hash != NULL)
-            end = hash;
-        const char *tok[3];
-        size_t tlen[3];
-        int nf = hr__text_split(buf, (size_t)(end - buf), tok, tlen, 3);
-        if (nf == 0)
-            continue;   /* blank or comment */
-        if (nf != 3) {
-            err = hr__work_fail(why, whylen, HR_EINVAL,
-                                "%s:%" PRIu64 ": expected SOURCE DEST VALUE, found %d field%s",
-                                path, line, nf, nf == 1 ? "" : "s");
-            break;
-        }
-        uint64_t v[3];
-        for (int k = 0; k < 3 && err == HR_OK; k++) {
-            int r = hr__text_parse_dec(tok[k], tlen[k], &v[k]);
-            hr__text_show_token(shown, sizeof shown, tok[k], tlen[k]);
-            if (r == -1)
-                err = hr__work_fail(why, whylen, HR_EINVAL,
-                                    "%s:%" PRIu64 ": %s \"%s\" is not a decimal number", path, line,
-                                    field[k], shown);
-            else if (k < 2 && (r == -2 || v[k] >= (uint64_t)p))
-                err = hr__work_fail(why, whylen, HR_EINVAL,
-                                    "%s:%" PRIu64 ": %s %s is not a processor (0 .. %d)", path,
-                                    line, field[k], shown, p - 1);
-            else if (k == 2 && (r == -2 || v[k] > UINT32_MAX))
-                err = hr__work_fail(why, whylen, HR_EINVAL,
-                                    "%s:%" PRIu64 ": VALUE %s does not fit in 32 bits "
-                                    "(at most 4294967295)",
-                                    path, line, shown);
-        }
-        if (err != HR_OK)
-            break;
-        if (fe->count == n) {
-            err = hr__work_fail(why, whylen, HR_EINVAL,
-                                "%s:%" PRIu64 ": more element lines than n = %" PRIu64
-                                ": n must equal the number of element lines", path, line, n);
-            break;
-        }
-        if (fe->count == MAX_ELEMS) {
-            err = hr__work_fail(why, whylen, HR_EINVAL,
-                                "%s:%" PRIu64 ": more than 2^32 elements", path, line);
-            break;
-        }
-        if (file_elems_push(fe, (uint16_t)v[0], (uint16_t)v[1], (uint32_t)v[2], line) != HR_OK)
-            err = hr__work_fail(why, whylen, HR_ENOMEM,
-                                "%s:%" PRIu64 ": out of memory holding %" PRIu64
-                                " element lines (%" PRIu64 " bytes each while the file is read)",
-                                path, line, fe->count, (uint64_t)FILE_ELEM_BYTES);
+        else if ((got = parse_line(path, line, buf, len, p, v, why, whylen)) < 0)
+            err = got;
+        else if (got == 1)
+            err = keep_elem(path, line, v, n, fe, why, whylen);
     }
     free(lr.buf);
     close(lr.fd);
@@ -450,11 +461,96 @@ static int cmp_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* An instance from path: element g is the file's g-th element line, on processor SOURCE after
- * the earlier lines with the same SOURCE, with data = VALUE and dest = DEST. */
-static int make_file(const hr_workload_spec *s, const char *path, int p, void **inst, char *why,
-                     size_t whylen)
+/* Values are ids: the sorted (value << 32 | g) pairs of fe's elements into keys[n], or HR_EINVAL
+ * naming the earliest line that repeats a value (and the line it repeats). */
+static int sort_values(const char *path, const file_elems *fe, uint64_t *keys, char *why,
+                       size_t whylen)
 {
+    uint64_t n = fe->count;
+    for (uint64_t g = 0; g < n; g++)
+        keys[g] = (uint64_t)fe->val[g] << 32 | g;
+    qsort(keys, (size_t)n, sizeof *keys, cmp_u64);
+    uint64_t dup = UINT64_MAX;   /* the g of the earliest repeating line */
+    for (uint64_t k = 1; k < n; k++)
+        if (keys[k] >> 32 == keys[k - 1] >> 32 && (keys[k] & UINT32_MAX) < dup)
+            dup = keys[k] & UINT32_MAX;
+    if (dup == UINT64_MAX)
+        return HR_OK;
+    uint64_t first = dup;
+    for (uint64_t g = 0; g < dup; g++)
+        if (fe->val[g] == fe->val[dup]) {
+            first = g;
+            break;
+        }
+    return hr__work_fail(why, whylen, HR_EINVAL,
+                         "%s:%" PRIu64 ": VALUE %" PRIu32 " repeats line %" PRIu64
+                         " (values identify the elements: each must be unique)",
+                         path, fe->line[dup], fe->val[dup], fe->line[first]);
+}
+
+/* The relation's own h, the most elements one processor receives, and each source's lines in
+ * count[p]; HR_EINVAL when s asks for another h. want[p] is scratch. */
+static int file_counts(const hr_workload_spec *s, const char *path, const file_elems *fe,
+                       uint64_t *count, uint64_t *want, char *why, size_t whylen)
+{
+    uint64_t h = 0;
+    for (uint64_t g = 0; g < fe->count; g++) {
+        count[fe->src[g]]++;
+        if (++want[fe->dst[g]] > h)
+            h = want[fe->dst[g]];
+    }
+    if (s->h != 0 && s->h != h)
+        return hr__work_fail(why, whylen, HR_EINVAL,
+                             "%s: the relation has h = %" PRIu64
+                             " (the most elements one processor receives), not %" PRIu64
+                             ": leave h unset or 0",
+                             path, h, s->h);
+    return HR_OK;
+}
+
+/* Lay out fe's elements by source: element g on processor SOURCE after the earlier lines with the
+ * same SOURCE (count[] is the fill cursor, and ends as it began), data = VALUE, dest = DEST. */
+static void fill_by_line(hrel_inst *I, const file_elems *fe, uint64_t *count)
+{
+    int p = I->pub.p;
+    memset(count, 0, (size_t)p * sizeof *count);
+    for (uint64_t g = 0; g < fe->count; g++) {
+        uint16_t src = fe->src[g], dst = fe->dst[g];
+        I->pub.in[src][count[src]++] = (hr_elem){ .data = fe->val[g], .dest = dst };
+        I->want[dst]++;
+        I->print[dst] += hr__work_mix(g);
+        I->moved += src != dst;
+    }
+    set_h(I);
+}
+
+/* Hand the verifier's truth to I: fe's dests and values (trimmed to n entries: the arrays grew by
+ * doubling while the file was read), the sorted keys and the path; fe, *keys and *copy are left
+ * without them. */
+static void keep_truth(hrel_inst *I, file_elems *fe, uint64_t **keys, char **copy)
+{
+    size_t n = (size_t)fe->count;
+    uint16_t *dst_fit = realloc(fe->dst, n * sizeof *dst_fit);
+    if (dst_fit != NULL)
+        fe->dst = dst_fit;
+    uint32_t *val_fit = realloc(fe->val, n * sizeof *val_fit);
+    if (val_fit != NULL)
+        fe->val = val_fit;
+    I->dest_of = fe->dst;
+    fe->dst = NULL;
+    I->value = fe->val;
+    fe->val = NULL;
+    I->by_value = *keys;
+    *keys = NULL;
+    I->path = *copy;
+    *copy = NULL;
+}
+
+/* file:PATH: element g is the file's g-th element line (format in docs/config.md). Read, check
+ * n, the VALUEs and h, then lay out. */
+static int make_file(const hr_workload_spec *s, int p, void **inst, char *why, size_t whylen)
+{
+    const char *path = strchr(s->distribution, ':') + 1;
     if (path[0] == '\0')
         return hr__work_fail(why, whylen, HR_EINVAL,
                              "distribution file:PATH needs a path after \"file:\"");
@@ -473,7 +569,6 @@ static int make_file(const hr_workload_spec *s, const char *path, int p, void **
                             path, n, s->n);
         goto done;
     }
-    /* Values are ids: sort (value, g) and report the earliest line that repeats a value. */
     keys = malloc((size_t)n * sizeof *keys);
     count = calloc((size_t)p, sizeof *count);
     want = calloc((size_t)p, sizeof *want);
@@ -484,40 +579,9 @@ static int make_file(const hr_workload_spec *s, const char *path, int p, void **
                             n);
         goto done;
     }
-    for (uint64_t g = 0; g < n; g++)
-        keys[g] = (uint64_t)fe.val[g] << 32 | g;
-    qsort(keys, (size_t)n, sizeof *keys, cmp_u64);
-    uint64_t dup = UINT64_MAX;   /* the g of the earliest repeating line */
-    for (uint64_t k = 1; k < n; k++)
-        if (keys[k] >> 32 == keys[k - 1] >> 32 && (keys[k] & UINT32_MAX) < dup)
-            dup = keys[k] & UINT32_MAX;
-    if (dup != UINT64_MAX) {
-        uint64_t first = dup;
-        for (uint64_t g = 0; g < dup; g++)
-            if (fe.val[g] == fe.val[dup]) {
-                first = g;
-                break;
-            }
-        err = hr__work_fail(why, whylen, HR_EINVAL,
-                            "%s:%" PRIu64 ": VALUE %" PRIu32 " repeats line %" PRIu64
-                            " (values identify the elements: each must be unique)",
-                            path, fe.line[dup], fe.val[dup], fe.line[first]);
+    if ((err = sort_values(path, &fe, keys, why, whylen)) != HR_OK ||
+        (err = file_counts(s, path, &fe, count, want, why, whylen)) != HR_OK)
         goto done;
-    }
-    uint64_t h = 0;
-    for (uint64_t g = 0; g < n; g++) {
-        count[fe.src[g]]++;
-        if (++want[fe.dst[g]] > h)
-            h = want[fe.dst[g]];
-    }
-    if (s->h != 0 && s->h != h) {
-        err = hr__work_fail(why, whylen, HR_EINVAL,
-                            "%s: the relation has h = %" PRIu64
-                            " (the most elements one processor receives), not %" PRIu64
-                            ": leave h unset or 0",
-                            path, h, s->h);
-        goto done;
-    }
     if ((err = alloc_inst(n, p, count, &I)) != HR_OK) {
         err = hr__work_fail(why, whylen, HR_ENOMEM,
                             "%s: out of memory for the input of %" PRIu64 " elements", path, n);
@@ -525,30 +589,8 @@ static int make_file(const hr_workload_spec *s, const char *path, int p, void **
     }
     I->mode = DEST_TABLE;
     I->seed = s->seed;
-    memset(count, 0, (size_t)p * sizeof *count);   /* now each source's fill cursor */
-    for (uint64_t g = 0; g < n; g++) {
-        uint16_t src = fe.src[g], dst = fe.dst[g];
-        I->pub.in[src][count[src]++] = (hr_elem){ .data = fe.val[g], .dest = dst };
-        I->want[dst]++;
-        I->print[dst] += hr__work_mix(g);
-        I->moved += src != dst;
-    }
-    set_h(I);
-    /* The arrays grew by doubling while the file was read: keep n entries, not up to 2n. */
-    uint16_t *dst_fit = realloc(fe.dst, (size_t)n * sizeof *dst_fit);
-    if (dst_fit != NULL)
-        fe.dst = dst_fit;
-    uint32_t *val_fit = realloc(fe.val, (size_t)n * sizeof *val_fit);
-    if (val_fit != NULL)
-        fe.val = val_fit;
-    I->dest_of = fe.dst;
-    fe.dst = NULL;
-    I->value = fe.val;
-    fe.val = NULL;
-    I->by_value = keys;
-    keys = NULL;
-    I->path = copy;
-    copy = NULL;
+    fill_by_line(I, &fe, count);
+    keep_truth(I, &fe, &keys, &copy);
     *inst = &I->pub;
 done:
     file_elems_free(&fe);
@@ -804,116 +846,182 @@ static int make_difficult(const hr_workload_spec *s, int p, void **inst, char *w
     return finish_by_source(s, p, n, count, dest, inst);
 }
 
-/* ---- make -------------------------------------------------------------------------------- */
+/* ---- uniform, transpose, skewed, permutation: laid out cyclically ------------------------ */
 
-int hr__hrel_make(const hr_workload_spec *s, int p, void **inst, char *why, size_t whylen)
+/* A cyclic instance of s whose destinations come from mode: the counts v[p] (DEST_COUNTS; v is
+ * NULL otherwise), the seed's draws (DEST_UNIFORM) or a permutation drawn here (DEST_TABLE). */
+static int make_cyclic(const hr_workload_spec *s, int p, int mode, const uint64_t *v, void **inst)
 {
-    /* distribution unset: uniform, the one that needs no further parameter. */
-    const char *dist = s->distribution != NULL ? s->distribution : "uniform";
-    uint64_t n = s->n;
-    int is_uniform = strcmp(dist, "uniform") == 0;
-    int is_transpose = strcmp(dist, "transpose") == 0;
-    int is_perm = strcmp(dist, "permutation") == 0;
-    int is_file = strncmp(dist, "file:", 5) == 0;
-    int is_alltoall = strcmp(dist, "alltoall") == 0;
-    int is_random = strcmp(dist, "random") == 0;
-    int is_difficult = strcmp(dist, "difficult") == 0;
-
-    if (!is_uniform && !is_transpose && !is_perm && !is_file && !is_alltoall && !is_random &&
-        !is_difficult && strcmp(dist, "skewed") != 0)
-        return hr__work_fail(why, whylen, HR_EINVAL,
-                             "unknown hrelation distribution \"%s\" (known: alltoall, difficult, "
-                             "file:PATH, permutation, random, skewed, transpose, uniform)",
-                             dist);
-    if (p < 1 || p > HR_MAX_PROCS)
-        return hr__work_fail(why, whylen, HR_EINVAL, "procs = %d is outside 1 .. %d", p,
-                             HR_MAX_PROCS);
-    /* These fix n from p and h, so a wrong n (0 included) is told what it should be. */
-    if (is_alltoall)
-        return make_alltoall(s, p, inst, why, whylen);
-    if (is_random)
-        return make_random(s, p, inst, why, whylen);
-    if (is_difficult)
-        return make_difficult(s, p, inst, why, whylen);
-    if (n == 0)
-        return hr__work_fail(why, whylen, HR_EINVAL, "n must be at least 1");
-    if (n > MAX_ELEMS)
-        return hr__work_fail(why, whylen, HR_EINVAL,
-                             "n = %" PRIu64 " exceeds 2^32: element ids are 32-bit data fields", n);
-
-    if (is_file)
-        return make_file(s, dist + 5, p, inst, why, whylen);
-
-    uint64_t np = n / (uint64_t)p;
-    if (is_perm) {
-        if (n % (uint64_t)p != 0)
-            return hr__work_fail(why, whylen, HR_EINVAL,
-                                 "distribution permutation needs n to be a multiple of p = %d "
-                                 "(every processor sends and receives n/p); n = %" PRIu64,
-                                 p, n);
-        if (s->h != 0 && s->h != np)
-            return hr__work_fail(why, whylen, HR_EINVAL,
-                                 "distribution permutation has h = n/p = %" PRIu64
-                                 ", not %" PRIu64 ": leave h unset or 0",
-                                 np, s->h);
+    hrel_inst *I = NULL;
+    int err = alloc_inst(s->n, p, NULL, &I);
+    if (err != HR_OK)
+        return err;
+    I->mode = mode;
+    I->seed = s->seed;
+    if (mode == DEST_TABLE && (err = draw_permutation(I)) != HR_OK) {
+        hr__hrel_destroy(I);
+        return err;
     }
-    /* skewed with h = n/p is the paper's transpose sequence: the same instance, the same rules. */
-    if (!is_uniform && !is_transpose && !is_perm && n % (uint64_t)p == 0 && s->h == np)
-        is_transpose = 1;
-    if (is_transpose) {
-        /* With p^2 | n every processor sends exactly n/p^2 elements to every processor: the data
-         * movement of the transpose primitive, as the paper says. With only p | n it would still
-         * be an h-relation of h = n/p, but with blocks of n/p^2 and n/p^2 + 1: not a transpose. */
-        uint64_t pp = (uint64_t)p * (uint64_t)p;
-        if (n % pp != 0)
-            return hr__work_fail(
-                why, whylen, HR_EINVAL,
-                "distribution transpose needs n to be a multiple of p^2 = %" PRIu64
-                " (every processor sends n/p^2 elements to every other); n = %" PRIu64,
-                pp, n);
-        if (s->h != 0 && s->h != np)
-            return hr__work_fail(why, whylen, HR_EINVAL,
-                                 "distribution transpose has h = n/p = %" PRIu64 ", not %" PRIu64
-                                 " (use distribution skewed for other h)",
-                                 np, s->h);
-    }
-    if (is_uniform && s->h != 0)
+    if (mode == DEST_COUNTS)
+        memcpy(I->want, v, (size_t)p * sizeof *v);
+    fill(I);
+    *inst = &I->pub;
+    return HR_OK;
+}
+
+static int make_uniform(const hr_workload_spec *s, int p, void **inst, char *why, size_t whylen)
+{
+    if (s->h != 0)
         return hr__work_fail(
             why, whylen, HR_EINVAL,
             "distribution uniform draws every dest at random, so h is a result of the "
             "draw, not a parameter: leave h unset or 0 (got h = %" PRIu64 ")",
             s->h);
+    return make_cyclic(s, p, DEST_UNIFORM, NULL, inst);
+}
 
+static int make_transpose(const hr_workload_spec *s, int p, void **inst, char *why, size_t whylen)
+{
+    /* With p^2 | n every processor sends exactly n/p^2 elements to every processor: the data
+     * movement of the transpose primitive, as the paper says. With only p | n it would still be
+     * an h-relation of h = n/p, but with blocks of n/p^2 and n/p^2 + 1: not a transpose. */
+    uint64_t n = s->n, np = n / (uint64_t)p, pp = (uint64_t)p * (uint64_t)p;
+    if (n % pp != 0)
+        return hr__work_fail(
+            why, whylen, HR_EINVAL,
+            "distribution transpose needs n to be a multiple of p^2 = %" PRIu64
+            " (every processor sends n/p^2 elements to every other); n = %" PRIu64,
+            pp, n);
+    if (s->h != 0 && s->h != np)
+        return hr__work_fail(why, whylen, HR_EINVAL,
+                             "distribution transpose has h = n/p = %" PRIu64 ", not %" PRIu64
+                             " (use distribution skewed for other h)",
+                             np, s->h);
+    uint64_t *v = calloc((size_t)p, sizeof *v);
+    if (v == NULL)
+        return HR_ENOMEM;
+    for (int i = 0; i < p; i++)
+        v[i] = np;
+    int err = make_cyclic(s, p, DEST_COUNTS, v, inst);
+    free(v);
+    return err;
+}
+
+static int make_skewed(const hr_workload_spec *s, int p, void **inst, char *why, size_t whylen)
+{
+    /* h = n/p is the paper's transpose sequence: the same instance, the same rules. */
+    if (s->n % (uint64_t)p == 0 && s->h == s->n / (uint64_t)p)
+        return make_transpose(s, p, inst, why, whylen);
     /* Counts first, so that a rejected h allocates nothing large. */
     uint64_t *v = calloc((size_t)p, sizeof *v);
     if (v == NULL)
         return HR_ENOMEM;
-    int err = HR_OK;
-    if (is_transpose) {
-        for (int i = 0; i < p; i++)
-            v[i] = np;
-    } else if (!is_uniform && !is_perm) {
-        err = hr__hrel_skew_counts(n, p, s->h, v, why, whylen);
-    }
-    hrel_inst *I = NULL;
+    int err = hr__hrel_skew_counts(s->n, p, s->h, v, why, whylen);
     if (err == HR_OK)
-        err = alloc_inst(n, p, NULL, &I);
-    if (err == HR_OK) {
-        I->mode = is_uniform ? DEST_UNIFORM : is_perm ? DEST_TABLE : DEST_COUNTS;
-        I->seed = s->seed;
-        if (is_perm && (err = draw_permutation(I)) != HR_OK) {
-            hr__hrel_destroy(I);
-            I = NULL;
-        }
-    }
-    if (err == HR_OK) {
-        if (I->mode == DEST_COUNTS)
-            memcpy(I->want, v, (size_t)p * sizeof *v);
-        fill(I);
-        *inst = &I->pub;
-    }
+        err = make_cyclic(s, p, DEST_COUNTS, v, inst);
     free(v);
     return err;
+}
+
+static int make_permutation(const hr_workload_spec *s, int p, void **inst, char *why,
+                            size_t whylen)
+{
+    uint64_t n = s->n, np = n / (uint64_t)p;
+    if (n % (uint64_t)p != 0)
+        return hr__work_fail(why, whylen, HR_EINVAL,
+                             "distribution permutation needs n to be a multiple of p = %d "
+                             "(every processor sends and receives n/p); n = %" PRIu64,
+                             p, n);
+    if (s->h != 0 && s->h != np)
+        return hr__work_fail(why, whylen, HR_EINVAL,
+                             "distribution permutation has h = n/p = %" PRIu64 ", not %" PRIu64
+                             ": leave h unset or 0",
+                             np, s->h);
+    return make_cyclic(s, p, DEST_TABLE, NULL, inst);
+}
+
+/* ---- the table of distributions ---------------------------------------------------------- */
+
+/* The distributions, sorted by name: one row X(NAME, FIELDS...) each, FIELDS the designated
+ * initialisers of the rest of its hr_hrel_dist (hrel.h says what each means). SEP stands between
+ * two rows, so that the same rows give both the table (SEP empty) and the comma list of names
+ * the workload's row shows in --list and the config checks against (SEP ", "). A make gets only
+ * specs whose distribution is its row's name, p in 1 .. HR_MAX_PROCS and, unless it sizes n
+ * itself, n in 1 .. 2^32. */
+#define HREL_DISTRIBUTIONS(X, SEP)                                                               \
+    X("alltoall", .h = HR_HREL_H_OWN, .sizes_n = 1, .keeps_dests = 1, .make = make_alltoall,     \
+      .summary = "one element for every ordered pair i != j: n = p(p-1), h = p-1") SEP           \
+    X("difficult", .h = HR_HREL_H_NEEDED, .sizes_n = 1, .keeps_dests = 1,                        \
+      .make = make_difficult,                                                                    \
+      .summary = "seed 003's lower-bound input: n = h^3 - h^2 + h, p >= h^3 - 2h^2 + 2h") SEP    \
+    X("file:PATH", .h = HR_HREL_H_OWN, .keeps_dests = 1, .make = make_file,                      \
+      .summary = "the relation in file PATH, lines \"SOURCE DEST VALUE\"") SEP                   \
+    X("permutation", .h = HR_HREL_H_OWN, .keeps_dests = 1, .make = make_permutation,             \
+      .summary = "dest = pi(g) / (n/p) for a random permutation pi: h = n/p, p | n") SEP         \
+    X("random", .h = HR_HREL_H_NEEDED, .sizes_n = 1, .keeps_dests = 1, .make = make_random,      \
+      .summary = "h random permutations without fixed points: n = p*h") SEP                      \
+    X("skewed", .h = HR_HREL_H_NEEDED, .make = make_skewed,                                      \
+      .summary = "v_d elements to processor d by seed 000 eq. (7) for the requested h") SEP      \
+    X("transpose", .h = HR_HREL_H_OWN, .make = make_transpose,                                   \
+      .summary = "n/p^2 elements from every processor to every processor: h = n/p, p^2 | n") SEP \
+    X("uniform", .h = HR_HREL_H_NONE, .make = make_uniform,                                      \
+      .summary = "every dest drawn uniformly from the seed")
+
+#define DIST_ROW(NAME, ...) { .name = NAME, __VA_ARGS__ },
+#define DIST_NAME(NAME, ...) NAME
+
+static const hr_hrel_dist distributions[] = {
+    HREL_DISTRIBUTIONS(DIST_ROW, )
+    { .name = NULL }  /* sentinel */
+};
+
+const char hr__hrel_distributions[] = HREL_DISTRIBUTIONS(DIST_NAME, ", ");
+
+const hr_hrel_dist *hr__hrel_dist_at(int i)
+{
+    int rows = (int)(sizeof distributions / sizeof distributions[0]) - 1;
+    return i >= 0 && i < rows ? &distributions[i] : NULL;
+}
+
+const hr_hrel_dist *hr__hrel_dist_find(const char *distribution)
+{
+    const hr_hrel_dist *d;
+    if (distribution == NULL)
+        return NULL;
+    for (int i = 0; (d = hr__hrel_dist_at(i)) != NULL; i++) {
+        /* "file:PATH" stands for its prefix "file:" and any path after it. */
+        const char *colon = strchr(d->name, ':');
+        size_t len = colon != NULL ? (size_t)(colon - d->name) + 1 : strlen(d->name) + 1;
+        if (strncmp(d->name, distribution, len) == 0)
+            return d;
+    }
+    return NULL;
+}
+
+/* ---- make -------------------------------------------------------------------------------- */
+
+int hr__hrel_make(const hr_workload_spec *s, int p, void **inst, char *why, size_t whylen)
+{
+    /* distribution unset: uniform, the one that needs no further parameter. */
+    hr_workload_spec spec = *s;
+    if (spec.distribution == NULL)
+        spec.distribution = "uniform";
+    const hr_hrel_dist *d = hr__hrel_dist_find(spec.distribution);
+    if (d == NULL)
+        return hr__work_fail(why, whylen, HR_EINVAL,
+                             "unknown hrelation distribution \"%s\" (known: %s)",
+                             spec.distribution, hr__hrel_distributions);
+    if (p < 1 || p > HR_MAX_PROCS)
+        return hr__work_fail(why, whylen, HR_EINVAL, "procs = %d is outside 1 .. %d", p,
+                             HR_MAX_PROCS);
+    /* A distribution that sizes n from p and h tells a wrong n (0 included) what it should be. */
+    if (!d->sizes_n && spec.n == 0)
+        return hr__work_fail(why, whylen, HR_EINVAL, "n must be at least 1");
+    if (!d->sizes_n && spec.n > MAX_ELEMS)
+        return hr__work_fail(why, whylen, HR_EINVAL,
+                             "n = %" PRIu64 " exceeds 2^32: element ids are 32-bit data fields",
+                             spec.n);
+    return d->make(&spec, p, inst, why, whylen);
 }
 
 void hr__hrel_reset(void *inst)
@@ -951,15 +1059,18 @@ uint64_t hr__hrel_min_bytes(const void *inst, uint64_t *moved)
 uint64_t hr__hrel_mem_bytes(const hr_workload_spec *s, int p)
 {
     const char *dist = s->distribution != NULL ? s->distribution : "uniform";
+    const hr_hrel_dist *d = hr__hrel_dist_find(dist);
     uint64_t n = s->n, procs = p > 0 ? (uint64_t)p : 1;
     uint64_t bytes = sizeof(hrel_inst) + 2 * n * sizeof(hr_elem) + (n + 63) / 64 * 8 + 7 * 16 +
                      procs * PER_PROC_BYTES;
-    int counted = strcmp(dist, "uniform") == 0 || strcmp(dist, "transpose") == 0 ||
-                  strcmp(dist, "skewed") == 0;
-    if (!counted)
+    /* An unknown distribution is estimated as one that keeps its dests. */
+    if (d == NULL || d->keeps_dests)
         bytes += n * sizeof(uint16_t);
-    if (strncmp(dist, "file:", 5) == 0)
-        bytes += n * (sizeof(uint32_t) + sizeof(uint64_t)) + strlen(dist + 5) + 1;
+    /* A row that reads a file (its name has a ':') keeps the VALUEs, the pairs and the path. */
+    const char *colon = d != NULL ? strchr(d->name, ':') : NULL;
+    if (colon != NULL)
+        bytes += n * (sizeof(uint32_t) + sizeof(uint64_t)) +
+                 strlen(dist + (colon - d->name) + 1) + 1;
     return bytes;
 }
 
@@ -1065,6 +1176,54 @@ static int name_culprit(const hrel_inst *I, const uint64_t *seen, char *why, siz
     return err;
 }
 
+/* Element e, delivered to processor i: its id into *g, checked to be an id, on its dest and not
+ * seen before (then marked in seen); or HR_EVERIFY naming what is wrong. */
+static int check_elem(const hrel_inst *I, int i, hr_elem e, uint64_t *seen, uint64_t *g,
+                      char *why, size_t whylen)
+{
+    const hr_hrel *r = &I->pub;
+    if (!id_of(I, e.data, g)) {
+        if (I->path != NULL)
+            return hr__work_fail(why, whylen, HR_EVERIFY,
+                                 "processor %d holds element %" PRIu32
+                                 ", a VALUE no line of %s has",
+                                 i, e.data, I->path);
+        return hr__work_fail(why, whylen, HR_EVERIFY,
+                             "processor %d holds element %" PRIu32 ", but ids end at %" PRIu64, i,
+                             e.data, r->n - 1);
+    }
+    if (e.dest != (uint32_t)i) {
+        /* Misrouted (the dest field is the truth) or rewritten on the way? */
+        uint32_t d = true_dest(I, *g);
+        if (d == e.dest)
+            return hr__work_fail(why, whylen, HR_EVERIFY,
+                                 "processor %d holds element %" PRIu64 " whose dest is %" PRIu32,
+                                 i, shown(I, *g), d);
+        if (d == (uint32_t)i)
+            return hr__work_fail(why, whylen, HR_EVERIFY,
+                                 "processor %d holds element %" PRIu64
+                                 " with its dest field changed to %" PRIu32,
+                                 i, shown(I, *g), e.dest);
+        return hr__work_fail(why, whylen, HR_EVERIFY,
+                             "processor %d holds element %" PRIu64 " whose dest is %" PRIu32
+                             " (its dest field says %" PRIu32 ")",
+                             i, shown(I, *g), d, e.dest);
+    }
+    uint64_t bit = UINT64_C(1) << (*g & 63);
+    if (seen[*g >> 6] & bit) {
+        int j = first_holder(r, e.data, i);
+        if (j == i)
+            return hr__work_fail(why, whylen, HR_EVERIFY,
+                                 "processor %d received element %" PRIu32 " twice", i, e.data);
+        return hr__work_fail(why, whylen, HR_EVERIFY,
+                             "element %" PRIu32 " arrived at processor %d and again at "
+                             "processor %d",
+                             e.data, j, i);
+    }
+    seen[*g >> 6] |= bit;
+    return HR_OK;
+}
+
 /* One pass over the outputs, O(n + p), touching only them and a bitmap of n bits (2 MB at
  * n = 2^24; the pass takes about 30 ms there on this project's 2-core box):
  * - every element has an id < n, its dest field equals the processor holding it, and no id comes
@@ -1102,60 +1261,13 @@ int hr__hrel_verify(const void *inst, char *why, size_t whylen)
             break;
         }
         uint64_t print = 0;
-        for (size_t k = 0; k < count; k++) {
-            hr_elem e = o[k];
+        for (size_t k = 0; k < count && err == HR_OK; k++) {
             uint64_t g = 0;
-            if (!id_of(I, e.data, &g)) {
-                if (I->path != NULL)
-                    err = hr__work_fail(why, whylen, HR_EVERIFY,
-                                        "processor %d holds element %" PRIu32
-                                        ", a VALUE no line of %s has",
-                                        i, e.data, I->path);
-                else
-                    err = hr__work_fail(why, whylen, HR_EVERIFY,
-                                        "processor %d holds element %" PRIu32
-                                        ", but ids end at %" PRIu64,
-                                        i, e.data, n - 1);
-                break;
-            }
-            if (e.dest != (uint32_t)i) {
-                /* Misrouted (the dest field is the truth) or rewritten on the way? */
-                uint32_t d = true_dest(I, g);
-                if (d == e.dest)
-                    err = hr__work_fail(
-                        why, whylen, HR_EVERIFY,
-                        "processor %d holds element %" PRIu64 " whose dest is %" PRIu32, i,
-                        shown(I, g), d);
-                else if (d == (uint32_t)i)
-                    err = hr__work_fail(why, whylen, HR_EVERIFY,
-                                        "processor %d holds element %" PRIu64
-                                        " with its dest field changed to %" PRIu32,
-                                        i, shown(I, g), e.dest);
-                else
-                    err = hr__work_fail(why, whylen, HR_EVERIFY,
-                                        "processor %d holds element %" PRIu64
-                                        " whose dest is %" PRIu32 " (its dest field says %" PRIu32
-                                        ")",
-                                        i, shown(I, g), d, e.dest);
-                break;
-            }
-            uint64_t bit = UINT64_C(1) << (g & 63);
-            if (seen[g >> 6] & bit) {
-                int j = first_holder(r, e.data, i);
-                if (j == i)
-                    err = hr__work_fail(why, whylen, HR_EVERIFY,
-                                        "processor %d received element %" PRIu32 " twice", i,
-                                        e.data);
-                else
-                    err = hr__work_fail(why, whylen, HR_EVERIFY,
-                                        "element %" PRIu32 " arrived at processor %d and again at "
-                                        "processor %d",
-                                        e.data, j, i);
-                break;
-            }
-            seen[g >> 6] |= bit;
-            print += hr__work_mix(g);
+            if ((err = check_elem(I, i, o[k], seen, &g, why, whylen)) == HR_OK)
+                print += hr__work_mix(g);
         }
+        if (err != HR_OK)
+            break;
         if (count != I->want[i] || print != I->print[i])
             wrong_set = 1;
         total += count;

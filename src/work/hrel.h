@@ -65,6 +65,35 @@ uint64_t hr__hrel_h(const void *inst);
 uint64_t hr__hrel_mem_bytes(const hr_workload_spec *s, int p);
 void     hr__hrel_destroy(void *inst);
 
+/* What h is to a distribution. */
+enum {
+    HR_HREL_H_NONE = 0,  /* a result of the draw: a set h is refused (uniform) */
+    HR_HREL_H_OWN,       /* the relation's own: h may be set, to that value only */
+    HR_HREL_H_NEEDED,    /* a parameter: h must be set (skewed, random, difficult) */
+};
+
+/* One distribution: a row of hrel.c's table, which is sorted by name. Plain constant data. */
+typedef struct hr_hrel_dist {
+    const char *name;     /* as a config writes it; "file:PATH" stands for "file:" and any path
+                           * after it, which make reads from the spec's distribution */
+    const char *summary;  /* one line */
+    int         h;        /* HR_HREL_H_*: what h is to it */
+    int         sizes_n;  /* n follows from p and h: make checks n itself and says what it should
+                           * be; otherwise hr__hrel_make refuses n = 0 and n > 2^32 first */
+    int         keeps_dests; /* the instance keeps every element's dest: 2 bytes an element */
+    /* Make an instance, as hr__hrel_make, for a spec whose distribution is set and is this row's
+     * name (or "file:" and a path), p in 1 .. HR_MAX_PROCS and, unless sizes_n, n in 1 .. 2^32. */
+    int (*make)(const hr_workload_spec *s, int p, void **inst, char *why, size_t whylen);
+} hr_hrel_dist;
+
+/* The i-th row (from 0), NULL past the end; the row named by distribution ("file:" with any path
+ * for "file:PATH"), or NULL. Any thread. */
+const hr_hrel_dist *hr__hrel_dist_at(int i);
+const hr_hrel_dist *hr__hrel_dist_find(const char *distribution);
+/* The rows' names, "alltoall, difficult, ...": the hrelation row's distributions (--list, the
+ * config's check) and make's message for an unknown one. */
+extern const char hr__hrel_distributions[];
+
 /* Fill v[0 .. p) with the number of elements labelled for each processor by eq. (7) of seed 000
  * for n elements and the requested h; h = n/p gives v_d = n/p for all d (the paper's transpose
  * case). Returns HR_OK, or HR_EINVAL with the unmet precondition in why. Any thread. */

@@ -46,8 +46,7 @@ static const hr_workload workloads[] = {
     { .name = "hrelation",
       .summary = "route every element to its destination (seed 000 section 3)",
       .kind = HR_KIND_HRELATION,
-      .distributions = "alltoall, difficult, file:PATH, permutation, random, skewed, transpose, "
-                       "uniform",
+      .distributions = hr__hrel_distributions, /* the rows of hrel.c's table */
       .make = hr__hrel_make,          /* generate one instance, cyclic layout */
       .reset = hr__hrel_reset,        /* forget outputs before the next run */
       .verify = hr__hrel_verify,      /* exactly-once delivery, O(n) bitmap */

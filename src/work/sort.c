@@ -320,6 +320,62 @@ static int name_changed_key(const sort_inst *I, char *why, size_t whylen)
     return err;
 }
 
+/* Every processor's count against the block layout, O(p), so that the pass reads exactly n
+ * elements and never beyond a block the contract promises. */
+static int check_counts(const hr_sort *r, char *why, size_t whylen)
+{
+    for (int i = 0; i < r->p; i++) {
+        uint64_t want = block_count(r->n, r->p, i);
+        if ((uint64_t)r->out_count[i] != want)
+            return hr__work_fail(why, whylen, HR_EVERIFY,
+                                 "processor %d ends with %zu keys, but the block layout gives it "
+                                 "%" PRIu64 " (n = %" PRIu64 ", p = %d)",
+                                 i, r->out_count[i], want, r->n, r->p);
+    }
+    return HR_OK;
+}
+
+/* Output element k of processor i: an id below n, not seen before (then marked in seen), and
+ * not below prev, the element before it in the global order (held by prev_proc; none when
+ * prev_proc < 0): its key not smaller, an equal key's id not smaller (stable). */
+static int check_key(const hr_sort *r, int i, size_t k, uint64_t *seen, int prev_proc,
+                     hr_key prev, char *why, size_t whylen)
+{
+    hr_key e = r->out[i][k];
+    if (e.id >= r->n)
+        return hr__work_fail(why, whylen, HR_EVERIFY,
+                             "processor %d index %zu holds id %" PRIu32 ", but ids end at %" PRIu64,
+                             i, k, e.id, r->n - 1);
+    uint64_t bit = UINT64_C(1) << (e.id & 63);
+    if (seen[e.id >> 6] & bit) {
+        int j = first_holder(r, e.id, i);
+        if (j == i)
+            return hr__work_fail(why, whylen, HR_EVERIFY, "processor %d holds id %" PRIu32 " twice",
+                                 i, e.id);
+        return hr__work_fail(why, whylen, HR_EVERIFY,
+                             "id %" PRIu32 " is held by processor %d and again by processor %d",
+                             e.id, j, i);
+    }
+    seen[e.id >> 6] |= bit;
+    if (prev_proc >= 0 && e.key < prev.key) {
+        if (k > 0)
+            return hr__work_fail(why, whylen, HR_EVERIFY,
+                                 "processor %d is not sorted: key %" PRIu32
+                                 " at index %zu follows key %" PRIu32,
+                                 i, e.key, k, prev.key);
+        return hr__work_fail(why, whylen, HR_EVERIFY,
+                             "blocks out of order: processor %d ends with key %" PRIu32
+                             " but processor %d starts with key %" PRIu32,
+                             prev_proc, prev.key, i, e.key);
+    }
+    if (prev_proc >= 0 && e.key == prev.key && e.id < prev.id)
+        return hr__work_fail(why, whylen, HR_EVERIFY,
+                             "not stable: processor %d index %zu holds id %" PRIu32
+                             " after id %" PRIu32 ", both with key %" PRIu32,
+                             i, k, e.id, prev.id, e.key);
+    return HR_OK;
+}
+
 /* First every processor's count against the block layout, O(p), so that the pass reads exactly
  * n elements and never beyond a block the contract promises; then one pass over the outputs in
  * global order (processor 0's block first), O(n + p), touching only them and a bitmap of n bits:
@@ -341,16 +397,8 @@ int hr__sort_verify(const void *inst, char *why, size_t whylen)
     if (seen == NULL)
         return HR_ENOMEM;
     uint64_t print = 0;
-    int err = HR_OK, prev_proc = -1;
+    int err = check_counts(r, why, whylen), prev_proc = -1;
     hr_key prev = { 0, 0 };
-    for (int i = 0; i < r->p && err == HR_OK; i++) {
-        uint64_t want = block_count(n, r->p, i);
-        if ((uint64_t)r->out_count[i] != want)
-            err = hr__work_fail(why, whylen, HR_EVERIFY,
-                                "processor %d ends with %zu keys, but the block layout gives it "
-                                "%" PRIu64 " (n = %" PRIu64 ", p = %d)",
-                                i, r->out_count[i], want, n, r->p);
-    }
     for (int i = 0; i < r->p && err == HR_OK; i++) {
         size_t count = r->out_count[i];
         const hr_key *o = r->out[i];
@@ -359,50 +407,10 @@ int hr__sort_verify(const void *inst, char *why, size_t whylen)
                                 "processor %d reports %zu keys but no output buffer", i, count);
             break;
         }
-        for (size_t k = 0; k < count; k++) {
+        for (size_t k = 0; k < count && err == HR_OK; k++) {
             hr_key e = o[k];
-            if (e.id >= n) {
-                err = hr__work_fail(why, whylen, HR_EVERIFY,
-                                    "processor %d index %zu holds id %" PRIu32
-                                    ", but ids end at %" PRIu64,
-                                    i, k, e.id, n - 1);
+            if ((err = check_key(r, i, k, seen, prev_proc, prev, why, whylen)) != HR_OK)
                 break;
-            }
-            uint64_t bit = UINT64_C(1) << (e.id & 63);
-            if (seen[e.id >> 6] & bit) {
-                int j = first_holder(r, e.id, i);
-                if (j == i)
-                    err = hr__work_fail(why, whylen, HR_EVERIFY,
-                                        "processor %d holds id %" PRIu32 " twice", i, e.id);
-                else
-                    err = hr__work_fail(why, whylen, HR_EVERIFY,
-                                        "id %" PRIu32 " is held by processor "
-                                        "%d and again by processor %d",
-                                        e.id, j, i);
-                break;
-            }
-            seen[e.id >> 6] |= bit;
-            if (prev_proc >= 0 && e.key < prev.key) {
-                if (k > 0)
-                    err = hr__work_fail(why, whylen, HR_EVERIFY,
-                                        "processor %d is not sorted: key %" PRIu32
-                                        " at index %zu follows key %" PRIu32,
-                                        i, e.key, k, prev.key);
-                else
-                    err = hr__work_fail(why, whylen, HR_EVERIFY,
-                                        "blocks out of order: processor %d "
-                                        "ends with key %" PRIu32
-                                        " but processor %d starts with key %" PRIu32,
-                                        prev_proc, prev.key, i, e.key);
-                break;
-            }
-            if (prev_proc >= 0 && e.key == prev.key && e.id < prev.id) {
-                err = hr__work_fail(why, whylen, HR_EVERIFY,
-                                    "not stable: processor %d index %zu holds "
-                                    "id %" PRIu32 " after id %" PRIu32 ", both with key %" PRIu32,
-                                    i, k, e.id, prev.id, e.key);
-                break;
-            }
             prev = e;
             prev_proc = i;
             print += hr__work_mix((uint64_t)e.id << 32 | e.key);
