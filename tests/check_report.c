@@ -36,6 +36,15 @@ static void expectations(void)
              "units,3,", commas);
 }
 
+/* How many columns of declared keys there are. */
+static int declared_columns(void)
+{
+    int n = 0;
+    while (hr_workload_column_at(n) != NULL)
+        n++;
+    return n;
+}
+
 static hr_row sample(void)
 {
     hr_row r = {
@@ -52,11 +61,11 @@ static hr_row sample(void)
 
 /* The columns the command leaves out of the table of rows on async (cli.c): nothing of rounds,
  * losses or stalls. */
-static const char *const async_hide[] = { "rounds_per_h", "lost", "stalls", NULL };
+static const hr_report_rows async_rows = { .traits = 0 };
 
-/* Write rows in format into a string (the caller frees it), with the default columns less hide
- * (NULL: none); dropped (may be NULL) gets the table's columns left out to fit. */
-static char *render_hide(hr_format format, const hr_row *rows, int n, const char *const *hide,
+/* Write rows in format into a string (the caller frees it), the default table knowing what the
+ * sweep's rows can have (can; NULL: anything); dropped (may be NULL) gets the table's columns left out to fit. */
+static char *render_hide(hr_format format, const hr_row *rows, int n, const hr_report_rows *can,
                          char *dropped, size_t dlen)
 {
     char *buf = NULL;
@@ -64,7 +73,7 @@ static char *render_hide(hr_format format, const hr_row *rows, int n, const char
     FILE *f = open_memstream(&buf, &len);
     ck_assert_ptr_nonnull(f);
     hr_report r;
-    ck_assert_int_eq(hr__report_pick(&r, NULL, 0, hide, NULL, 0), HR_OK);
+    ck_assert_int_eq(hr__report_pick(&r, NULL, 0, can, NULL, 0), HR_OK);
     hr__report_start(&r, f, format);
     for (int i = 0; i < n; i++)
         hr__report_row(&r, &rows[i]);
@@ -224,7 +233,7 @@ START_TEST(test_report_table)
     rows[1].sigma = 1.0 / 35e6;
     rows[1].params = "";
     rows[1].model_time_s = 0.05;
-    char *out = render_hide(HR_FORMAT_TABLE, rows, 2, async_hide, NULL, 0);
+    char *out = render_hide(HR_FORMAT_TABLE, rows, 2, &async_rows, NULL, 0);
     ck_assert_str_eq(out,
         "algorithm    procs        n       h  cost  model_time_s  rounds  messages    bytes  "
         "max_out_bytes  max_in_bytes  wall_s  verified  steps\n"
@@ -238,7 +247,7 @@ START_TEST(test_report_table)
     rows[1].tau = 88e-6;
     rows[1].status = "wrong";
     rows[1].verified = 0;
-    out = render_hide(HR_FORMAT_TABLE, rows, 2, async_hide, NULL, 0);
+    out = render_hide(HR_FORMAT_TABLE, rows, 2, &async_rows, NULL, 0);
     ck_assert_msg(strstr(out, "  steps  status                   sigma\n") != NULL, "%s", out);
     ck_assert_msg(strstr(out, "  30  ok                       5e-08\n") != NULL, "%s", out);
     ck_assert_msg(strstr(out, "  30  wrong   2.8571428571428572e-08\n") != NULL, "%s", out);
@@ -257,7 +266,7 @@ START_TEST(test_report_table_fits)
     rows[1].distribution = "transpose";
     rows[1].discipline = "sync";
     char dropped[256];
-    char *buf = render_hide(HR_FORMAT_TABLE, rows, 2, async_hide, dropped, sizeof dropped);
+    char *buf = render_hide(HR_FORMAT_TABLE, rows, 2, &async_rows, dropped, sizeof dropped);
     for (char *line = buf; *line; line = strchr(line, '\n') + 1)
         ck_assert_msg(strcspn(line, "\n") <= HR_REPORT_TABLE_WIDTH, "%s", buf);
     /* 200 characters: less max_out_bytes (15 with its gap) 185, wall_s (8) 177, max_in_bytes
@@ -341,12 +350,64 @@ START_TEST(test_report_declared)
 }
 END_TEST
 
+/* The column table: names unique, each row with its doc line; the statistics --aggregate seed
+ * takes numbered 1, 2, ... without a gap, each a number; an aggregated row fits. */
+START_TEST(test_report_columns_table)
+{
+    int stats[HR_REPORT_MAX_COLS] = { 0 }, nstat = 0, n = 0;
+    for (const hr_column *c; (c = hr__column_at(n)) != NULL; n++) {
+        ck_assert_msg(c->doc != NULL && c->doc[0] != '\0', "%s has no doc line", c->name);
+        for (int j = 0; j < n; j++)
+            ck_assert_msg(strcmp(hr__column_at(j)->name, c->name) != 0, "%s twice", c->name);
+        if (c->agg == HR_AGG_STATS) {
+            ck_assert_msg(c->type == HR_COL_COUNT || c->type == HR_COL_FIGURE, "%s", c->name);
+            ck_assert_int_gt(c->stat, 0);
+            ck_assert_int_lt(c->stat, HR_REPORT_MAX_COLS);
+            stats[c->stat]++;
+            nstat++;
+        }
+    }
+    ck_assert_int_eq(nstat, 13);
+    for (int s = 1; s <= nstat; s++)
+        ck_assert_msg(stats[s] == 1, "statistic %d is %d columns", s, stats[s]);
+    hr_report r;
+    ck_assert_int_eq(hr__report_pick(&r, NULL, 1, NULL, NULL, 0), HR_OK);
+    /* 8 columns up to seed, count, 13 figures' 4 statistics, 3 of the outcome, the other
+     * settings (all but the 8, the 12 other figures, the 3 and the row of keys), the keys. */
+    ck_assert_int_eq(r.nsel, 8 + 1 + 52 + 3 + (n - 8 - 12 - 3 - 1) + declared_columns());
+    ck_assert_int_lt(r.nsel, HR_REPORT_MAX_COLS);
+}
+END_TEST
+
+/* The default table leaves out what no row of the sweep can fill (hr_column.needs): lost and
+ * stalls, though filled, without the traits that make them; with them, they show. */
+START_TEST(test_report_table_needs)
+{
+    hr_row rows[1] = { sample() };
+    rows[0].lost = 3;
+    rows[0].stalls = 2;
+    char *out = render_hide(HR_FORMAT_TABLE, rows, 1, &async_rows, NULL, 0);
+    ck_assert_msg(strstr(out, "lost") == NULL && strstr(out, "stalls") == NULL, "%s", out);
+    free(out);
+    hr_report_rows lossy = { .traits = HR_ROWS_LOSSY };
+    out = render_hide(HR_FORMAT_TABLE, rows, 1, &lossy, NULL, 0);
+    ck_assert_msg(strstr(out, "  lost\n") != NULL && strstr(out, "stalls") == NULL, "%s", out);
+    free(out);
+    /* Without what the rows can have (NULL), every filled column shows. */
+    out = render_hide(HR_FORMAT_TABLE, rows, 1, NULL, NULL, 0);
+    ck_assert_msg(strstr(out, "  lost  stalls\n") != NULL, "%s", out);
+    free(out);
+}
+END_TEST
+
 Suite *hr_report_suite(void)
 {
     Suite *s = suite_create("report");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_report_format_names);
     tcase_add_test(tc, test_report_declared);
+    tcase_add_test(tc, test_report_columns_table);
+    tcase_add_test(tc, test_report_table_needs);
     tcase_add_test(tc, test_report_csv);
     tcase_add_test(tc, test_report_csv_quoting);
     tcase_add_test(tc, test_report_json);
