@@ -1,7 +1,8 @@
 /* cli.c: the hremu command, as hremu_main (<hremu/main.h>), which main.c calls and which a
- * program with algorithms and workloads of its own calls after registering them. Reads the options, loads and checks the config (every sweep point,
- * then every machine and workload instance) before anything runs, runs the sweep and turns the
- * outcome into an exit status: 0 every row verified, 1 a row failed, 2 usage or config error. */
+ * program with algorithms and workloads of its own calls after registering them. Reads the
+ * options (cli/options.c), loads and checks the config (every sweep point, then every machine
+ * and workload instance) before anything runs, runs the sweep and turns the outcome into an exit
+ * status: 0 every row verified, 1 a row failed, 2 usage or config error. */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>

@@ -20,8 +20,8 @@ static int check_set(const char *lhs, const char *next)
     if (strchr(lhs, '=') != NULL)
         return HR_EXIT_OK;
     if (next != NULL && next[0] != '-')
-        fprintf(stderr, "hremu: --set %s: no '=' in it: write --set %s=%s (--set SECTION.KEY=VALUE, "
-                "one word)\n", lhs, lhs, next);
+        fprintf(stderr, "hremu: --set %s: no '=' in it: write --set %s=%s (--set "
+                "SECTION.KEY=VALUE, one word)\n", lhs, lhs, next);
     else
         fprintf(stderr, "hremu: --set %s: no '=' in it: write --set SECTION.KEY=VALUE\n", lhs);
     return HR_EXIT_USAGE;
@@ -57,18 +57,20 @@ static const hr_option options[] = {
     { .name = "--out", .kind = HR_OPT_VALUE, .at = offsetof(hr_options, out),
       .arg = "FILE", .forms = HR_FORM_RUN,
       .help = "write the rows to FILE instead of standard output",
-      .man = "Write the rows to FILE instead of standard output.\n"
-             "Every output file (\\-\\-out, \\-\\-trace, \\-\\-schedule, \\-\\-rounds, \\-\\-html, \\-\\-regions) is written\n"
-             "to a temporary file beside it and renamed onto its name when the run ends with status 0 or 1; a\n"
-             "usage or write error leaves the old files as they were. Two outputs on one file are refused.\n" },
+      .man = "Write the rows to FILE instead of standard output. Every output file (\\-\\-out,\n"
+             "\\-\\-trace, \\-\\-schedule, \\-\\-rounds, \\-\\-html, \\-\\-regions) is written\n"
+             "to a temporary file beside it and renamed onto its name when the run ends with\n"
+             "status 0 or 1; a usage or write error leaves the old files as they were. Two\n"
+             "outputs on one file are refused.\n" },
     { .name = "--trace", .kind = HR_OPT_VALUE, .at = offsetof(hr_options, trace),
       .arg = "FILE", .usage = "FILE|-", .forms = HR_FORM_RUN,
       .help = "write what each row's first run did, every send, receive,\n"
               "computation and round message with its model times, to FILE:\n"
               "Chrome trace JSON for Perfetto if FILE ends in .json, else CSV;\n"
               "- is standard output (CSV; the rows then need --out)",
-      .man = "Write what each row's first run did, every send, receive, computation and round message with its\n"
-             "model times, to FILE: Chrome trace JSON (for Perfetto) if FILE ends in .json, else CSV\n"
+      .man = "Write what each row's first run did, every send, receive, computation and round\n"
+             "message with its model times, to FILE: Chrome trace JSON (for Perfetto) if FILE\n"
+             "ends in .json, else CSV\n"
              "(row,algorithm,event,proc,peer,msg,t0_s,t1_s,bytes,tag,priority,queue,round,fate,name,link);\n"
              ".B \\-\n"
              "is standard output, and the rows then need\n"
@@ -77,28 +79,29 @@ static const hr_option options[] = {
       .arg = "N", .forms = HR_FORM_RUN,
       .help = "record at most N events a run (default 1000000; more are left\n"
               "out, and stderr says how many)",
-      .man = "Record at most N events a run (default 1000000); what is past it is left out, and standard error\n"
-             "says how many.\n" },
+      .man = "Record at most N events a run (default 1000000); what is past it is left out,\n"
+             "and standard error says how many.\n" },
     { .name = "--trace-sample", .kind = HR_OPT_VALUE, .at = offsetof(hr_options, trace_sample),
       .arg = "K", .forms = HR_FORM_RUN,
       .help = "trace processors 0, K, 2K, ... only (a big run's sample; its\n"
               "arrows join kept processors only)",
-      .man = "Write the events of processors 0, K, 2K, ... only, for a run too big to view whole; arrows join\n"
-             "kept processors only.\n" },
+      .man = "Write the events of processors 0, K, 2K, ... only, for a run too big to view\n"
+             "whole; arrows join kept processors only.\n" },
     { .name = "--trace-wall", .kind = HR_OPT_FLAG, .at = offsetof(hr_options, trace_wall),
       .forms = HR_FORM_RUN,
       .help = "add when each event was recorded on this computer (wall_s;\n"
               "in JSON a second process a row): differs from run to run",
-      .man = "Add when each event was recorded on this computer: a wall_s column in CSV, a second process a row\n"
-             "in JSON. Not a model figure: it differs from run to run.\n" },
+      .man = "Add when each event was recorded on this computer: a wall_s column in CSV, a\n"
+             "second process a row in JSON. Not a model figure: it differs from run to run.\n" },
     { .name = "--rounds", .kind = HR_OPT_VALUE, .at = offsetof(hr_options, rounds),
       .arg = "FILE", .usage = "FILE|-", .forms = HR_FORM_RUN,
       .help = "round disciplines: draw each round of each row's first run as\n"
               "a board (senders down, receivers across, each message's fate,\n"
               "the stalled senders) to FILE; - is standard output",
-      .man = "Round disciplines: draw each round of each row's first run as a board, senders down and receivers\n"
-             "across, each message's fate in its cell (D delivered, d delivered from the queue, Q queued, q\n"
-             "still queued, L lost, X destroyed), the round's counts and the stalled senders;\n"
+      .man = "Round disciplines: draw each round of each row's first run as a board, senders\n"
+             "down and receivers across, each message's fate in its cell (D delivered, d\n"
+             "delivered from the queue, Q queued, q still queued, L lost, X destroyed), the\n"
+             "round's counts and the stalled senders;\n"
              ".B \\-\n"
              "is standard output, and the rows then need\n"
              ".BR \\-\\-out .\n" },
@@ -106,11 +109,12 @@ static const hr_option options[] = {
       .arg = "FILE", .forms = HR_FORM_RUN,
       .help = "write one self-contained web page that plays each row's first\n"
               "run, round by round or along model time (open it in a browser)",
-      .man = "Write one self-contained web page (no network, its script inline) that plays each row's first\n"
-             "run, round by round under the round disciplines and along model time under the others:\n"
-             "processors as nodes laid out by topology, messages as arrows coloured by fate along their routes\n"
-             "(a message delivered from a queue dotted), a slider, a play button and the counts; above 64\n"
-             "processors a sample of the senders' arrows, which the page names. The page's address takes\n"
+      .man = "Write one self-contained web page (no network, its script inline) that plays\n"
+             "each row's first run, round by round under the round disciplines and along model\n"
+             "time under the others: processors as nodes laid out by topology, messages as\n"
+             "arrows coloured by fate along their routes (a message delivered from a queue\n"
+             "dotted), a slider, a play button and the counts; above 64 processors a sample of\n"
+             "the senders' arrows, which the page names. The page's address takes\n"
              ".B ?row=R&step=K\n"
              "to open row R at step K (both from 0).\n" },
     { .name = "--schedule", .kind = HR_OPT_VALUE, .at = offsetof(hr_options, schedule),
@@ -118,9 +122,9 @@ static const hr_option options[] = {
       .help = "schedulers (irreg.*): write each row's schedule to FILE, a\n"
               "line a step in seed 001's notation (0 <-> 1 an exchange,\n"
               "0 -> 5 one way); - is standard output (the rows need --out)",
-      .man = "Schedulers (irreg.*): write each row's schedule to FILE after a line naming the row, one line a\n"
-             "step in seed 001's notation (0 <-> 1 an exchange, 0 -> 5 one way, 3 <- 0, 1 one receiver of\n"
-             "several senders);\n"
+      .man = "Schedulers (irreg.*): write each row's schedule to FILE after a line naming the\n"
+             "row, one line a step in seed 001's notation (0 <-> 1 an exchange, 0 -> 5 one\n"
+             "way, 3 <- 0, 1 one receiver of several senders);\n"
              ".B \\-\n"
              "is standard output, and the rows then need\n"
              ".BR \\-\\-out .\n" },
@@ -128,7 +132,8 @@ static const hr_option options[] = {
       .arg = "FILE", .forms = HR_FORM_RUN,
       .help = "write the timed regions and supersteps of each row's first\n"
               "run to FILE, in the rows' format (docs/config.md)",
-      .man = "Write the timed regions and supersteps of each row's first run to FILE, in the rows' format.\n" },
+      .man = "Write the timed regions and supersteps of each row's first run to FILE, in the\n"
+             "rows' format.\n" },
     { .name = "--columns", .kind = HR_OPT_VALUE, .at = offsetof(hr_options, columns),
       .arg = "LIST", .forms = HR_FORM_RUN,
       .help = "the columns to write, in this order, e.g.\n"
@@ -137,26 +142,30 @@ static const hr_option options[] = {
               "at most 160 wide) algorithm, procs, n, h, the settings that\n"
               "vary between its rows, the model figures and steps; it leaves\n"
               "out columns empty for every row (docs/config.md)",
-      .man = "The columns to write, in this order, in every format. CSV and JSON write every column by\n"
-             "default. The table, written when the sweep ends and aligned, shows by default algorithm, procs,\n"
-             "n and h, the other settings only where the rows differ in them (tau, sigma and the other cost\n"
-             "figures only where rows of one cost differ), the model figures and steps, rounds_per_h, lost and\n"
-             "stalls where the discipline makes them, status where a row is not ok, and nothing that is empty\n"
-             "for every row; if that is wider than 160 characters it leaves out max_out_bytes, wall_s,\n"
-             "rounds_per_h, max_in_bytes, bytes, messages in turn until it fits, and says so on stderr.\n" },
+      .man = "The columns to write, in this order, in every format. CSV and JSON write every\n"
+             "column by default. The table, written when the sweep ends and aligned, shows by\n"
+             "default algorithm, procs, n and h, the other settings only where the rows differ\n"
+             "in them (tau, sigma and the other cost figures only where rows of one cost\n"
+             "differ), the model figures and steps, rounds_per_h, lost and stalls where the\n"
+             "discipline makes them, status where a row is not ok, and nothing that is empty\n"
+             "for every row; if that is wider than 160 characters it leaves out max_out_bytes,\n"
+             "wall_s, rounds_per_h, max_in_bytes, bytes, messages in turn until it fits, and\n"
+             "says so on stderr.\n" },
     { .name = "--aggregate", .kind = HR_OPT_VALUE, .at = offsetof(hr_options, aggregate),
       .arg = "seed", .forms = HR_FORM_RUN, .check = check_aggregate,
       .help = "one row per group of rows that differ only in seed (a swept\n"
               "h keeps rows apart): mean, sd, min and max of each model\n"
               "column, and count",
-      .man = "One row per group of rows that differ only in seed (every setting the config sets or sweeps, h\n"
-             "among them, keeps rows apart; only an h the workload draws is averaged): mean, sample standard\n"
-             "deviation, minimum and maximum of each model column (X_mean, X_sd, X_min, X_max), and count. The\n"
-             "table shows the means and model_time_s_sd.\n" },
+      .man = "One row per group of rows that differ only in seed (every setting the config\n"
+             "sets or sweeps, h among them, keeps rows apart; only an h the workload draws is\n"
+             "averaged): mean, sample standard deviation, minimum and maximum of each model\n"
+             "column (X_mean, X_sd, X_min, X_max), and count. The table shows the means and\n"
+             "model_time_s_sd.\n" },
     { .name = "--quiet", .kind = HR_OPT_FLAG, .at = offsetof(hr_options, quiet),
       .forms = HR_FORM_RUN,
       .help = "no progress line (shown on standard error when it is a terminal)",
-      .man = "No progress line (shown on standard error when it is a terminal and the rows do not stream to it).\n" },
+      .man = "No progress line (shown on standard error when it is a terminal and the rows do\n"
+             "not stream to it).\n" },
     { .name = "--topology", .kind = HR_OPT_VALUE, .at = offsetof(hr_options, topology),
       .arg = "SPEC", .forms = HR_FORM_TOPOLOGY_MODE,
       .help = "print a topology's figures instead of running: nodes, directed\n"
@@ -165,11 +174,11 @@ static const hr_option options[] = {
               "(e.g. --topology \"torus 8x8\", or --topology hypercube --procs 64)",
       .man = "Print a topology's figures instead of running: nodes, directed links (column\n"
              ".BR directed_links ,\n"
-             "a cable counted once each way), degrees, diameter, average distance, and the bisection width in\n"
-             "undirected edges (column\n"
+             "a cable counted once each way), degrees, diameter, average distance, and the\n"
+             "bisection width in undirected edges (column\n"
              ".BR bisection_edges ,\n"
-             "a cable counted once; \\- where it is not known: a torus whose longest side is odd, a fat tree, a\n"
-             "reduced hypercube) (e.g.\n"
+             "a cable counted once; \\- where it is not known: a torus whose longest side is\n"
+             "odd, a fat tree, a reduced hypercube) (e.g.\n"
              ".B \\-\\-topology \"\"\"torus 8x8\"\"\"\n"
              "or\n"
              ".BR \"\\-\\-topology hypercube \\-\\-procs 64\" ).\n" },
@@ -346,10 +355,13 @@ void hr__options_help(FILE *out)
         }
     }
     fputs("\n"
-          "Rows whose algorithm does not take the discipline, workload kind, topology or procs, and\n"
-          "rows whose settings do not go together (a distribution's conditions on n, h and p), are\n"
+          "Rows whose algorithm does not take the discipline, workload kind, topology or procs, "
+          "and\n"
+          "rows whose settings do not go together (a distribution's conditions on n, h and p), "
+          "are\n"
           "skipped (stderr says how many). Environment: HREMU_MEMORY=BYTES (K, M, G, T) caps the\n"
-          "memory a row may need (default: what the box has available); HREMU_JITTER=1 perturbs the\n"
+          "memory a row may need (default: what the box has available); HREMU_JITTER=1 perturbs "
+          "the\n"
           "thread schedule (the model columns must not change).\n"
           "\n"
           "Exit status: 0 every run verified, 1 a run failed verification, failed, deadlocked or\n"

@@ -1,4 +1,5 @@
-/* report.c: one table of columns drives all three formats, so their columns cannot drift apart. */
+/* report.c: the table of columns (cli/columns.c) drives all three formats and --aggregate seed,
+ * so their columns cannot drift apart. */
 #include "cli/report.h"
 
 #include <inttypes.h>
