@@ -28,6 +28,7 @@
     X(expr)               \
     X(config)             \
     X(report)             \
+    X(options)            \
     X(workload)           \
     X(sortwork)           \
     X(mtx)                \
