@@ -29,11 +29,20 @@ static void expectations(void)
     snprintf(csv_header, sizeof csv_header,
              "algorithm,procs,n,h,discipline,topology,cost,seed,model_time_s,rounds,messages,bytes,"
              "max_out_bytes,max_in_bytes,wall_s,verified,steps,rounds_per_h,lost,stalls,status,"
-             "distribution,dataset,%sbuffer,switching,tau,sigma,overhead,hop,compute_unit,"
+             "distribution,dataset,%sbuffer,eager_limit,switching,tau,sigma,overhead,hop,compute_unit,"
              "compute,repeat,params,plan_s,plan_steps\n", names);
     /* The sample's settings, as the columns after status print them, up to params. */
-    snprintf(settings, sizeof settings, "skewed,,%sunlimited,cut_through,8.8e-05,5e-08,0,0,1e-09,"
+    snprintf(settings, sizeof settings, "skewed,,%sunlimited,,cut_through,8.8e-05,5e-08,0,0,1e-09,"
              "units,3,", commas);
+}
+
+/* How many columns of declared keys there are. */
+static int declared_columns(void)
+{
+    int n = 0;
+    while (hr_workload_column_at(n) != NULL)
+        n++;
+    return n;
 }
 
 static hr_row sample(void)
@@ -52,11 +61,11 @@ static hr_row sample(void)
 
 /* The columns the command leaves out of the table of rows on async (cli.c): nothing of rounds,
  * losses or stalls. */
-static const char *const async_hide[] = { "rounds_per_h", "lost", "stalls", NULL };
+static const hr_report_rows async_rows = { .traits = 0 };
 
-/* Write rows in format into a string (the caller frees it), with the default columns less hide
- * (NULL: none); dropped (may be NULL) gets the table's columns left out to fit. */
-static char *render_hide(hr_format format, const hr_row *rows, int n, const char *const *hide,
+/* Write rows in format into a string (the caller frees it), the default table knowing what the
+ * sweep's rows can have (can; NULL: anything); dropped (may be NULL) gets the table's columns left out to fit. */
+static char *render_hide(hr_format format, const hr_row *rows, int n, const hr_report_rows *can,
                          char *dropped, size_t dlen)
 {
     char *buf = NULL;
@@ -64,7 +73,7 @@ static char *render_hide(hr_format format, const hr_row *rows, int n, const char
     FILE *f = open_memstream(&buf, &len);
     ck_assert_ptr_nonnull(f);
     hr_report r;
-    ck_assert_int_eq(hr__report_pick(&r, NULL, 0, hide, NULL, 0), HR_OK);
+    ck_assert_int_eq(hr__report_pick(&r, NULL, 0, can, NULL, 0), HR_OK);
     hr__report_start(&r, f, format);
     for (int i = 0; i < n; i++)
         hr__report_row(&r, &rows[i]);
@@ -116,6 +125,8 @@ START_TEST(test_report_csv)
     rows[1].distribution = NULL;       /* a sort: a dataset and no distribution */
     rows[1].dataset = "R";
     rows[1].buffer = 65536;
+    rows[1].eager = 1;                 /* eager_limit is shown under eager only */
+    rows[1].eager_limit = 8192;
     rows[1].sigma = nextafter(5e-8, 1.0);     /* one ulp away: must not print as 5e-08 */
     rows[1].overhead = 1e-6;
     rows[1].measured = 1;
@@ -132,7 +143,7 @@ START_TEST(test_report_csv)
              "hrel.direct,16,1048576,262144,async,complete,cm5,1,0.1,2,347,7866224,524408,"
              "1966200,0.25,true,30,7.62939453125e-06,0,0,ok,%s,,\n"
              "hrel.direct,16,1048576,262144,async,complete,cm5,1,0.3333333333333333,2,347,"
-             "7866224,524408,1966200,0.25,false,30,7.62939453125e-06,0,0,wrong,,R,%s65536,cut_through,"
+             "7866224,524408,1966200,0.25,false,30,7.62939453125e-06,0,0,wrong,,R,%s65536,8192,cut_through,"
              "8.8e-05,5.0000000000000004e-08,1e-06,0,1e-09,measured,1,K=1.5 r=8,0.5,6\n",
              csv_header, settings, commas);
     ck_assert_str_eq(out, want);
@@ -173,7 +184,7 @@ START_TEST(test_report_json)
         "\"bytes\":7866224,\"max_out_bytes\":524408,\"max_in_bytes\":1966200,\"wall_s\":0.25,"
         "\"verified\":true,\"steps\":30,\"rounds_per_h\":7.62939453125e-06,\"lost\":0,\"stalls\":0,"
         "\"status\":\"ok\",\"distribution\":\"skewed\",\"dataset\":\"\",%s"
-        "\"buffer\":\"unlimited\",\"switching\":\"cut_through\","
+        "\"buffer\":\"unlimited\",\"eager_limit\":null,\"switching\":\"cut_through\","
         "\"tau\":8.8e-05,\"sigma\":5e-08,\"overhead\":0,\"hop\":0,\"compute_unit\":1e-09,"
         "\"compute\":\"units\",\"repeat\":3,\"params\":\"\",\"plan_s\":null,\"plan_steps\":null}\n",
         json_declared);
@@ -224,7 +235,7 @@ START_TEST(test_report_table)
     rows[1].sigma = 1.0 / 35e6;
     rows[1].params = "";
     rows[1].model_time_s = 0.05;
-    char *out = render_hide(HR_FORMAT_TABLE, rows, 2, async_hide, NULL, 0);
+    char *out = render_hide(HR_FORMAT_TABLE, rows, 2, &async_rows, NULL, 0);
     ck_assert_str_eq(out,
         "algorithm    procs        n       h  cost  model_time_s  rounds  messages    bytes  "
         "max_out_bytes  max_in_bytes  wall_s  verified  steps\n"
@@ -238,7 +249,7 @@ START_TEST(test_report_table)
     rows[1].tau = 88e-6;
     rows[1].status = "wrong";
     rows[1].verified = 0;
-    out = render_hide(HR_FORMAT_TABLE, rows, 2, async_hide, NULL, 0);
+    out = render_hide(HR_FORMAT_TABLE, rows, 2, &async_rows, NULL, 0);
     ck_assert_msg(strstr(out, "  steps  status                   sigma\n") != NULL, "%s", out);
     ck_assert_msg(strstr(out, "  30  ok                       5e-08\n") != NULL, "%s", out);
     ck_assert_msg(strstr(out, "  30  wrong   2.8571428571428572e-08\n") != NULL, "%s", out);
@@ -257,7 +268,7 @@ START_TEST(test_report_table_fits)
     rows[1].distribution = "transpose";
     rows[1].discipline = "sync";
     char dropped[256];
-    char *buf = render_hide(HR_FORMAT_TABLE, rows, 2, async_hide, dropped, sizeof dropped);
+    char *buf = render_hide(HR_FORMAT_TABLE, rows, 2, &async_rows, dropped, sizeof dropped);
     for (char *line = buf; *line; line = strchr(line, '\n') + 1)
         ck_assert_msg(strcspn(line, "\n") <= HR_REPORT_TABLE_WIDTH, "%s", buf);
     /* 200 characters: less max_out_bytes (15 with its gap) 185, wall_s (8) 177, max_in_bytes
@@ -341,12 +352,64 @@ START_TEST(test_report_declared)
 }
 END_TEST
 
+/* The column table: names unique, each row with its doc line; the statistics --aggregate seed
+ * takes numbered 1, 2, ... without a gap, each a number; an aggregated row fits. */
+START_TEST(test_report_columns_table)
+{
+    int stats[HR_REPORT_MAX_COLS] = { 0 }, nstat = 0, n = 0;
+    for (const hr_column *c; (c = hr__column_at(n)) != NULL; n++) {
+        ck_assert_msg(c->doc != NULL && c->doc[0] != '\0', "%s has no doc line", c->name);
+        for (int j = 0; j < n; j++)
+            ck_assert_msg(strcmp(hr__column_at(j)->name, c->name) != 0, "%s twice", c->name);
+        if (c->agg == HR_AGG_STATS) {
+            ck_assert_msg(c->type == HR_COL_COUNT || c->type == HR_COL_FIGURE, "%s", c->name);
+            ck_assert_int_gt(c->stat, 0);
+            ck_assert_int_lt(c->stat, HR_REPORT_MAX_COLS);
+            stats[c->stat]++;
+            nstat++;
+        }
+    }
+    ck_assert_int_eq(nstat, 13);
+    for (int s = 1; s <= nstat; s++)
+        ck_assert_msg(stats[s] == 1, "statistic %d is %d columns", s, stats[s]);
+    hr_report r;
+    ck_assert_int_eq(hr__report_pick(&r, NULL, 1, NULL, NULL, 0), HR_OK);
+    /* 8 columns up to seed, count, 13 figures' 4 statistics, 3 of the outcome, the other
+     * settings (all but the 8, the 12 other figures, the 3 and the row of keys), the keys. */
+    ck_assert_int_eq(r.nsel, 8 + 1 + 52 + 3 + (n - 8 - 12 - 3 - 1) + declared_columns());
+    ck_assert_int_lt(r.nsel, HR_REPORT_MAX_COLS);
+}
+END_TEST
+
+/* The default table leaves out what no row of the sweep can fill (hr_column.needs): lost and
+ * stalls, though filled, without the traits that make them; with them, they show. */
+START_TEST(test_report_table_needs)
+{
+    hr_row rows[1] = { sample() };
+    rows[0].lost = 3;
+    rows[0].stalls = 2;
+    char *out = render_hide(HR_FORMAT_TABLE, rows, 1, &async_rows, NULL, 0);
+    ck_assert_msg(strstr(out, "lost") == NULL && strstr(out, "stalls") == NULL, "%s", out);
+    free(out);
+    hr_report_rows lossy = { .traits = HR_ROWS_LOSSY };
+    out = render_hide(HR_FORMAT_TABLE, rows, 1, &lossy, NULL, 0);
+    ck_assert_msg(strstr(out, "  lost\n") != NULL && strstr(out, "stalls") == NULL, "%s", out);
+    free(out);
+    /* Without what the rows can have (NULL), every filled column shows. */
+    out = render_hide(HR_FORMAT_TABLE, rows, 1, NULL, NULL, 0);
+    ck_assert_msg(strstr(out, "  lost  stalls\n") != NULL, "%s", out);
+    free(out);
+}
+END_TEST
+
 Suite *hr_report_suite(void)
 {
     Suite *s = suite_create("report");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_report_format_names);
     tcase_add_test(tc, test_report_declared);
+    tcase_add_test(tc, test_report_columns_table);
+    tcase_add_test(tc, test_report_table_needs);
     tcase_add_test(tc, test_report_csv);
     tcase_add_test(tc, test_report_csv_quoting);
     tcase_add_test(tc, test_report_json);

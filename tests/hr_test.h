@@ -29,6 +29,7 @@
     X(expr)               \
     X(config)             \
     X(report)             \
+    X(options)            \
     X(workload)           \
     X(sortwork)           \
     X(mtx)                \

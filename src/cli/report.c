@@ -1,4 +1,5 @@
-/* report.c: one table of columns drives all three formats, so their columns cannot drift apart. */
+/* report.c: the table of columns (cli/columns.c) drives all three formats and --aggregate seed,
+ * so their columns cannot drift apart. */
 #include "cli/report.h"
 
 #include <inttypes.h>
@@ -9,116 +10,98 @@
 #include <hremu/error.h>
 #include <hremu/workload.h>
 
+#include "cli/columns.h"
 #include "cli/jsonstr.h"
-#include "net/link_model.h"
 
 typedef enum col_type { COL_STR, COL_NUM, COL_BOOL } col_type;
 
-/* When the default table shows a column (the full set is CSV's, JSON's and --columns'): it
- * leaves out what says nothing for its rows, so that it stays narrow. */
-typedef enum col_show {
-    SHOW_ALWAYS,   /* algorithm and the model figures */
-    SHOW_SIZE,     /* procs, n, h: unless empty in every row */
-    SHOW_VARIES,   /* a setting: when the rows differ in it */
-    SHOW_BY_COST,  /* a figure of the cost model: when rows of one cost column differ in it */
-    SHOW_FILLED,   /* when some row has it */
-    SHOW_NOT_OK,   /* status: when some row's is not ok */
-    SHOW_NEVER,    /* in CSV, JSON and --columns only */
-} col_show;
+/* What a column of an aggregated row is of the row column it comes from (agg_columns). */
+typedef enum col_role {
+    R_VALUE,       /* the column itself: a row's, or a group's setting */
+    R_SETTING_IF,  /* a figure that is a setting in some rows (h): its value there, else empty */
+    R_SEEDS,       /* the group's seeds */
+    R_COUNT,       /* the group's rows */
+    R_STAT,        /* a statistic (q) of a figure */
+    R_MEAN,        /* the mean */
+    R_ALL,         /* true if every row's is */
+    R_SAME,        /* the rows' value, or mixed */
+} col_role;
 
+/* A column as written: a row of the column table (columns.c), one key of its row of declared
+ * keys, a column of an aggregated row, or a field of a record. */
 typedef struct column {
-    const char *name;
-    col_type    type;      /* numbers align right, text left */
-    int         opt;       /* empty when the row's kind has no such key: null in JSON */
-    col_show    show;
-    int         width;     /* the table's, once its rows are known */
+    char             name[64];
+    col_type         type;     /* numbers align right, text left */
+    int              opt;      /* JSON: empty is null (text; an empty number is always null) */
+    hr_col_show      show;
+    const hr_column *def;      /* its row in the column table; NULL: a record's, or count */
+    const hr_wkey_spec *key;   /* a declared key's column: its declaration */
+    int              src;      /* aggregated: the index of the row column it comes from */
+    col_role         role;     /* aggregated: what it is of that column */
+    int              q;        /* R_STAT: mean, sd, min, max */
+    int              width;    /* the table's, once its rows are known */
 } column;
-
-/* The columns are head, then one a column of keys that workload kinds declare
- * (hr_workload_column_at, in registry order), then tail. fill() sets them by these indices. */
-enum {
-    C_ALGORITHM, C_PROCS, C_N, C_H, C_DISCIPLINE, C_TOPOLOGY, C_COST, C_SEED, C_MODEL, C_ROUNDS,
-    C_MESSAGES, C_BYTES, C_MAX_OUT, C_MAX_IN, C_WALL, C_VERIFIED, C_STEPS, C_RPH, C_LOST,
-    C_STALLS, C_STATUS, C_DISTRIBUTION, C_DATASET, NHEAD_
-};
-static const column head_cols[] = {
-    [C_ALGORITHM]    = { "algorithm",     COL_STR,  0, SHOW_ALWAYS, 0 },
-    [C_PROCS]        = { "procs",         COL_NUM,  0, SHOW_SIZE, 0 },
-    [C_N]            = { "n",             COL_NUM,  0, SHOW_SIZE, 0 },
-    [C_H]            = { "h",             COL_NUM,  0, SHOW_SIZE, 0 },
-    [C_DISCIPLINE]   = { "discipline",    COL_STR,  0, SHOW_VARIES, 0 },
-    [C_TOPOLOGY]     = { "topology",      COL_STR,  0, SHOW_VARIES, 0 },
-    [C_COST]         = { "cost",          COL_STR,  0, SHOW_VARIES, 0 },
-    [C_SEED]         = { "seed",          COL_NUM,  0, SHOW_VARIES, 0 },
-    [C_MODEL]        = { "model_time_s",  COL_NUM,  0, SHOW_ALWAYS, 0 },
-    [C_ROUNDS]       = { "rounds",        COL_NUM,  0, SHOW_ALWAYS, 0 },
-    [C_MESSAGES]     = { "messages",      COL_NUM,  0, SHOW_ALWAYS, 0 },
-    [C_BYTES]        = { "bytes",         COL_NUM,  0, SHOW_ALWAYS, 0 },
-    [C_MAX_OUT]      = { "max_out_bytes", COL_NUM,  0, SHOW_ALWAYS, 0 },
-    [C_MAX_IN]       = { "max_in_bytes",  COL_NUM,  0, SHOW_ALWAYS, 0 },
-    [C_WALL]         = { "wall_s",        COL_NUM,  0, SHOW_ALWAYS, 0 },
-    [C_VERIFIED]     = { "verified",      COL_BOOL, 0, SHOW_ALWAYS, 0 },
-    [C_STEPS]        = { "steps",         COL_NUM,  0, SHOW_ALWAYS, 0 },
-    [C_RPH]          = { "rounds_per_h",  COL_NUM,  0, SHOW_FILLED, 0 },
-    [C_LOST]         = { "lost",          COL_NUM,  0, SHOW_FILLED, 0 },
-    [C_STALLS]       = { "stalls",        COL_NUM,  0, SHOW_FILLED, 0 },
-    [C_STATUS]       = { "status",        COL_STR,  0, SHOW_NOT_OK, 0 },
-    [C_DISTRIBUTION] = { "distribution",  COL_STR,  0, SHOW_VARIES, 0 },
-    [C_DATASET]      = { "dataset",       COL_STR,  0, SHOW_VARIES, 0 },
-};
-#define NHEAD ((int)(sizeof head_cols / sizeof head_cols[0]))
-_Static_assert(sizeof head_cols / sizeof head_cols[0] == NHEAD_, "fill() sets the head's columns by index");
-
-enum {
-    T_BUFFER, T_SWITCHING, T_TAU, T_SIGMA, T_OVERHEAD, T_HOP, T_COMPUTE_UNIT, T_COMPUTE, T_REPEAT,
-    T_PARAMS, T_PLAN_S, T_PLAN_STEPS, NTAIL_
-};
-static const column tail_cols[] = {
-    [T_BUFFER]       = { "buffer",        COL_STR,  0, SHOW_VARIES, 0 },
-    [T_SWITCHING]    = { "switching",     COL_STR,  0, SHOW_VARIES, 0 },
-    [T_TAU]          = { "tau",           COL_NUM,  0, SHOW_BY_COST, 0 },
-    [T_SIGMA]        = { "sigma",         COL_NUM,  0, SHOW_BY_COST, 0 },
-    [T_OVERHEAD]     = { "overhead",      COL_NUM,  0, SHOW_BY_COST, 0 },
-    [T_HOP]          = { "hop",           COL_NUM,  0, SHOW_BY_COST, 0 },
-    [T_COMPUTE_UNIT] = { "compute_unit",  COL_NUM,  0, SHOW_BY_COST, 0 },
-    [T_COMPUTE]      = { "compute",       COL_STR,  0, SHOW_VARIES, 0 },
-    [T_REPEAT]       = { "repeat",        COL_NUM,  0, SHOW_VARIES, 0 },
-    [T_PARAMS]       = { "params",        COL_STR,  0, SHOW_VARIES, 0 },
-    [T_PLAN_S]       = { "plan_s",        COL_NUM,  1, SHOW_FILLED, 0 },
-    [T_PLAN_STEPS]   = { "plan_steps",    COL_NUM,  1, SHOW_FILLED, 0 },
-};
-#define NTAIL ((int)(sizeof tail_cols / sizeof tail_cols[0]))
-_Static_assert(sizeof tail_cols / sizeof tail_cols[0] == NTAIL_, "fill() sets the tail's columns by index");
-/* The last NLATE columns are a planning algorithm's figures, not settings: --aggregate does not
- * group by them but summarises them as it does the model columns. */
-#define NLATE 2
 
 /* Declared keys that get a column: an aggregated row (agg_columns) must fit in
  * HR_REPORT_MAX_COLS with them. */
 #define MAX_DECLARED 24
 
-/* A declared key's column: numbers right, words left, as wide as a short value. */
-static int declared_count(void)
+/* c's name: name, then suffix (may be NULL) after an underscore, cut to fit. */
+static void set_name(column *c, const char *name, const char *suffix)
 {
-    int w = 0;
-    while (w < MAX_DECLARED && hr_workload_column_at(w) != NULL)
-        w++;
-    return w;
+    size_t n = strlen(name), k = suffix != NULL ? strlen(suffix) + 1 : 0, max = sizeof c->name - 1;
+    n = n < max ? n : max;
+    k = k < max - n ? k : max - n;
+    memcpy(c->name, name, n);
+    if (k > 0) {
+        c->name[n] = '_';
+        memcpy(c->name + n + 1, suffix, k - 1);
+    }
+    c->name[n + k] = '\0';
+}
+
+static col_type type_of(const hr_column *d)
+{
+    switch (d->type) {
+    case HR_COL_TEXT:
+    case HR_COL_WORDS:
+    case HR_COL_NAMED:
+        return COL_STR;
+    case HR_COL_COUNT:
+        return d->zero != NULL ? COL_STR : COL_NUM;
+    case HR_COL_BOOL:
+        return COL_BOOL;
+    case HR_COL_INT:
+    case HR_COL_FIGURE:
+    case HR_COL_SETTING:
+    case HR_COL_KEYS:
+        return COL_NUM;
+    }
+    return COL_NUM;
 }
 
 /* Every column of a row, in order; returns how many. */
 static int all_columns(column *out)
 {
-    int n = 0, w = declared_count();
-    for (int i = 0; i < NHEAD; i++)
-        out[n++] = head_cols[i];
-    for (int i = 0; i < w; i++) {
-        const hr_wkey_spec *k = hr_workload_column_at(i);
-        out[n++] = (column){ hr_wkey_column(k), k->type == HR_WKEY_WORD ? COL_STR : COL_NUM,
-                             1, SHOW_VARIES, 0 };
+    int n = 0;
+    for (int i = 0; hr__column_at(i) != NULL; i++) {
+        const hr_column *d = hr__column_at(i);
+        if (d->type != HR_COL_KEYS) {
+            out[n] = (column){ .type = type_of(d), .opt = d->null_empty, .show = d->show,
+                               .def = d, .src = n };
+            set_name(&out[n], d->name, NULL);
+            n++;
+            continue;
+        }
+        const hr_wkey_spec *k;
+        for (int w = 0; w < MAX_DECLARED && (k = hr_workload_column_at(w)) != NULL; w++) {
+            out[n] = (column){ .type = k->type == HR_WKEY_WORD ? COL_STR : COL_NUM,
+                               .opt = d->null_empty, .show = d->show, .def = d, .key = k,
+                               .src = n };
+            set_name(&out[n], hr_wkey_column(k), NULL);
+            n++;
+        }
     }
-    for (int i = 0; i < NTAIL; i++)
-        out[n++] = tail_cols[i];
     return n;
 }
 
@@ -202,49 +185,78 @@ static const char *declared_value(field *f, const hr_row *r, const hr_wkey_spec 
     return "";
 }
 
-/* Every column's text; returns how many (as all_columns). */
-static int fill(field *f, const hr_row *r, hr_format fmt)
+/* The field of row r at offset at, of type T. */
+#define FIELD(r, at, T) (*(const T *)(const void *)((const char *)(r) + (at)))
+
+static int flag(const hr_row *r, hr_col_flag f)
 {
-    f[C_ALGORITHM].s = text(r->algorithm);
-    f[C_PROCS].s = num(&f[C_PROCS], (uint64_t)(r->procs > 0 ? r->procs : 0));
-    f[C_N].s = r->no_n ? "" : num(&f[C_N], r->n);
-    f[C_H].s = num(&f[C_H], r->h);
-    f[C_DISCIPLINE].s = text(r->discipline);
-    f[C_TOPOLOGY].s = text(r->topology);
-    f[C_COST].s = text(r->cost);
-    f[C_SEED].s = num(&f[C_SEED], r->seed);
-    f[C_MODEL].s = real(&f[C_MODEL], r->model_time_s, fmt);
-    f[C_ROUNDS].s = num(&f[C_ROUNDS], r->rounds);
-    f[C_MESSAGES].s = num(&f[C_MESSAGES], r->messages);
-    f[C_BYTES].s = num(&f[C_BYTES], r->bytes);
-    f[C_MAX_OUT].s = num(&f[C_MAX_OUT], r->max_out_bytes);
-    f[C_MAX_IN].s = num(&f[C_MAX_IN], r->max_in_bytes);
-    f[C_WALL].s = real(&f[C_WALL], r->wall_s, fmt);
-    f[C_VERIFIED].s = r->verified ? "true" : "false";
-    f[C_STEPS].s = num(&f[C_STEPS], r->steps);
-    f[C_RPH].s = real(&f[C_RPH], r->h > 0 ? (double)r->rounds / (double)r->h : NAN, fmt);
-    f[C_LOST].s = num(&f[C_LOST], r->lost);
-    f[C_STALLS].s = num(&f[C_STALLS], r->stalls);
-    f[C_STATUS].s = text(r->status);
-    f[C_DISTRIBUTION].s = text(r->distribution);
-    f[C_DATASET].s = text(r->dataset);
-    int w = declared_count();
-    for (int i = 0; i < w; i++)
-        f[NHEAD + i].s = declared_value(&f[NHEAD + i], r, hr_workload_column_at(i));
-    field *t = f + NHEAD + w;
-    t[T_BUFFER].s = r->buffer ? num(&t[T_BUFFER], r->buffer) : "unlimited";
-    t[T_SWITCHING].s = hr__link_model_name(r->store_forward, NULL);
-    t[T_TAU].s = exact(&t[T_TAU], r->tau, fmt);
-    t[T_SIGMA].s = exact(&t[T_SIGMA], r->sigma, fmt);
-    t[T_OVERHEAD].s = exact(&t[T_OVERHEAD], r->overhead, fmt);
-    t[T_HOP].s = exact(&t[T_HOP], r->hop, fmt);
-    t[T_COMPUTE_UNIT].s = exact(&t[T_COMPUTE_UNIT], r->compute_unit, fmt);
-    t[T_COMPUTE].s = r->measured ? "measured" : "units";
-    t[T_REPEAT].s = num(&t[T_REPEAT], r->repeat);
-    t[T_PARAMS].s = text(r->params);
-    t[T_PLAN_S].s = r->planned ? real(&t[T_PLAN_S], r->plan_s, fmt) : "";
-    t[T_PLAN_STEPS].s = r->planned ? num(&t[T_PLAN_STEPS], r->plan_steps) : "";
-    return NHEAD + w + NTAIL;
+    return FIELD(r, f.at, int) != 0;
+}
+
+/* Is column d's value empty in row r (its only_if flag clear, or its unless flag set)? */
+static int empty(const hr_column *d, const hr_row *r)
+{
+    return (d->only_if.on && !flag(r, d->only_if)) || (d->unless.on && flag(r, d->unless));
+}
+
+/* Column d's value in row r as text. */
+static const char *value(field *f, const hr_column *d, const hr_row *r, hr_format fmt)
+{
+    if (empty(d, r))
+        return "";
+    switch (d->type) {
+    case HR_COL_TEXT:
+        return text(FIELD(r, d->at, char *));
+    case HR_COL_COUNT: {
+        uint64_t v = FIELD(r, d->at, uint64_t);
+        return v == 0 && d->zero != NULL ? d->zero : num(f, v);
+    }
+    case HR_COL_INT: {
+        int v = FIELD(r, d->at, int);
+        return num(f, (uint64_t)(v > 0 ? v : 0));
+    }
+    case HR_COL_FIGURE:
+        return real(f, d->get != NULL ? d->get(r) : FIELD(r, d->at, double), fmt);
+    case HR_COL_SETTING:
+        return exact(f, FIELD(r, d->at, double), fmt);
+    case HR_COL_BOOL:
+        return FIELD(r, d->at, int) ? "true" : "false";
+    case HR_COL_WORDS:
+        return d->words[FIELD(r, d->at, int) != 0];
+    case HR_COL_NAMED: {
+        const char *name = d->named(FIELD(r, d->at, int), NULL);
+        return name != NULL ? name : "";
+    }
+    default:
+        return "";
+    }
+}
+
+/* Column d's value in row r as a number, for --aggregate's statistics (NAN: empty). */
+static double number(const hr_column *d, const hr_row *r)
+{
+    if (empty(d, r))
+        return NAN;
+    switch (d->type) {
+    case HR_COL_COUNT:
+        return (double)FIELD(r, d->at, uint64_t);
+    case HR_COL_INT:
+        return (double)FIELD(r, d->at, int);
+    case HR_COL_FIGURE:
+        return d->get != NULL ? d->get(r) : FIELD(r, d->at, double);
+    case HR_COL_SETTING:
+        return FIELD(r, d->at, double);
+    default:
+        return NAN;
+    }
+}
+
+/* Every column's text (cols, n: all_columns'). */
+static void fill(field *f, const column *cols, int n, const hr_row *r, hr_format fmt)
+{
+    for (int i = 0; i < n; i++)
+        f[i].s = cols[i].key != NULL ? declared_value(&f[i], r, cols[i].key)
+                                     : value(&f[i], cols[i].def, r, fmt);
 }
 
 /* ---- CSV (RFC 4180 quoting) ----------------------------------------------------------------- */
@@ -329,77 +341,70 @@ static row_writer writer(hr_format format)
 
 /* ---- choosing columns ------------------------------------------------------------------------ */
 
-/* The numeric columns --aggregate seed summarises, by their index in all_columns(); a scheduler's
- * plan_s and plan_steps (at the end, their place depending on the declared keys) as PLAN_S and
- * PLAN_STEPS. */
-enum { PLAN_S = -1, PLAN_STEPS = -2 };
-static const int stat_cols[] = { C_H, C_MODEL, C_ROUNDS, C_STEPS, C_MESSAGES, C_BYTES, C_MAX_OUT,
-                                 C_MAX_IN, C_RPH, C_LOST, C_STALLS, PLAN_S, PLAN_STEPS };
-#define NSTAT ((int)(sizeof stat_cols / sizeof stat_cols[0]))
-/* The columns that tell a group of aggregated rows apart (all settings but the seed): these, h
- * when the config set it (keep: a setting, not what the workload drew), and every column from
- * the distribution on. */
-static const int key_cols[] = { C_ALGORITHM, C_PROCS, C_N, C_DISCIPLINE, C_TOPOLOGY, C_COST };
-#define NKEY ((int)(sizeof key_cols / sizeof key_cols[0]))
 static const char *const stat_suffix[4] = { "mean", "sd", "min", "max" };
 
-/* The default table of aggregated rows shows each statistic's mean and model_time_s's sd. */
-static col_show stat_show(int col, int q)
-{
-    if (q == 0)
-        return col == C_MAX_OUT || col == C_MAX_IN ? SHOW_NEVER : SHOW_FILLED;
-    return col == C_MODEL && q == 1 ? SHOW_FILLED : SHOW_NEVER;
-}
-
-/* An aggregated row's columns: the settings (h among them when the config set it: otherwise
- * empty), seed (the list) and count, each statistic of each model column (h too, when the
- * workload drew it: otherwise empty), wall_s (the mean of the rows' medians), verified (all of
- * them), status (theirs, or mixed), then the other settings. The default table shows the settings
- * that vary, the seeds, the count, the means and model_time_s's sd. */
+/* An aggregated row's columns (columns.h, hr_col_agg): the columns up to seed (procs, n and h
+ * shown when they vary; h empty when the workload drew it), seed (the list) and count, each
+ * statistic of each figure in the order of their .stat (h's too, empty where h is a setting),
+ * the outcome (wall_s the mean of the rows' medians, verified all of them, status theirs or
+ * mixed), then the other settings. The default table shows the settings that vary, the seeds,
+ * the count and the statistics each figure's .agg_show names. */
 static int agg_columns(column *out)
 {
-    _Static_assert(8 + 1 + 4 * (sizeof stat_cols / sizeof stat_cols[0]) + 3 + (NHEAD - C_DISTRIBUTION) +
-                   MAX_DECLARED + NTAIL - NLATE <= HR_REPORT_MAX_COLS,
-                   "an aggregated row's columns fit in HR_REPORT_MAX_COLS");
-    static char names[NSTAT * 4][32];
     column cols[HR_REPORT_MAX_COLS];
-    int ncol = all_columns(cols), n = 0;
-    for (int i = 0; i <= C_SEED; i++) {
-        out[n] = cols[i];
-        if (out[n].show == SHOW_SIZE)
-            out[n].show = SHOW_VARIES;
-        n++;
-    }
-    out[C_H].opt = 1;                                         /* h: empty when drawn */
-    out[C_SEED] = (column){ "seed", COL_STR, 0, SHOW_ALWAYS, 0 };   /* the list of seeds */
-    out[n++] = (column){ "count", COL_NUM, 0, SHOW_ALWAYS, 0 };
-    for (int k = 0; k < NSTAT; k++)
-        for (int q = 0; q < 4; q++) {
-            char *name = names[4 * k + q];
-            int at = stat_cols[k] >= 0 ? stat_cols[k] : ncol - NLATE - 1 - stat_cols[k];
-            snprintf(name, sizeof names[0], "%s_%s", cols[at].name, stat_suffix[q]);
-            out[n++] = (column){ name, COL_NUM, 1, stat_show(stat_cols[k], q), 0 };
+    int ncol = all_columns(cols), n = 0, lead = 0;
+    while (lead < ncol && cols[lead].def->agg != HR_AGG_SEEDS)
+        lead++;
+    lead++;
+    for (int i = 0; i < lead && i < ncol; i++) {
+        const hr_column *d = cols[i].def;
+        if (d->agg == HR_AGG_SEEDS) {
+            out[n] = (column){ .type = COL_STR, .show = HR_SHOW_ALWAYS, .def = d, .src = i,
+                               .role = R_SEEDS };
+            set_name(&out[n++], cols[i].name, NULL);
+        } else if (d->agg == HR_AGG_GROUP || d->setting_if.on) {
+            out[n] = cols[i];
+            out[n].role = d->agg == HR_AGG_GROUP ? R_VALUE : R_SETTING_IF;
+            out[n].opt |= out[n].role == R_SETTING_IF;        /* h: empty when drawn */
+            if (out[n].show == HR_SHOW_SIZE)
+                out[n].show = HR_SHOW_VARIES;
+            n++;
         }
-    out[n++] = cols[C_WALL];
-    out[n++] = cols[C_VERIFIED];
-    out[n++] = cols[C_STATUS];
-    for (int i = C_DISTRIBUTION; i < ncol - NLATE; i++)
-        out[n++] = cols[i];
+    }
+    out[n] = (column){ .type = COL_NUM, .show = HR_SHOW_ALWAYS, .role = R_COUNT };
+    set_name(&out[n++], "count", NULL);
+    for (int stat = 1, found = 1; found && n + 4 <= HR_REPORT_MAX_COLS; stat++) {
+        found = 0;
+        for (int i = 0; i < ncol; i++) {
+            const hr_column *d = cols[i].def;
+            if (d->agg != HR_AGG_STATS || d->stat != stat || cols[i].key != NULL)
+                continue;
+            found = 1;
+            for (int q = 0; q < 4; q++, n++) {
+                unsigned shown = q == 0 ? HR_AGG_SHOW_MEAN : q == 1 ? HR_AGG_SHOW_SD : 0;
+                out[n] = (column){ .type = COL_NUM, .opt = 1,
+                                   .show = d->agg_show & shown ? HR_SHOW_FILLED : HR_SHOW_NEVER,
+                                   .def = d, .src = i, .role = R_STAT, .q = q };
+                set_name(&out[n], cols[i].name, stat_suffix[q]);
+            }
+        }
+    }
+    for (int i = lead; i < ncol && n < HR_REPORT_MAX_COLS; i++) {
+        hr_col_agg a = cols[i].def->agg;
+        if (a == HR_AGG_MEAN || a == HR_AGG_ALL || a == HR_AGG_SAME) {
+            out[n] = cols[i];
+            out[n++].role = a == HR_AGG_MEAN ? R_MEAN : a == HR_AGG_ALL ? R_ALL : R_SAME;
+        }
+    }
+    for (int i = lead; i < ncol && n < HR_REPORT_MAX_COLS; i++)
+        if (cols[i].def->agg == HR_AGG_GROUP) {
+            out[n] = cols[i];
+            out[n++].role = R_VALUE;
+        }
     return n;
 }
 
-/* Is name the column hide names, or one of its statistics ("lost" hides lost_mean)? */
-static int hidden(const char *name, const char *const *hide)
-{
-    for (; hide != NULL && *hide != NULL; hide++) {
-        size_t n = strlen(*hide);
-        if (strncmp(name, *hide, n) == 0 && (name[n] == '\0' || name[n] == '_'))
-            return 1;
-    }
-    return 0;
-}
-
-int hr__report_pick(hr_report *r, const char *list, int aggregate, const char *const *hide,
+int hr__report_pick(hr_report *r, const char *list, int aggregate, const hr_report_rows *rows,
                     char *why, size_t whylen)
 {
     column all[HR_REPORT_MAX_COLS];
@@ -409,10 +414,12 @@ int hr__report_pick(hr_report *r, const char *list, int aggregate, const char *c
     r->table = NULL;
     r->nsel = 0;
     r->chosen = list != NULL;
+    r->has_rows = rows != NULL;
+    if (rows != NULL)
+        r->can = *rows;
     if (list == NULL) {
         for (int i = 0; i < n; i++)
-            if (!hidden(all[i].name, hide))
-                r->sel[r->nsel++] = i;
+            r->sel[r->nsel++] = i;
         return HR_OK;
     }
     for (const char *at = list; *at != '\0';) {
@@ -527,23 +534,39 @@ static int varies_by_cost(const hr_table *t, int col, int cost)
     return 0;
 }
 
-/* Does the default table show column col (show rule c->show) of the kept rows? */
-static int shows(const hr_table *t, const column *c, int col, int cost)
+/* Does a kind of the rows declare key k? */
+static int declared(const hr_report_rows *can, const hr_wkey_spec *k)
 {
-    switch (c->show) {
-    case SHOW_ALWAYS:
-        return 1;
-    case SHOW_NEVER:
+    for (int i = 0; i < can->nkinds; i++)
+        for (const hr_wkey_spec *d = can->kinds[i]->keys; d != NULL && d->name != NULL; d++)
+            if (strcmp(hr_wkey_column(d), hr_wkey_column(k)) == 0)
+                return 1;
+    return 0;
+}
+
+/* Does the default table show column col (show rule c->show) of the kept rows? Not what no row
+ * of the sweep can fill (hr_column.needs, a key no row's kind declares). */
+static int shows(const hr_report *r, const column *c, int col, int cost)
+{
+    const hr_table *t = r->table;
+    if (r->has_rows && c->def != NULL && (c->def->needs & ~r->can.traits) != 0)
         return 0;
-    case SHOW_BY_COST:
+    if (r->has_rows && c->key != NULL && !declared(&r->can, c->key))
+        return 0;
+    switch (c->show) {
+    case HR_SHOW_ALWAYS:
+        return 1;
+    case HR_SHOW_NEVER:
+        return 0;
+    case HR_SHOW_BY_COST:
         return cost < 0 || varies_by_cost(t, col, cost);
     default:
         break;
     }
     for (size_t i = 0; i < t->n; i++) {
         const char *v = cell(t, i, col);
-        if (c->show == SHOW_VARIES ? strcmp(v, cell(t, 0, col)) != 0
-            : c->show == SHOW_NOT_OK ? strcmp(v, "ok") != 0 : v[0] != '\0')
+        if (c->show == HR_SHOW_VARIES ? strcmp(v, cell(t, 0, col)) != 0
+            : c->show == HR_SHOW_NOT_OK ? strcmp(v, "ok") != 0 : v[0] != '\0')
             return 1;
     }
     return 0;
@@ -562,7 +585,7 @@ static void table_write(hr_report *r, const column *cols, int ncols)
     int at[HR_REPORT_MAX_COLS], n = 0;
     for (int i = 0; i < r->nsel; i++) {
         int k = r->sel[i];
-        if (!r->chosen && !shows(t, &cols[k], k, cost))
+        if (!r->chosen && !shows(r, &cols[k], k, cost))
             continue;
         c[n] = cols[k];
         c[n].width = (int)strlen(cols[k].name);
@@ -572,28 +595,31 @@ static void table_write(hr_report *r, const column *cols, int ncols)
         }
         at[n++] = k;
     }
-    /* Too wide: leave out figures that the rest imply or that matter less, in this order, and
-     * say which (hr_report.dropped). Settings that vary stay: every row says what produced it. */
-    static const char *const spare[] = { "max_out_bytes", "wall_s", "rounds_per_h",
-                                         "max_in_bytes", "bytes", "messages", NULL };
+    /* Too wide: leave out figures that the rest imply or that matter less, in the order of
+     * their .spare, and say which (hr_report.dropped). Settings that vary stay: every row says
+     * what produced it. */
     r->dropped[0] = '\0';
-    for (const char *const *d = spare; !r->chosen && *d != NULL; d++) {
+    for (int spare = 1, any = 1; !r->chosen && any; spare++) {
         int total = -2;
         for (int i = 0; i < n; i++)
             total += c[i].width + 2;
         if (total <= HR_REPORT_TABLE_WIDTH)
             break;
-        const char *one[2] = { *d, NULL };
-        for (int i = 0; i < n; i++)
-            if (hidden(c[i].name, one)) {
-                size_t used = strlen(r->dropped);
-                snprintf(r->dropped + used, sizeof r->dropped - used, "%s%s", used ? ", " : "",
-                         c[i].name);
-                memmove(&c[i], &c[i + 1], (size_t)(n - i - 1) * sizeof *c);
-                memmove(&at[i], &at[i + 1], (size_t)(n - i - 1) * sizeof *at);
-                n--;
-                i--;
-            }
+        any = 0;
+        for (int i = 0; i < n; i++) {
+            if (c[i].def == NULL || c[i].def->spare < spare)
+                continue;
+            any = 1;
+            if (c[i].def->spare > spare)
+                continue;
+            size_t used = strlen(r->dropped);
+            snprintf(r->dropped + used, sizeof r->dropped - used, "%s%s", used ? ", " : "",
+                     c[i].name);
+            memmove(&c[i], &c[i + 1], (size_t)(n - i - 1) * sizeof *c);
+            memmove(&at[i], &at[i + 1], (size_t)(n - i - 1) * sizeof *at);
+            n--;
+            i--;
+        }
     }
     const char *v[HR_REPORT_MAX_COLS];
     for (int i = 0; i < n; i++)
@@ -633,12 +659,9 @@ struct hr_aggregate {
     size_t n, cap;
     struct kept {
         char    *text[HR_REPORT_MAX_COLS];  /* the row's fields as CSV writes them */
+        double   num[HR_REPORT_MAX_COLS];   /* the figures' values (number()) */
+        char     set[HR_REPORT_MAX_COLS];   /* a figure's setting_if flag */
         int      ntext;
-        double   stat[NSTAT];
-        double   wall;
-        uint64_t seed;
-        int      verified;
-        int      h_set;                     /* h is a setting (hr_row.h_set) */
     } *rows;
 };
 
@@ -670,25 +693,6 @@ void hr__report_begin(hr_report *r, FILE *out, hr_format format)
     hr__report_start(r, out, format);
 }
 
-static double stat_of(const hr_row *row, int k)
-{
-    switch (stat_cols[k]) {
-    case C_H:        return (double)row->h;
-    case C_MODEL:    return row->model_time_s;
-    case C_ROUNDS:   return (double)row->rounds;
-    case C_STEPS:    return (double)row->steps;
-    case C_MESSAGES: return (double)row->messages;
-    case C_BYTES:    return (double)row->bytes;
-    case C_MAX_OUT:  return (double)row->max_out_bytes;
-    case C_MAX_IN:   return (double)row->max_in_bytes;
-    case C_RPH:      return row->h > 0 ? (double)row->rounds / (double)row->h : NAN;
-    case C_LOST:     return (double)row->lost;
-    case C_STALLS:   return (double)row->stalls;
-    case PLAN_S:     return row->planned ? row->plan_s : NAN;
-    default:         return row->planned ? (double)row->plan_steps : NAN;   /* PLAN_STEPS */
-    }
-}
-
 static void keep(hr_report *r, const hr_row *row)
 {
     hr_aggregate *a = r->agg;
@@ -705,17 +709,17 @@ static void keep(hr_report *r, const hr_row *row)
         a->cap = cap;
     }
     struct kept *k = &a->rows[a->n++];
+    column cols[HR_REPORT_MAX_COLS];
     field f[HR_REPORT_MAX_COLS];
-    k->ntext = fill(f, row, HR_FORMAT_CSV);
-    for (int i = 0; i < k->ntext; i++)
+    k->ntext = all_columns(cols);
+    fill(f, cols, k->ntext, row, HR_FORMAT_CSV);
+    for (int i = 0; i < k->ntext; i++) {
+        const hr_column *d = cols[i].def;
         if ((k->text[i] = strdup(f[i].s)) == NULL)
             r->failed = 1;
-    for (int q = 0; q < NSTAT; q++)
-        k->stat[q] = stat_of(row, q);
-    k->wall = row->wall_s;
-    k->seed = row->seed;
-    k->verified = row->verified;
-    k->h_set = row->h_set;
+        k->num[i] = cols[i].key == NULL ? number(d, row) : NAN;
+        k->set[i] = d->setting_if.on && flag(row, d->setting_if);
+    }
 }
 
 void hr__report_row(hr_report *r, const hr_row *row)
@@ -728,8 +732,8 @@ void hr__report_row(hr_report *r, const hr_row *row)
     field f[HR_REPORT_MAX_COLS];
     const char *v[HR_REPORT_MAX_COLS];
     column cols[HR_REPORT_MAX_COLS];
-    int n = fill(f, row, r->format);
-    all_columns(cols);
+    int n = all_columns(cols);
+    fill(f, cols, n, row, r->format);
     for (int i = 0; i < n; i++)
         v[i] = f[i].s;
     emit(r, cols, n, v);
@@ -738,74 +742,83 @@ void hr__report_row(hr_report *r, const hr_row *row)
     fflush(r->out);
 }
 
-/* The h of a kept row as a grouping setting: its value when the config set it, else empty. */
-static const char *h_key(const struct kept *k)
+/* Do kept rows a and b belong to one group: equal in every setting (cols: all_columns')? A
+ * figure that is a setting in some rows (h) keeps rows apart where it is one. */
+static int same_key(const column *cols, const struct kept *a, const struct kept *b)
 {
-    return k->h_set ? k->text[C_H] : "";
-}
-
-static int same_key(const struct kept *a, const struct kept *b)
-{
-    for (int i = 0; i < NKEY; i++)
-        if (strcmp(a->text[key_cols[i]], b->text[key_cols[i]]) != 0)
+    for (int i = 0; i < a->ntext; i++) {
+        const hr_column *d = cols[i].def;
+        if (d->agg == HR_AGG_GROUP ? strcmp(a->text[i], b->text[i]) != 0
+            : d->setting_if.on && (a->set[i] != b->set[i] ||
+                                   (a->set[i] && strcmp(a->text[i], b->text[i]) != 0)))
             return 0;
-    if (strcmp(h_key(a), h_key(b)) != 0)
-        return 0;
-    for (int i = C_DISTRIBUTION; i < a->ntext - NLATE; i++)
-        if (strcmp(a->text[i], b->text[i]) != 0)
-            return 0;
+    }
     return 1;
 }
 
 /* One aggregated row of the m kept rows g[0..m), in the order agg_columns gives. */
-static void write_group(hr_report *r, struct kept *const *g, int m)
+static void write_group(hr_report *r, const column *all, int ncols, struct kept *const *g, int m)
 {
-    column all[HR_REPORT_MAX_COLS];
-    int ncols = agg_columns(all);
     field f[HR_REPORT_MAX_COLS];
     const char *v[HR_REPORT_MAX_COLS];
     char seeds[512] = "";
-    size_t at = 0;
-    double wall = 0;
-    int verified = 1, mixed = 0;
-    for (int j = 0; j < m; j++) {
-        if (at < sizeof seeds)
-            at += (size_t)snprintf(seeds + at, sizeof seeds - at, "%s%llu", j ? " " : "",
-                                   (unsigned long long)g[j]->seed);
-        wall += g[j]->wall;
-        verified &= g[j]->verified;
-        mixed |= strcmp(g[j]->text[C_STATUS], g[0]->text[C_STATUS]) != 0;
-    }
-    int c = 0;
-    for (int i = 0; i <= C_SEED; i++)
-        v[c++] = i == C_SEED ? seeds : i == C_H ? h_key(g[0]) : g[0]->text[i];
-    v[c] = num(&f[c], (uint64_t)m);
-    c++;
-    for (int k = 0; k < NSTAT; k++) {
-        double sum = 0, lo = INFINITY, hi = -INFINITY, ss = 0;
-        for (int j = 0; j < m; j++) {
-            double x = g[j]->stat[k];
-            sum += x;
-            lo = x < lo ? x : lo;
-            hi = x > hi ? x : hi;
+    for (int c = 0; c < ncols; c++) {
+        int i = all[c].src;
+        switch (all[c].role) {
+        case R_VALUE:
+            v[c] = g[0]->text[i];
+            break;
+        case R_SETTING_IF:
+            v[c] = g[0]->set[i] ? g[0]->text[i] : "";
+            break;
+        case R_COUNT:
+            v[c] = num(&f[c], (uint64_t)m);
+            break;
+        case R_SEEDS: {
+            size_t at = 0;
+            for (int j = 0; j < m && at < sizeof seeds; j++)
+                at += (size_t)snprintf(seeds + at, sizeof seeds - at, "%s%s", j ? " " : "",
+                                       g[j]->text[i]);
+            v[c] = seeds;
+            break;
         }
-        double mean = sum / m;
-        for (int j = 0; j < m; j++)
-            ss += (g[j]->stat[k] - mean) * (g[j]->stat[k] - mean);
-        /* Equal values: sd 0, not the rounding of their mean's differences. */
-        const double q4[4] = { lo == hi ? lo : mean, m > 1 && lo != hi ? sqrt(ss / (m - 1)) : 0,
-                               lo, hi };
-        /* Empty: a plan's figures for rows without a plan, and h where it is a setting. */
-        int none = (isnan(mean) && stat_cols[k] < 0) || (stat_cols[k] == C_H && g[0]->h_set);
-        for (int q = 0; q < 4; q++, c++)
-            v[c] = none ? "" : real(&f[c], q4[q], r->format);
+        case R_STAT: {
+            double sum = 0, lo = INFINITY, hi = -INFINITY, ss = 0;
+            for (int j = 0; j < m; j++) {
+                double x = g[j]->num[i];
+                sum += x;
+                lo = x < lo ? x : lo;
+                hi = x > hi ? x : hi;
+            }
+            double mean = sum / m;
+            for (int j = 0; j < m; j++)
+                ss += (g[j]->num[i] - mean) * (g[j]->num[i] - mean);
+            /* Equal values: sd 0, not the rounding of their mean's differences. */
+            const double q4[4] = { lo == hi ? lo : mean,
+                                   m > 1 && lo != hi ? sqrt(ss / (m - 1)) : 0, lo, hi };
+            /* Empty: a plan's figures for rows without a plan, and h where it is a setting. */
+            int none = (isnan(mean) && all[c].def->only_if.on) || g[0]->set[i];
+            v[c] = none ? "" : real(&f[c], q4[all[c].q], r->format);
+            break;
+        }
+        case R_MEAN: {
+            double sum = 0;
+            for (int j = 0; j < m; j++)
+                sum += g[j]->num[i];
+            v[c] = real(&f[c], sum / m, r->format);
+            break;
+        }
+        case R_ALL:
+        case R_SAME: {
+            int same = 1;
+            for (int j = 0; j < m; j++)
+                same &= strcmp(g[j]->text[i], all[c].role == R_ALL ? "true" : g[0]->text[i]) == 0;
+            v[c] = all[c].role == R_ALL ? (same ? "true" : "false") : same ? g[0]->text[i]
+                                                                          : "mixed";
+            break;
+        }
+        }
     }
-    v[c] = real(&f[c], wall / m, r->format);
-    c++;
-    v[c++] = verified ? "true" : "false";
-    v[c++] = mixed ? "mixed" : g[0]->text[C_STATUS];
-    for (int i = C_DISTRIBUTION; i < g[0]->ntext - NLATE; i++)
-        v[c++] = g[0]->text[i];
     emit(r, all, ncols, v);
 }
 
@@ -814,6 +827,9 @@ static void write_aggregate(hr_report *r)
     hr_aggregate *a = r->agg;
     struct kept **group = malloc(sizeof *group * (a->n ? a->n : 1));
     char *done = calloc(a->n ? a->n : 1, 1);
+    column cols[HR_REPORT_MAX_COLS], all[HR_REPORT_MAX_COLS];
+    all_columns(cols);
+    int ncols = agg_columns(all);
     if (group == NULL || done == NULL) {
         r->failed = 1;
     } else if (!r->failed) {
@@ -822,11 +838,11 @@ static void write_aggregate(hr_report *r)
                 continue;
             int m = 0;
             for (size_t j = i; j < a->n; j++)
-                if (!done[j] && same_key(&a->rows[i], &a->rows[j])) {
+                if (!done[j] && same_key(cols, &a->rows[i], &a->rows[j])) {
                     done[j] = 1;
                     group[m++] = &a->rows[j];
                 }
-            write_group(r, group, m);
+            write_group(r, all, ncols, group, m);
         }
     }
     free(group);
@@ -846,8 +862,10 @@ void hr__report_record(FILE *out, hr_format format, const char *const *names,
     if (n > 64)
         n = 64;
     for (int i = 0; i < n; i++)
-        cols[i] = (column){ .name = names[i], .type = numeric[i] ? COL_NUM : COL_STR,
-                             .width = (int)strlen(values[i]) };
+    {
+        cols[i] = (column){ .type = numeric[i] ? COL_NUM : COL_STR, .width = (int)strlen(values[i]) };
+        set_name(&cols[i], names[i], NULL);
+    }
     if (format != HR_FORMAT_JSON)
         writer(format)(out, cols, n, names);
     writer(format)(out, cols, n, values);
@@ -860,8 +878,10 @@ void hr__report_line(FILE *out, hr_format format, const char *const *names, cons
     if (n > 64)
         n = 64;
     for (int i = 0; i < n; i++)
-        cols[i] = (column){ .name = names[i], .type = numeric[i] ? COL_NUM : COL_STR,
-                             .width = widths[i] };
+    {
+        cols[i] = (column){ .type = numeric[i] ? COL_NUM : COL_STR, .width = widths[i] };
+        set_name(&cols[i], names[i], NULL);
+    }
     if (values != NULL)
         writer(format)(out, cols, n, values);
     else if (format != HR_FORMAT_JSON)

@@ -31,11 +31,14 @@ SMALL="configs/default.ini configs/examples/rounds.ini configs/teaching/contenti
 configs/teaching/disciplines.ini configs/teaching/pipelined.ini configs/teaching/skewed.ini
 configs/teaching/torus.ini configs/seed001/table10.ini configs/seed001/table12.ini
 configs/seed002/ac.ini configs/seed004/values.ini"
-# Sync on topologies with links, where rendezvous and routing meet.
+# Sync, and eager with limits that make sends of both kinds, on topologies with links, where
+# rendezvous and routing meet.
 EXTRA="configs/teaching/contention.ini --set machine.discipline=sync
 configs/teaching/torus.ini --set machine.discipline=sync
 configs/seed002/table6.ini --set machine.topology=fattree --set machine.discipline=sync
-configs/seed001/table10.ini --set machine.topology=ring --set machine.discipline=sync"
+configs/seed001/table10.ini --set machine.topology=ring --set machine.discipline=sync
+configs/teaching/torus.ini --set machine.discipline=eager --set machine.eager_limit=512
+configs/seed001/table10.ini --set machine.topology=ring --set machine.discipline=eager --set machine.eager_limit=1K"
 
 if [ -n "${SAN:-}" ]; then
     set -- $SMALL

@@ -76,6 +76,50 @@ for opt in $(grep -o -- '--[a-z]*' "$TMP/out" | sort -u); do
     grep -qF -- "$(echo "$opt" | sed 's/-/\\-/g')" docs/hremu.1 && ok || bad "docs/hremu.1 lacks $opt"
 done
 
+# The usage line comes from the option table (src/cli/options.c): every form, every option in
+# the table's order, wrapped at 80 columns.
+cat >"$TMP/want" <<'EOF'
+usage: hremu [CONFIG.ini] [--set SECTION.KEY=VALUE]... [--format table|csv|json]
+             [--out FILE] [--trace FILE|-] [--trace-limit N] [--trace-sample K]
+             [--trace-wall] [--rounds FILE|-] [--html FILE] [--schedule FILE|-]
+             [--regions FILE] [--columns LIST] [--aggregate seed] [--quiet]
+       hremu --topology SPEC [--format table|csv|json] [--procs P]
+       hremu --list | --help | --version
+
+EOF
+head -7 "$TMP/out" | diff "$TMP/want" - >"$TMP/diff" && ok || { bad "--help's usage lines differ:"; cat "$TMP/diff"; }
+# Every option of the table has its --help line ("  --name"); the hidden ones have none.
+for opt in --set --format --out --trace --trace-limit --trace-sample --trace-wall --rounds \
+           --html --schedule --regions --columns --aggregate --quiet --topology --procs --list \
+           --help --version; do
+    grep -q -- "^  $opt " "$TMP/out" && ok || bad "--help has no line for $opt"
+done
+grep -q -- "--man-options\|--doc-columns" "$TMP/out" && bad "--help shows a hidden option" || ok
+run -h
+expect_rc 0 "-h"
+head -1 "$TMP/out" | grep -q "^usage: hremu" && ok || bad "-h does not print the usage"
+
+# docs/hremu.1's OPTIONS section is what the option table makes of it: `hremu --man-options`
+# prints it (replace the section with its output after changing an option).
+run --man-options
+expect_rc 0 "--man-options"
+sed -n '/^\.SH OPTIONS$/,/^\.SH /p' docs/hremu.1 | sed '$d' | diff - "$TMP/out" >"$TMP/diff" && ok ||
+    { bad "docs/hremu.1's OPTIONS differ from hremu --man-options (- the page, + the table):"; head -20 "$TMP/diff"; }
+[ "$(grep -c '^\.TP$' "$TMP/out")" -eq 19 ] && ok || bad "--man-options: $(grep -c '^\.TP$' "$TMP/out") options, want 19"
+
+# docs/config.md's list of columns is the column table's (src/cli/columns.c): every row has its
+# line there, and the list has no other (`hremu --doc-columns` prints it).
+run --doc-columns
+expect_rc 0 "--doc-columns"
+sed -n '/^<!-- The table below is `hremu --doc-columns`/,/^<!-- end of hremu --doc-columns -->$/p' docs/config.md |
+    sed '1d;$d' | diff - "$TMP/out" >"$TMP/diff" && ok ||
+    { bad "docs/config.md's columns differ from hremu --doc-columns (- the doc, + the table):"; head -20 "$TMP/diff"; }
+# ... and its columns are the CSV header's, in its order.
+sed -n 's/^| `\([a-z_0-9]*\)` .*/\1/p' "$TMP/out" >"$TMP/listed"
+run configs/default.ini --format csv
+head -1 "$TMP/out" | tr , '\n' | diff "$TMP/listed" - >"$TMP/diff" && ok ||
+    { bad "hremu --doc-columns names other columns than the CSV header:"; head -10 "$TMP/diff"; }
+
 # Algorithms include public headers, their own (alg/) and the workload kinds' (work/) only, as
 # docs/architecture.md says: no thread, lock or queue of util/, core/, net/ or coll/.
 grep -n '^#include "\(util\|core\|net\|coll\|cli\)/' src/alg/*.c src/alg/*.h >"$TMP/below"
