@@ -320,6 +320,7 @@ typedef struct hr_machine {
      * (the machine thread writes fn, arg between runs; procs read them after gen changes) */
     pthread_t           *threads;
     int                  started;       /* threads created */
+    void               (*entry)(hr_proc *p);   /* what each runs in a run (hr__exec_start) */
     void               (*fn)(hr_proc *, void *);
     void                *arg;
     _Atomic uint32_t     gen;           /* bumped to release the procs for a run, or to quit */
@@ -405,19 +406,16 @@ void hr__wake_for(hr_proc *q, int src);
 /* Mark every blocked processor but self running, bump *word and wake its sleepers: one futex
  * call for all. */
 void hr__release_word(hr_machine *m, hr_proc *self, _Atomic uint32_t *word);
-int  hr__exec_start(hr_machine *m);    /* create the processors, parked: HR_OK, HR_ENOMEM, HR_ESYS */
+/* Create the processors, parked, each to run entry(p) in every run: HR_OK, HR_ENOMEM, HR_ESYS. */
+int  hr__exec_start(hr_machine *m, void (*entry)(hr_proc *p));
 void hr__exec_stop(hr_machine *m);     /* end and join them (after a failed start too) */
-/* Release every processor on m->fn (each runs hr__proc_run); return once all have finished. */
+/* Release every processor for a run (each runs its entry); return once all have finished. */
 void hr__exec_run(hr_machine *m);
 void hr__exec_done(hr_proc *p);        /* p has finished the run (hr__proc_finished, last) */
 /* Sleep while *word == val; may return early (the caller re-checks). Owner only. */
 void hr__exec_sleep(hr_proc *p, _Atomic uint32_t *word, uint32_t val);
 void hr__exec_wake(_Atomic uint32_t *word, int n);   /* wake up to n sleepers on word */
 void hr__exec_yield(hr_proc *p);       /* let another processor run (one mid-send) */
-
-/* machine.c: the lifecycle. The engine's entry for each processor in a run: run the
- * algorithm on p, then count it finished. */
-void hr__proc_run(hr_proc *p);
 
 /* runlog.c */
 /* Add a line to the run's report; "P<id>: text" lines of one text are grouped. Any thread. */

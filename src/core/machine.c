@@ -31,7 +31,8 @@ static void run_body(hr_proc *p)
     }
 }
 
-void hr__proc_run(hr_proc *p)
+/* The engine's entry for each processor in a run: run the algorithm, then count p finished. */
+static void proc_run(hr_proc *p)
 {
     run_body(p);
     hr__proc_finished(p);
@@ -171,7 +172,7 @@ int hr_machine_create(const hr_machine_config *cfg, hr_machine **out, const char
     if ((m->bar_time = malloc(2 * sizeof(hr_time) * (size_t)m->p)) == NULL ||
         hr__round_init(m) != HR_OK)
         goto fail_boxes;
-    if ((err = hr__exec_start(m)) != HR_OK) {
+    if ((err = hr__exec_start(m, proc_run)) != HR_OK) {
         if (why != NULL && err == HR_ESYS)
             *why = "cannot create the processor threads";
         hr_machine_destroy(m);

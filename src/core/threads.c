@@ -95,12 +95,13 @@ static void *proc_main(void *arg)
         seen = g;
         if (atomic_load(&m->quit))
             return NULL;
-        hr__proc_run(p);
+        m->entry(p);
     }
 }
 
-int hr__exec_start(hr_machine *m)
+int hr__exec_start(hr_machine *m, void (*entry)(hr_proc *p))
 {
+    m->entry = entry;
     if ((m->threads = malloc(sizeof(pthread_t) * (size_t)m->p)) == NULL)
         return HR_ENOMEM;
     pthread_attr_t attr;

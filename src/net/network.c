@@ -37,21 +37,6 @@ void hr__net_destroy(hr_net *n)
     n->route = NULL;
 }
 
-hr_time hr__net_carry(const hr_net *n, int l, size_t m)
-{
-    const double *bw = n->topo->bw;
-    if (bw == NULL)
-        return hr__cost_bytes(n->cost, m);
-    return hr__time_from_ps((double)m * (HR_PS_PER_S / bw[l]));
-}
-
-void hr__net_reserve(hr_net *n, int l, hr_time from, hr_time until, size_t bytes)
-{
-    n->free_at[l] = until;
-    if (n->busy != NULL)
-        n->busy(n->busy_arg, l, from, until, bytes);
-}
-
 hr_time hr__net_route(hr_net *n, int src, int dst, hr_time t, size_t bytes)
 {
     if (src == dst)

@@ -57,7 +57,19 @@ hr_time hr__net_route(hr_net *n, int src, int dst, hr_time t, size_t bytes);
 /* For link models (link_model.h), inside hr__net_route: the time link l takes to carry m bytes,
  * at its own bandwidth or at sigma per byte where the topology sets none; and link l taken from
  * `from` until `until` (free again then; the busy hook is told). */
-hr_time hr__net_carry(const hr_net *n, int l, size_t m);
-void    hr__net_reserve(hr_net *n, int l, hr_time from, hr_time until, size_t bytes);
+static inline hr_time hr__net_carry(const hr_net *n, int l, size_t m)
+{
+    const double *bw = n->topo->bw;
+    if (bw == NULL)
+        return hr__cost_bytes(n->cost, m);
+    return hr__time_from_ps((double)m * (HR_PS_PER_S / bw[l]));
+}
+
+static inline void hr__net_reserve(hr_net *n, int l, hr_time from, hr_time until, size_t bytes)
+{
+    n->free_at[l] = until;
+    if (n->busy != NULL)
+        n->busy(n->busy_arg, l, from, until, bytes);
+}
 
 #endif
