@@ -1,7 +1,8 @@
 #!/bin/sh
 # The recipes of docs/contributing.md still hold: every row of every table the program lists
-# (`hremu --list`: topologies, disciplines, workload kinds, algorithms) has the docs and the
-# test its recipe asks for. The rows come from the program, not from a list kept here, so a new
+# (`hremu --list`: topologies, disciplines, workload kinds, algorithms, link models, h-relation
+# distributions; `hremu --doc-columns`: report columns; `hremu --help`: options) has the docs
+# and the test its recipe asks for. The rows come from the program, not from a list kept here, so a new
 # row without its docs or its test fails this script. Each table is one check_TABLE function
 # and one line in TABLES below; a table that --list does not show brings its own rows function.
 # Then the script proves it can fail: a fake row, and docs with a row taken out, must be
@@ -22,11 +23,13 @@ R=.
 # What a missing part is called: the check functions write to it, and check_row counts it.
 missing=
 
-if ! "$BIN" --list >"$TMP/list" 2>"$TMP/err"; then
-    echo "FAIL: $BIN --list: $(head -n 1 "$TMP/err")"
-    echo "0 passed, 1 failed"
-    exit 1
-fi
+for what in list doc-columns help; do
+    if ! "$BIN" --$what >"$TMP/$what" 2>"$TMP/err"; then
+        echo "FAIL: $BIN --$what: $(head -n 1 "$TMP/err")"
+        echo "0 passed, 1 failed"
+        exit 1
+    fi
+done
 
 # need TEXT: the row lacks TEXT (a doc line or a test); check_row reports it.
 need() { missing="$missing${missing:+; }$*"; }
@@ -147,14 +150,84 @@ check_algorithm() {
         need "a test that runs it (\"$1\" in tests/, or a config a test runs)"
 }
 
+# A link model: docs/model.md's "Link contention" gives its rule under `switching = NAME`,
+# docs/config.md's `switching` key names it, and tests/check_link_model.c times a route under it
+# by hand (a fixture made with its row: HR_NET_NAME or hr__link_model_find("NAME")); the walks
+# of that file cover every row without a line, so only the hand-timed case shows it is checked.
+check_link_model() {
+    md_section "$R/docs/model.md" "Link contention" | grep -qF "switching = $1" ||
+        need "its rule under 'switching = $1' in docs/model.md's Link contention"
+    key_row switching | grep -qF "\`$1\`" || need "\`$1\` in docs/config.md's switching key"
+    up=$(printf '%s' "$1" | tr 'a-z' 'A-Z')
+    in_tests "fixture_make\(.*(\bHR_NET_$up\b|hr__link_model_find\(\"$1\"\))" \
+        "$R/tests/check_link_model.c" ||
+        need "a route timed by hand under it in tests/check_link_model.c (fixture_make)"
+}
+
+# A report column: docs/config.md's table of columns has its row (tests/cli/run.sh checks the
+# whole block against --doc-columns), and a test asserts its value by its name: the hand-written
+# JSON line of tests/check_report.c (test_report_json: "NAME":VALUE) or, for a kind's key,
+# test_report_declared's list; or a test script reads it by name (col NAME, --columns ...).
+check_column() {
+    sed -n '/^<!-- The table below is `hremu --doc-columns`/,/^<!-- end of hremu --doc-columns/p' \
+        "$R/docs/config.md" | grep -qF "| \`$1\` |" ||
+        need "a row '| \`$1\` |' in docs/config.md's columns"
+    in_tests "\\\\?\"$1\\\\?\"" "$R/tests/check_report.c" ||
+        in_tests "\bcol $1\b|--columns[ =][^ ]*\b$1\b" $(scripts) ||
+        need "its value asserted by name (\\\"$1\\\": in tests/check_report.c, or col $1 in a test script)"
+}
+
+# An option (as --help shows it): an entry of docs/hremu.1's OPTIONS (".TP", then ".B \-\-NAME"
+# or ".BI \-\-NAME ..."), and a test script that runs hremu with it (run.sh's list of --help
+# lines only names it, so a line that calls the program is asked for).
+check_option() {
+    man=$(printf '%s' "$1" | sed 's/-/\\-/g')
+    awk 'tp { print } { tp = ($0 == ".TP") }' "$R/docs/hremu.1" | cut -d' ' -f1,2 |
+        sed 's/^\.BI* //' | grep -qxF -- "$man" ||
+        need "an entry '.TP' '.B $man' in docs/hremu.1's OPTIONS"
+    in_tests "(^|[ ;(|&])(run|\"?\\\$\{?(BIN|HREMU_BIN|REF_BIN)\}?\"?|\"\\\$@\") [^#]*$1([ =\"']|\$)" \
+        $(scripts) || need "a test script that runs hremu with $1"
+}
+
+# An h-relation distribution: docs/config.md's `distribution` key names it and its paragraph
+# of hrelation distributions has its item ("- `NAME`: ..."); tests/check_workload.c has its
+# small instance ({ "NAME", in small[] of test_workload_hrel_distributions) and a test of its
+# own (test_..._NAME, the part before ':' for file:PATH) against values worked by hand.
+check_distribution() {
+    key_row distribution | grep -qF "\`$1\`" || need "\`$1\` in docs/config.md's distribution key"
+    grep -qF -- "- \`$1\`: " "$R/docs/config.md" ||
+        need "an item '- \`$1\`: ...' in docs/config.md's hrelation distributions"
+    in_tests "^ *\{ \"$1\", " "$R/tests/check_workload.c" ||
+        need "its small instance in small[] of tests/check_workload.c"
+    in_tests "START_TEST\(test_[a-z_]*_${1%%:*}(_[a-z_]*)?\)" "$R"/tests/*.c ||
+        need "a test of its own (test_workload_${1%%:*})"
+}
+
 # in_order SECTION [LIST]: every table is kept in name order, each name once.
 in_order() {
-    if [ $# -gt 1 ]; then rows "$1" "$2"; else table_rows "$1"; fi | LC_ALL=C sort -c -u 2>"$TMP/sort"
+    if [ $# -gt 1 ]; then rows "$1" "$2"; else table_rows "$1"; fi >"$TMP/order"
+    case " $UNSORTED " in
+        *" $1 "*) LC_ALL=C sort "$TMP/order" | uniq -d | sed 's/^/twice: /' >"$TMP/sort"
+                  [ ! -s "$TMP/sort" ] ;;
+        *) LC_ALL=C sort -c -u "$TMP/order" 2>"$TMP/sort" ;;
+    esac
 }
 
 # The tables: the --list section that holds the rows, and the check of a row. A table that
 # --list does not show names a function rows_SECTION that prints its rows, one a line.
-TABLES="topologies:topology disciplines:discipline workloads:workload algorithms:algorithm"
+TABLES="topologies:topology disciplines:discipline workloads:workload algorithms:algorithm
+        link_models:link_model distributions:distribution columns:column options:option"
+# Tables whose order is not by name: a link model's place is its public number (rows are
+# appended), columns are in output order, options in --help's order. Each name is still once.
+UNSORTED="link_models columns options"
+
+rows_link_models() { rows "link models"; }
+rows_distributions() {
+    sed -n 's/.*(distributions: \(.*\))$/\1/p' "$TMP/list" | tr ',' '\n' | sed 's/^ *//' |
+        grep -vx none
+}
+rows_columns() { awk -F'`' '/^\| `/ && $2 != "KEY" { print $2 }' "$TMP/doc-columns"; }
+rows_options() { awk '/^  --[a-z]/ { print $1 }' "$TMP/help"; }
 
 # table_rows SECTION: the rows of a table, from rows_SECTION if there is one, else --list.
 table_rows() {
@@ -215,7 +288,7 @@ else pass=$((pass + 1)); fi
 # The docs with a real row's line taken out, in a copy: each part of a recipe is checked.
 mkdir -p "$TMP/copy/docs" "$TMP/copy/tests/cli" "$TMP/copy/tests/data"
 cp README.md "$TMP/copy/"
-cp docs/*.md "$TMP/copy/docs/"
+cp docs/*.md docs/hremu.1 "$TMP/copy/docs/"
 cp tests/*.c tests/*.sh "$TMP/copy/tests/"
 cp tests/cli/*.sh "$TMP/copy/tests/cli/"
 cp tests/data/*.ini "$TMP/copy/tests/data/"
@@ -233,6 +306,22 @@ sed -i 's/\[sort.radix\] r`/[sort.radix] R`/' "$R/docs/config.md"
 refused algorithm sort.radix "docs/config.md without its parameter" "its parameter r"
 sed -i 's/"ring"/"r1ng"/g; s/"ring /"r1ng /g' "$R/tests/check_topology.c"
 refused topology ring "tests/check_topology.c without it" "a case in tests/check_topology.c"
+sed -i 's/^`switching = store_forward`/`switching = hop_by_hop`/' "$R/docs/model.md"
+refused link_model store_forward "docs/model.md without its rule" "Link contention"
+sed -i 's/fixture_make(\(.*\)HR_NET_STORE_FORWARD/fixture_make(\11/' "$R/tests/check_link_model.c"
+refused link_model store_forward "tests/check_link_model.c without its hand case" "timed by hand"
+sed -i 's/\\"hop\\":0,//' "$R/tests/check_report.c"
+refused column hop "tests/check_report.c without its value" "its value asserted by name"
+sed -i '/^| `eager_limit` | whole |/d' "$R/docs/config.md"
+refused column eager_limit "docs/config.md without its row" "docs/config.md's columns"
+sed -i 's/^\.B \\-\\-trace\\-wall$/.B \\-\\-trace\\-walls/' "$R/docs/hremu.1"
+refused option --trace-wall "docs/hremu.1 without its entry" "docs/hremu.1's OPTIONS"
+sed -i '/^[^#]*--trace-wall/d' "$R"/tests/cli/*.sh
+refused option --trace-wall "no test script running it" "runs hremu with --trace-wall"
+sed -i '/^- `alltoall`: /s/^- //' "$R/docs/config.md"
+refused distribution alltoall "docs/config.md without its item" "hrelation distributions"
+sed -i '/^ *{ "skewed", /d' "$R/tests/check_workload.c"
+refused distribution skewed "no small instance" "small[]"
 R=.
 
 echo "$pass passed, $fail failed"
