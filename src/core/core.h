@@ -1,8 +1,10 @@
-/* core.h: the machine's internal structures, shared by the core modules only.
+/* core.h: the thread engine's internal structures, shared by the core modules only (above the
+ * engine, src/api/ and src/coll/ see engine.h alone).
  *
- * Threads and ownership. Each processor is one thread. Fields marked (owner) are touched only by
- * the processor's own thread while a run is on, and by the machine thread between runs. Fields
- * marked (shared) are atomics that other processors read or write; the table below says who.
+ * Threads and ownership. Each processor is one thread. hr_proc's first part is touched only by
+ * the processor's own thread while a run is on, and by the machine thread between runs, in
+ * groups by the module that owns them. Its second part holds the atomics that other processors
+ * read or write; the table below says who.
  *
  *   field            written by                    read by
  *   pub_clock        owner (release)               ANY-receivers' safety test (acquire)
@@ -194,7 +196,7 @@ void hr__ev_named(hr_proc *p, int kind, const char *name, hr_time t0, hr_time t1
 struct hr_proc {
     /* Owner-only fields, by who reads and writes them. A newcomer reads one group at a time. */
 
-    /* -- who it is; how the engine runs it (threads.c, machine.c) */
+    /* -- who it is; how the engine runs it (threads.c, wait.c) */
     int              id;
     struct hr_machine *m;
     jmp_buf          exit;        /* hr__proc_exit leaves the algorithm through it */
@@ -273,7 +275,7 @@ struct hr_proc {
     _Atomic uint32_t state;
     _Atomic hr_time  event;
     _Atomic int      granted;
-    _Atomic hr_time  grant_ev;    /* the event the resolver granted (machine.c): a grant forces
+    _Atomic hr_time  grant_ev;    /* the event the resolver granted (wait.c): a grant forces
                                    * routing of no message keyed later (p2p.c, unrouted_wait) */
     _Atomic int64_t  outstanding; /* REF and LEND messages not yet taken */
     _Atomic int64_t  lent;        /* LEND messages not yet released by their viewers */
@@ -291,13 +293,13 @@ struct hr_proc {
      * nothing can still be sent to it that is due before (watch_a, watch_src), from any processor
      * but itself and watch_skip, or from watch_one alone if it is >= 0. watch_a is HR_TIME_INF
      * for any other wait. Clocks are published without waking anyone: the resolver wakes such a
-     * waiter once they have passed (machine.c) before it grants any event. Owner, before it
+     * waiter once they have passed (wait.c, lookahead.c) before it grants any event. Owner, before it
      * blocks; read by the resolver. */
     _Atomic hr_time  watch_a;
     _Atomic int      watch_src, watch_skip, watch_one;
     /* A wait for a message to be routed (p2p.c, route_wait): its key is (event, route_src,
      * route_seq); route_src is -1 for any other wait. The resolver prefers other grants while a
-     * rendezvous not yet committed may precede it (machine.c). */
+     * rendezvous not yet committed may precede it (wait.c). */
     _Atomic int      route_src;
     _Atomic uint64_t route_seq;
     _Alignas(64) char pad;
@@ -327,7 +329,7 @@ typedef struct hr_machine {
     _Atomic int          quit;
     _Atomic uint32_t     ndone;         /* procs finished this run; the machine thread waits on it */
 
-    /* -- quiescence, the resolver, and the run's verdict (machine.c) */
+    /* -- quiescence, the resolver, and the run's verdict (wait.c, machine.c) */
     _Alignas(64) _Atomic int live;      /* procs not yet finished */
     _Alignas(64) _Atomic int blocked;   /* procs settled in a blocking wait */
     _Atomic uint64_t     wakes;         /* successful wakes: the resolver's snapshot check */
@@ -344,7 +346,7 @@ typedef struct hr_machine {
     /* -- the run's report (runlog.c) */
     pthread_mutex_t      report_lock;
     /* Processors' lines ("P<id>: text") with one text: reported once, naming the three lowest
-     * ids and how many more (machine.c, hr__report). */
+     * ids and how many more (runlog.c, hr__report). */
     struct hr_report_group {
         int    ids[3], count;
         char   text[480];

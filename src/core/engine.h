@@ -5,7 +5,7 @@
  * and the public ones, and nothing of core/: no thread, futex, lock or queue. Below it: an
  * engine, which runs the processors and moves their messages. Today that is the thread engine,
  * core/ (a processor per POSIX thread, mailboxes on liburcu's queue, futex sleeps, the resolver
- * in machine.c). Whatever the engine, the model is one: the engine feeds net/'s formulas and
+ * in wait.c). Whatever the engine, the model is one: the engine feeds net/'s formulas and
  * link reservations in the canonical order (docs/model.md), so that model figures are the same
  * bit for bit on every engine.
  *

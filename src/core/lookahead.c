@@ -3,7 +3,7 @@
  * A receive from any source, a bounded test, a buffer admission ask here whether every other
  * processor is past a time; if not, the asker waits with a watch (core.h), and the resolver,
  * when every processor waits, wakes the watches that hold before it grants anything. The
- * point-to-point calls (p2p.c), the bounded buffers (buffer.c) and the resolver (machine.c)
+ * point-to-point calls (p2p.c), the bounded buffers (buffer.c) and the resolver (wait.c)
  * share this one rule. */
 #include "core/core.h"
 

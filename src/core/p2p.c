@@ -13,7 +13,7 @@
  * knowledge of other processors. Receives from ANY return the message with the least
  * (arrival, source, sequence); one is safe to return once every other processor's published clock
  * plus tau exceeds its arrival (no message sent later can arrive earlier). If that never becomes
- * true by itself, the resolver of machine.c grants it at quiescence.
+ * true by itself, the resolver of wait.c grants it at quiescence.
  */
 #include "core/core.h"
 
@@ -1122,7 +1122,7 @@ void hr__coll_complete(hr_proc *p)
     /* A collective returns on a processor once its messages are received: until then their data
      * is still read from its buffers. The model clock waits as the thread does, to the time each
      * receiver posted its receive (or absorbed the data, if later). That keeps every real-time
-     * wait a model-time wait, which the resolver's safety argument needs (machine.c). LEND
+     * wait a model-time wait, which the resolver's safety argument needs (wait.c). LEND
      * messages stay on the list until hr__view_end: their data is still being read. */
     hr_wait_desc d = { HR_WAIT_REFS, HR_ANY, HR__TAG_COLL, 0, p->coll_what, 0 };
     hr__wait(p, &d, refs_ready, NULL);

@@ -15,7 +15,7 @@
 #define PROC_STACK (1u << 20)
 
 /* ---- waking a processor ---------------------------------------------------------------------
- * A processor that must wait marks itself BLOCKED and sleeps on its state word (machine.c,
+ * A processor that must wait marks itself BLOCKED and sleeps on its state word (wait.c,
  * hr__wait); whoever ends its wait flips it back to RUNNING and wakes it here. */
 
 /* The wake-up protocol is a store-buffering pattern. The waiter marks itself BLOCKED, then reads
