@@ -8,14 +8,6 @@
 
 #include "net/discipline.h"
 
-static void check_peer(hr_proc *p, int peer, const char *call, int any_ok)
-{
-    if (any_ok && peer == HR_ANY)
-        return;
-    if (peer < 0 || peer >= hr_nprocs(p))
-        hr__misuse(p, "%s: processor %d does not exist (p = %d)", call, peer, hr_nprocs(p));
-}
-
 /* Point-to-point calls do not exist under a round discipline. */
 static void check_p2p(hr_proc *p, const char *call, const char *instead)
 {
@@ -27,7 +19,7 @@ static void check_p2p(hr_proc *p, const char *call, const char *instead)
 static void check_send(hr_proc *p, int dest, int tag, const void *buf, size_t len,
                        const char *call)
 {
-    check_peer(p, dest, call, 0);
+    hr__check_peer(p, dest, call, 0);
     if (tag < 0)
         hr__misuse(p, "%s: tag %d is negative (tags >= 0 are the user's)", call, tag);
     if (buf == NULL && len > 0)
@@ -37,7 +29,7 @@ static void check_send(hr_proc *p, int dest, int tag, const void *buf, size_t le
 
 static void check_match(hr_proc *p, int src, int tag, const char *call)
 {
-    check_peer(p, src, call, 1);
+    hr__check_peer(p, src, call, 1);
     if (tag < 0 && tag != HR_ANY_TAG)
         hr__misuse(p, "%s: tag %d is negative (use HR_ANY_TAG for any)", call, tag);
 }

@@ -17,7 +17,7 @@
  *   rounds           hr_round_* (core/round.c)
  *   supersteps       hr_sync, hr_barrier, hr_put, hr_get, hr_register (core/superstep.c)
  *   clocks           hr_now, hr_compute (core/proc.c)
- *   failure          hr__misuse, hr_fail
+ *   failure          hr__misuse, hr__check_peer, hr_fail
  * Blocking and waking, the resolver and the clocks' publication are the engine's own business,
  * behind these calls (core.h: hr__wait, hr__wake, hr__proc_publish; machine.c: the resolver).
  */
@@ -85,6 +85,9 @@ enum { HR_SLOT_WORLD, HR_SLOT_GROUPS, HR_NSLOTS };
 void      **hr__proc_slot(hr_proc *p, int slot);
 
 /* ---- failure ------------------------------------------------------------------------------- */
+/* Fail p as misused unless peer is a processor of the machine (or HR_ANY, where any_ok): the
+ * one check of a named peer, for the API's calls and the engine's own (proc.c). */
+void        hr__check_peer(hr_proc *p, int peer, const char *call, int any_ok);
 /* The algorithm misused the API (a bad argument, a call out of place): as hr_fail, but the
  * run's status is HR_EMISUSE and its line says "misuse". */
 __attribute__((noreturn, format(printf, 2, 3))) void hr__misuse(hr_proc *p, const char *fmt, ...);

@@ -205,6 +205,14 @@ hr_cost hr_costs(const hr_proc *p)            { return p->m->cfg.cost; }
 uint64_t hr_buffer(const hr_proc *p)          { return p->m->cfg.buffer; }
 unsigned hr__eng_traits(const hr_proc *p) { return p->m->disc->traits; }
 
+void hr__check_peer(hr_proc *p, int peer, const char *call, int any_ok)
+{
+    if (any_ok && peer == HR_ANY)
+        return;
+    if (peer < 0 || peer >= p->m->p)
+        hr__misuse(p, "%s: processor %d does not exist (p = %d)", call, peer, p->m->p);
+}
+
 void **hr__proc_slot(hr_proc *p, int slot)
 {
     HR_ASSERT(slot >= 0 && slot < HR_NSLOTS);

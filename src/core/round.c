@@ -95,8 +95,7 @@ static int reserve(unsigned char **buf, size_t *cap, size_t len)
 hr_fate hr_round_send(hr_proc *p, int dest, const void *buf, size_t len, uint64_t prio)
 {
     need_rounds(p, "hr_round_send");
-    if (dest < 0 || dest >= p->m->p)
-        hr__misuse(p, "hr_round_send: processor %d does not exist (p = %d)", dest, p->m->p);
+    hr__check_peer(p, dest, "hr_round_send", 0);
     if (buf == NULL && len > 0)
         hr__misuse(p, "hr_round_send: NULL buffer of %zu bytes", len);
     hr__proc_comm_point(p);

@@ -193,8 +193,7 @@ int hr_register(hr_proc *p, void *base, size_t bytes)
 static hr_rma *rma_new(hr_proc *p, int peer, int slot, size_t off, size_t len, size_t payload,
                        const char *call)
 {
-    if (peer < 0 || peer >= p->m->p)
-        hr__misuse(p, "%s: processor %d does not exist (p = %d)", call, peer, p->m->p);
+    hr__check_peer(p, peer, call, 0);
     hr__proc_comm_point(p);
     hr__proc_check_link(p, peer, call);
     hr_rma *r = malloc(sizeof *r + payload);
