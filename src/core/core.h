@@ -181,9 +181,10 @@ typedef struct hr_evbuf {
 void hr__ev_add(hr_evbuf *b, size_t limit, hr_event e, hr_time t0, hr_time t1);
 void hr__ev_reset(hr_evbuf *b, double wall0);
 void hr__ev_free(hr_evbuf *b);
-/* Record, if events are on, p's send of msg (t0 .. t1), its receive, or its computing. */
-void hr__ev_send(hr_proc *p, const hr_msg *msg, hr_time t0, hr_time t1);
-void hr__ev_recv(hr_proc *p, const hr_msg *msg, hr_time t0, hr_time t1);
+/* Record p's send of msg (t0 .. t1) or its receive: hr__ev_send and hr__ev_recv (below, after
+ * hr_machine) call these when events are on. Record, if events are on, p's computing. */
+void hr__ev_send_on(hr_proc *p, const hr_msg *msg, hr_time t0, hr_time t1);
+void hr__ev_recv_on(hr_proc *p, const hr_msg *msg, hr_time t0, hr_time t1);
 void hr__ev_compute(hr_proc *p, hr_time t0, hr_time t1);
 /* p's send of its message seq (len bytes, tag) to dest stalled from t0 to t1 (buffer.c). */
 void hr__ev_stall(hr_proc *p, int dest, uint64_t seq, size_t len, int tag, hr_time t0,
@@ -196,8 +197,12 @@ void hr__ev_named(hr_proc *p, int kind, const char *name, hr_time t0, hr_time t1
 struct hr_proc {
     /* Owner-only fields, by who reads and writes them. A newcomer reads one group at a time. */
 
-    /* -- who it is; how the engine runs it (threads.c, wait.c) */
-    int              id;
+    /* -- who it is (engine.h's head, read in place by the API: first, in its order); how the
+     *    engine runs it (threads.c, wait.c) */
+    union {
+        hr_eng_head  head;
+        struct { int id, nprocs; unsigned traits; };
+    };
     struct hr_machine *m;
     jmp_buf          exit;        /* hr__proc_exit leaves the algorithm through it */
     hr_wait_desc     wait;        /* what it waits for, while it waits: written before it
@@ -304,6 +309,12 @@ struct hr_proc {
     _Atomic uint64_t route_seq;
     _Alignas(64) char pad;
 };
+/* The head's fields, named in the processor as in engine.h's hr_eng_head, are that head. */
+_Static_assert(offsetof(hr_proc, head) == 0 &&
+               offsetof(hr_proc, id) == offsetof(hr_eng_head, id) &&
+               offsetof(hr_proc, nprocs) == offsetof(hr_eng_head, nprocs) &&
+               offsetof(hr_proc, traits) == offsetof(hr_eng_head, traits),
+               "hr_proc begins with engine.h's head");
 
 typedef struct hr_machine {
     /* -- the model: what the config chose (machine.c, set once) */
@@ -418,6 +429,9 @@ void hr__exec_done(hr_proc *p);        /* p has finished the run (hr__proc_finis
 void hr__exec_sleep(hr_proc *p, _Atomic uint32_t *word, uint32_t val);
 void hr__exec_wake(_Atomic uint32_t *word, int n);   /* wake up to n sleepers on word */
 void hr__exec_yield(hr_proc *p);       /* let another processor run (one mid-send) */
+/* HREMU_JITTER: at communication points, sometimes yield or sleep a few microseconds, to shake
+ * out any dependence of results on the schedule (p->jitter is its private PRNG word). */
+void hr__exec_jitter(hr_proc *p);
 
 /* runlog.c */
 /* Add a line to the run's report; "P<id>: text" lines of one text are grouped. Any thread. */
@@ -430,10 +444,16 @@ void hr__runlog_finish(hr_machine *m, hr_run_result *res);
 /* proc.c */
 /* Leave the SPMD function at once (failure or abort). Owner only. */
 __attribute__((noreturn)) void hr__proc_exit(hr_proc *p);
+/* What every message does in proc.c's terms is inline here: with the defaults (no neighbour
+ * rule, no measured compute, no jitter, no events) a message runs no code of proc.c or event.c,
+ * only these tests. The rarer cases call out of line. */
 /* Under hr_machine_neighbour_only, fail the run if dest is not linked to p. */
-void hr__proc_check_link(hr_proc *p, int dest, const char *call);
-/* pub_clock = clock (release), after hr__proc_check_range. Owner only. */
-void hr__proc_publish(hr_proc *p);
+void hr__proc_check_link_on(hr_proc *p, int dest, const char *call);
+static inline void hr__proc_check_link(hr_proc *p, int dest, const char *call)
+{
+    if (p->m->neighbour_only)
+        hr__proc_check_link_on(p, dest, call);
+}
 /* Leave the run with status HR_ERANGE (one report line for the run). Owner only. */
 __attribute__((noreturn)) void hr__proc_overflow(hr_proc *p);
 /* A clock or port that reached HR_TIME_INF has left the range (cost.h): fail the run. */
@@ -442,7 +462,30 @@ static inline void hr__proc_check_range(hr_proc *p)
     if (p->clock == HR_TIME_INF || p->out_free == HR_TIME_INF || p->in_free == HR_TIME_INF)
         hr__proc_overflow(p);
 }
-void hr__proc_comm_point(hr_proc *p);          /* jitter and measured compute; every comm call */
+/* pub_clock = clock (release), after hr__proc_check_range. Owner only. */
+static inline void hr__proc_publish(hr_proc *p)
+{
+    hr__proc_check_range(p);
+    atomic_store_explicit(&p->pub_clock, p->clock, memory_order_release);
+}
+/* At every communication call: no communication inside a view, the measured compute's charge,
+ * the jitter. */
+void hr__proc_comm_point_on(hr_proc *p);
+static inline void hr__proc_comm_point(hr_proc *p)
+{
+    if (p->nviews > 0 || p->m->cost.measured || p->jitter != 0)
+        hr__proc_comm_point_on(p);
+}
+static inline void hr__ev_send(hr_proc *p, const hr_msg *msg, hr_time t0, hr_time t1)
+{
+    if (p->m->ev_limit != 0)
+        hr__ev_send_on(p, msg, t0, t1);
+}
+static inline void hr__ev_recv(hr_proc *p, const hr_msg *msg, hr_time t0, hr_time t1)
+{
+    if (p->m->ev_limit != 0)
+        hr__ev_recv_on(p, msg, t0, t1);
+}
 /* Between runs, machine thread: first hr__p2p_reset on every proc (mailboxes may hold other
  * procs' messages), then hr__proc_reset on every proc (frees its memory and messages). */
 void hr__proc_reset(hr_proc *p);
@@ -492,15 +535,30 @@ void hr__rbuf_taken(hr_proc *r, hr_msg *msg, hr_time when);
 
 /* transit.c: when a message arrives. On a topology with links, arrivals are decided in
  * canonical order; without (complete), at the send. Every function below takes both machines:
- * it does nothing where there is nothing to route. */
+ * it does nothing where there is nothing to route, and says so inline, so that a message on
+ * the complete graph runs no code of transit.c. */
 /* Does routing decide arrivals (a topology with links)? Asked once per machine kind here. */
-int  hr__transit_on(const hr_machine *m);
+static inline int hr__transit_on(const hr_machine *m) { return m->transit != NULL; }
 /* msg (src, dst, sent, len set) is sent: decide its arrival now if nothing it crosses is
  * shared (no links, or to itself: sent + latency), else leave it to routing (routed = 0; the
  * sender submits it once it is in the receiver's queue). Its sender. */
-void hr__transit_stamp(hr_proc *p, hr_msg *msg);
+static inline void hr__transit_stamp(hr_proc *p, hr_msg *msg)
+{
+    if (hr__transit_on(p->m) && msg->dst != p->id) {
+        atomic_store_explicit(&msg->routed, 0, memory_order_relaxed);
+        return;
+    }
+    msg->arrive = hr__tadd(msg->sent, hr__net_latency(p->m->net, &p->m->cost, p->id, msg->dst));
+    atomic_store_explicit(&msg->routed, 1, memory_order_relaxed);
+    /* A message that would arrive past the clock's range fails its sender at the next publish,
+     * before any receiver could wait for it. */
+    if (msg->arrive == HR_TIME_INF)
+        p->out_free = HR_TIME_INF;
+}
 int  hr__transit_create(hr_machine *m, hr_transit **out);   /* HR_OK or HR_ENOMEM */
-void hr__transit_reset(hr_transit *tr);                      /* between runs */
+/* Between runs; links_recorded: the run records events, so link occupancy goes to event.c
+ * (hr__ev_link), and otherwise routing calls nothing to record it. */
+void hr__transit_reset(hr_transit *tr, int links_recorded);
 void hr__transit_destroy(hr_transit *tr);
 /* Submit msg (src, dst, seq, sent and len set) to be routed; before the sender publishes a clock
  * past msg->sent. Its owner thread. */
@@ -524,9 +582,18 @@ int  hr__transit_floor(hr_machine *m, hr_time *t, int *id, uint64_t *seq);
  * lock): HR__PARKED; HR__PARK_LOOK: something was, look again; HR__PARK_NOT: it has a rendezvous
  * message whose transfer is not submitted yet, and sleeps unparked (woken once it is). */
 enum { HR__PARKED, HR__PARK_LOOK, HR__PARK_NOT };
-int  hr__transit_park(hr_proc *p);
+int  hr__transit_park_on(hr_proc *p);
+static inline int hr__transit_park(hr_proc *p)
+{
+    return hr__transit_on(p->m) ? hr__transit_park_on(p) : HR__PARK_NOT;
+}
 /* After p published a new clock past `before`: route if p may have been what held it back. */
-void hr__transit_sent(hr_proc *p, hr_time before);
+void hr__transit_sent_on(hr_proc *p, hr_time before);
+static inline void hr__transit_sent(hr_proc *p, hr_time before)
+{
+    if (hr__transit_on(p->m))
+        hr__transit_sent_on(p, before);
+}
 /* Route every submitted message, then run fn(net, ctx) under the same lock: for the serial
  * parts of a superstep or a round, while every other processor waits. */
 void hr__transit_serial(hr_machine *m, void (*fn)(hr_net *net, void *ctx), void *ctx);

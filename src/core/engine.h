@@ -18,8 +18,9 @@
  *   supersteps       hr_sync, hr_barrier, hr_put, hr_get, hr_register (core/superstep.c)
  *   clocks           hr_now, hr_compute (core/proc.c)
  *   failure          hr__misuse, hr__check_peer, hr_fail
+ *   a processor's head  hr_eng_head: its id, p and traits, read in place
  * Blocking and waking, the resolver and the clocks' publication are the engine's own business,
- * behind these calls (core.h: hr__wait, hr__wake, hr__proc_publish; machine.c: the resolver).
+ * behind these calls (core.h: hr__wait, hr__wake, hr__proc_publish; wait.c: the resolver).
  */
 #ifndef HREMU_CORE_ENGINE_H
 #define HREMU_CORE_ENGINE_H
@@ -28,6 +29,22 @@
 #include <hremu/hremu.h>
 
 #define HR__TAG_COLL (-2)          /* collectives' messages; user tags are >= 0 */
+
+/* ---- what the API reads of a processor in place -------------------------------------------- */
+/* Every engine's processor begins with this head, filled when the machine is made and the same
+ * in every run, so that the API's checks read it instead of calling the engine. */
+typedef struct hr_eng_head {
+    int      id;          /* hr_pid */
+    int      nprocs;      /* hr_nprocs */
+    unsigned traits;      /* the discipline's HR_DISC_* (net/discipline.h) */
+} hr_eng_head;
+
+static inline const hr_eng_head *hr__eng_head(const hr_proc *p)
+{
+    return (const hr_eng_head *)(const void *)p;
+}
+
+static inline unsigned hr__eng_traits(const hr_proc *p) { return hr__eng_head(p)->traits; }
 
 /* ---- point-to-point: the arguments are checked (src/api/p2p.c) ---------------------------- */
 void        hr__eng_send(hr_proc *p, int dest, int tag, const void *buf, size_t len);
@@ -46,8 +63,6 @@ void        hr__eng_waitall(hr_proc *p, int n, hr_request **reqs, hr_status *st)
 /* Complete *req (checked) if it is done by p's clock: 1, *req NULL; else 0. */
 int         hr__eng_test(hr_proc *p, hr_request **req, hr_status *st);
 int         hr__eng_iprobe(hr_proc *p, int src, int tag, hr_status *st);
-/* The traits of the machine's discipline (HR_DISC_* of net/discipline.h). */
-unsigned    hr__eng_traits(const hr_proc *p);
 /* Fail p as misused unless r is one of p's requests, not yet completed. */
 void        hr__eng_request_check(hr_proc *p, const hr_request *r, const char *call);
 
@@ -85,11 +100,16 @@ enum { HR_SLOT_WORLD, HR_SLOT_GROUPS, HR_NSLOTS };
 void      **hr__proc_slot(hr_proc *p, int slot);
 
 /* ---- failure ------------------------------------------------------------------------------- */
-/* Fail p as misused unless peer is a processor of the machine (or HR_ANY, where any_ok): the
- * one check of a named peer, for the API's calls and the engine's own (proc.c). */
-void        hr__check_peer(hr_proc *p, int peer, const char *call, int any_ok);
 /* The algorithm misused the API (a bad argument, a call out of place): as hr_fail, but the
  * run's status is HR_EMISUSE and its line says "misuse". */
 __attribute__((noreturn, format(printf, 2, 3))) void hr__misuse(hr_proc *p, const char *fmt, ...);
+/* Fail p as misused unless peer is a processor of the machine (or HR_ANY, where any_ok): the
+ * one check of a named peer, for the API's calls and the engine's own. */
+static inline void hr__check_peer(hr_proc *p, int peer, const char *call, int any_ok)
+{
+    int n = hr__eng_head(p)->nprocs;
+    if ((!any_ok || peer != HR_ANY) && (peer < 0 || peer >= n))
+        hr__misuse(p, "%s: processor %d does not exist (p = %d)", call, peer, n);
+}
 
 #endif

@@ -72,25 +72,23 @@ static uint64_t msg_id(const hr_msg *msg)
 void hr__ev_link(void *arg, int l, hr_time t0, hr_time t1, size_t bytes)
 {
     hr_machine *m = arg;
-    if (m->ev_limit == 0)
-        return;
     hr_event e = { .kind = HR_EV_LINK, .proc = m->net->from[l], .peer = m->net->to[l],
                    .msg = m->link_msg, .bytes = bytes, .queue = -1, .link = l };
     hr__ev_add(&m->lev, m->ev_limit, e, t0, t1);
 }
 
-void hr__ev_send(hr_proc *p, const hr_msg *msg, hr_time t0, hr_time t1)
+void hr__ev_send_on(hr_proc *p, const hr_msg *msg, hr_time t0, hr_time t1)
 {
-    if (p->m->ev_limit == 0 || msg->dst == p->id)
+    if (msg->dst == p->id)
         return;
     hr_event e = { .kind = HR_EV_SEND, .proc = p->id, .peer = msg->dst, .msg = msg_id(msg),
                    .bytes = msg->len, .tag = msg->tag, .queue = -1, .link = -1 };
     hr__ev_add(&p->ev, share(p->m), e, t0, t1);
 }
 
-void hr__ev_recv(hr_proc *p, const hr_msg *msg, hr_time t0, hr_time t1)
+void hr__ev_recv_on(hr_proc *p, const hr_msg *msg, hr_time t0, hr_time t1)
 {
-    if (p->m->ev_limit == 0 || msg->src == p->id)
+    if (msg->src == p->id)
         return;
     hr_event e = { .kind = HR_EV_RECV, .proc = p->id, .peer = msg->src, .msg = msg_id(msg),
                    .bytes = msg->len, .tag = msg->tag, .queue = -1, .link = -1 };

@@ -92,7 +92,7 @@ static int jitter_wanted(const hr_machine_config *cfg)
 /* Two passes: a mailbox may hold messages that live in another processor's memory. */
 static void reset_procs(hr_machine *m, int n)
 {
-    hr__transit_reset(m->transit);
+    hr__transit_reset(m->transit, m->ev_limit != 0);
     hr__ctx_reset(m);
     for (int i = 0; i < n; i++) {
         hr__p2p_reset(&m->procs[i]);
@@ -161,6 +161,8 @@ int hr_machine_create(const hr_machine_config *cfg, hr_machine **out, const char
     for (; made < m->p; made++) {
         hr_proc *p = &m->procs[made];
         p->id = made;
+        p->nprocs = m->p;
+        p->traits = m->disc->traits;
         p->m = m;
         if (hr__mbox_init(&p->box, m->p) != HR_OK)
             goto fail_boxes;

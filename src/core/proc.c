@@ -88,12 +88,6 @@ void hr__proc_overflow(hr_proc *p)
     hr__proc_exit(p);
 }
 
-void hr__proc_publish(hr_proc *p)
-{
-    hr__proc_check_range(p);
-    atomic_store_explicit(&p->pub_clock, p->clock, memory_order_release);
-}
-
 static hr_time thread_cpu(void)
 {
     struct timespec ts;
@@ -115,13 +109,13 @@ void hr__proc_charge_cpu(hr_proc *p)
     }
 }
 
-void hr__proc_comm_point(hr_proc *p)
+void hr__proc_comm_point_on(hr_proc *p)
 {
     if (p->nviews > 0)
         hr__misuse(p, "communication between hr_transpose_view and hr_view_end");
     hr__proc_charge_cpu(p);
     if (p->jitter != 0)
-        hr__jitter(&p->jitter);
+        hr__exec_jitter(p);
 }
 
 void hr_compute(hr_proc *p, double units)
@@ -191,10 +185,10 @@ void hr__proc_exit(hr_proc *p)
 
 /* ---- the network ---------------------------------------------------------------------------- */
 
-void hr__proc_check_link(hr_proc *p, int dest, const char *call)
+void hr__proc_check_link_on(hr_proc *p, int dest, const char *call)
 {
     const hr_topo *t = p->m->net;
-    if (!p->m->neighbour_only || dest == p->id || t->nlinks == 0 || hr__topo_link(t, p->id, dest) >= 0)
+    if (dest == p->id || t->nlinks == 0 || hr__topo_link(t, p->id, dest) >= 0)
         return;
     hr__misuse(p, "%s: P%d and P%d are not neighbours on %s (%d links apart), and this algorithm "
             "sends along links only", call, p->id, dest, t->shape, hr__topo_hops(t, p->id, dest));
@@ -203,15 +197,6 @@ void hr__proc_check_link(hr_proc *p, int dest, const char *call)
 const char *hr_discipline(const hr_proc *p)  { return p->m->disc->name; }
 hr_cost hr_costs(const hr_proc *p)            { return p->m->cfg.cost; }
 uint64_t hr_buffer(const hr_proc *p)          { return p->m->cfg.buffer; }
-unsigned hr__eng_traits(const hr_proc *p) { return p->m->disc->traits; }
-
-void hr__check_peer(hr_proc *p, int peer, const char *call, int any_ok)
-{
-    if (any_ok && peer == HR_ANY)
-        return;
-    if (peer < 0 || peer >= p->m->p)
-        hr__misuse(p, "%s: processor %d does not exist (p = %d)", call, peer, p->m->p);
-}
 
 void **hr__proc_slot(hr_proc *p, int slot)
 {

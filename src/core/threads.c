@@ -1,18 +1,37 @@
 /* threads.c: the thread engine's way of running processors: each is a POSIX thread, created
  * once with the machine and parked on a futex between runs; a processor that must wait sleeps
- * on a futex word, and whoever ends its wait wakes it there. This file and util/sync.c are the
- * only ones that create a thread or touch a futex: an engine that runs processors otherwise
+ * on a futex word, and whoever ends its wait wakes it there. This file is the only one that
+ * creates a thread, touches a futex or shakes the schedule (HREMU_JITTER): an engine that runs processors otherwise
  * (several per thread, switched in user space) replaces these functions (core.h, "threads.c"),
  * and the rest of core/ (the waits, the resolver, the model) stays as it is.
  */
 #include "core/core.h"
 
+#include <errno.h>
+#include <linux/futex.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "util/sync.h"
 
 #define PROC_STACK (1u << 20)
+
+/* Sleep while *word == expected (spurious returns are possible: the callers re-check); wake up
+ * to n sleepers on word (INT32_MAX: all). */
+static void futex_wait(_Atomic uint32_t *word, uint32_t expected)
+{
+    long r = syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
+    HR_ASSERT(r == 0 || errno == EAGAIN || errno == EINTR);
+}
+
+static void futex_wake(_Atomic uint32_t *word, int n)
+{
+    long r = syscall(SYS_futex, (uint32_t *)word, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
+    HR_ASSERT(r >= 0);
+}
 
 /* ---- waking a processor ---------------------------------------------------------------------
  * A processor that must wait marks itself BLOCKED and sleeps on its state word (wait.c,
@@ -91,7 +110,7 @@ static void *proc_main(void *arg)
     for (;;) {
         uint32_t g;
         while ((g = atomic_load(&m->gen)) == seen)
-            hr__futex_wait(&m->gen, seen);
+            futex_wait(&m->gen, seen);
         seen = g;
         if (atomic_load(&m->quit))
             return NULL;
@@ -118,7 +137,7 @@ void hr__exec_stop(hr_machine *m)
 {
     atomic_store(&m->quit, 1);
     atomic_fetch_add(&m->gen, 1);
-    hr__futex_wake(&m->gen, INT32_MAX);
+    futex_wake(&m->gen, INT32_MAX);
     for (int i = 0; i < m->started; i++)
         HR_ASSERT(pthread_join(m->threads[i], NULL) == 0);
     free(m->threads);
@@ -130,32 +149,55 @@ void hr__exec_run(hr_machine *m)
 {
     atomic_store(&m->ndone, 0);
     atomic_fetch_add(&m->gen, 1);
-    hr__futex_wake(&m->gen, INT32_MAX);
+    futex_wake(&m->gen, INT32_MAX);
     uint32_t n;
     while ((n = atomic_load(&m->ndone)) != (uint32_t)m->p)
-        hr__futex_wait(&m->ndone, n);
+        futex_wait(&m->ndone, n);
 }
 
 void hr__exec_done(hr_proc *p)
 {
     hr_machine *m = p->m;
     if (atomic_fetch_add(&m->ndone, 1) + 1 == (uint32_t)m->p)
-        hr__futex_wake(&m->ndone, 1);
+        futex_wake(&m->ndone, 1);
 }
 
 void hr__exec_sleep(hr_proc *p, _Atomic uint32_t *word, uint32_t val)
 {
     (void)p;
-    hr__futex_wait(word, val);
+    futex_wait(word, val);
 }
 
 void hr__exec_wake(_Atomic uint32_t *word, int n)
 {
-    hr__futex_wake(word, n);
+    futex_wake(word, n);
 }
 
 void hr__exec_yield(hr_proc *p)
 {
     (void)p;
     sched_yield();
+}
+
+void hr__exec_jitter(hr_proc *p)
+{
+    /* xorshift64: jitter needs no quality, only independence from the model's streams. */
+    uint64_t x = p->jitter;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    p->jitter = x;
+    switch (x % 8) {
+    case 0:
+    case 1:
+        sched_yield();
+        break;
+    case 2: {
+        struct timespec ts = { 0, (long)(1000 + (x >> 8) % 20000) };
+        nanosleep(&ts, NULL);
+        break;
+    }
+    default:
+        break;
+    }
 }

@@ -87,36 +87,17 @@ int hr__transit_create(hr_machine *m, hr_transit **out)
         free(tr);
         return HR_ENOMEM;
     }
-    tr->net.busy = hr__ev_link;
-    tr->net.busy_arg = m;
+    tr->net.busy_arg = m;      /* busy: hr__transit_reset */
     hr__mutex_init(&tr->lock);
     *out = tr;
     return HR_OK;
 }
 
-int hr__transit_on(const hr_machine *m)
-{
-    return m->transit != NULL;
-}
-
-void hr__transit_stamp(hr_proc *p, hr_msg *msg)
-{
-    if (hr__transit_on(p->m) && msg->dst != p->id) {
-        atomic_store_explicit(&msg->routed, 0, memory_order_relaxed);
-        return;
-    }
-    msg->arrive = hr__tadd(msg->sent, hr__net_latency(p->m->net, &p->m->cost, p->id, msg->dst));
-    atomic_store_explicit(&msg->routed, 1, memory_order_relaxed);
-    /* A message that would arrive past the clock's range fails its sender at the next publish,
-     * before any receiver could wait for it. */
-    if (msg->arrive == HR_TIME_INF)
-        p->out_free = HR_TIME_INF;
-}
-
-void hr__transit_reset(hr_transit *tr)
+void hr__transit_reset(hr_transit *tr, int links_recorded)
 {
     if (tr == NULL)
         return;
+    tr->net.busy = links_recorded ? hr__ev_link : NULL;
     tr->n = 0;     /* the messages themselves are the mailboxes' (hr__p2p_reset) */
     tr->nopen = 0;
     tr->routed_any = 0;
@@ -390,17 +371,16 @@ void hr__transit_decide(hr_proc *p, const hr_msg *upto, int past_floors)
     hr__mutex_unlock(&tr->lock);
 }
 
-void hr__transit_sent(hr_proc *p, hr_time before)
+void hr__transit_sent_on(hr_proc *p, hr_time before)
 {
     /* Only the processor with the least clock holds routing back: when it moves on, the head
      * may go. Anyone else's advance changes nothing, and its scan of every clock would cost
      * O(p) a message for nothing. Receivers that wait try for themselves (p2p.c). */
-    if (p->m->transit != NULL &&
-        before <= atomic_load_explicit(&p->m->transit->least, memory_order_relaxed))
+    if (before <= atomic_load_explicit(&p->m->transit->least, memory_order_relaxed))
         hr__transit_decide(p, NULL, 0);
 }
 
-int hr__transit_park(hr_proc *p)
+int hr__transit_park_on(hr_proc *p)
 {
     /* p's last look at its queue found no routed message to take (or too few blocks). Every
      * message is in its receiver's queue before it is submitted and routed (p2p.c's deliver),
@@ -409,8 +389,6 @@ int hr__transit_park(hr_proc *p)
      * parked, p has nothing to take until a message that ends its receive is routed (one from
      * its source with its tag, or its last awaited block), and that unparks it. */
     hr_transit *tr = p->m->transit;
-    if (tr == NULL)
-        return HR__PARK_NOT;
     hr__mutex_lock(&tr->lock);
     int r = atomic_load(&p->news) != p->seen_news ? HR__PARK_LOOK
             : atomic_load(&p->sync_open) > 0     ? HR__PARK_NOT

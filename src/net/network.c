@@ -1,5 +1,5 @@
-/* network.c: link reservations along routes: the topology gives the route, the machine's link
- * model (link_model.c) times it, and the receiver's absorption is fitted here (network.h). */
+/* network.c: a machine's link state, made, reset between runs and freed (the route call that
+ * uses it is inline in network.h). */
 #include "net/network.h"
 
 #include <stdlib.h>
@@ -35,18 +35,4 @@ void hr__net_destroy(hr_net *n)
     free(n->route);
     n->free_at = NULL;
     n->route = NULL;
-}
-
-hr_time hr__net_route(hr_net *n, int src, int dst, hr_time t, size_t bytes)
-{
-    if (src == dst)
-        return t;
-    const hr_topo *topo = n->topo;
-    const hr_costps *c = n->cost;
-    if (!hr__net_shared(topo))
-        return hr__tadd(t, hr__net_latency(topo, c, src, dst));
-    int h = topo->route(topo, src, dst, n->route);
-    hr_link_arrival a = n->model->cross(n, h, t, bytes);
-    hr_time own = hr__cost_bytes(c, bytes);
-    return hr__tmax(a.head, a.last >= own ? a.last - own : 0);
 }

@@ -51,8 +51,21 @@ void hr__net_reset(hr_net *n);      /* every link free from time 0; between runs
 void hr__net_destroy(hr_net *n);
 /* Route m bytes from src to dst, injected at t, reserving the links: returns when the receiver
  * may start absorbing them (see above). Calls must come one at a time, in the canonical order of
- * (t, src, sequence); a message to oneself crosses nothing (returns t). */
-hr_time hr__net_route(hr_net *n, int src, int dst, hr_time t, size_t bytes);
+ * (t, src, sequence); a message to oneself crosses nothing (returns t). The topology's row gives
+ * the route and the link model's row times it; inline, so that a message's way is theirs. */
+static inline hr_time hr__net_route(hr_net *n, int src, int dst, hr_time t, size_t bytes)
+{
+    if (src == dst)
+        return t;
+    const hr_topo *topo = n->topo;
+    const hr_costps *c = n->cost;
+    if (!hr__net_shared(topo))
+        return hr__tadd(t, hr__net_latency(topo, c, src, dst));
+    int h = topo->route(topo, src, dst, n->route);
+    hr_link_arrival a = n->model->cross(n, h, t, bytes);
+    hr_time own = hr__cost_bytes(c, bytes);
+    return hr__tmax(a.head, a.last >= own ? a.last - own : 0);
+}
 
 /* For link models (link_model.h), inside hr__net_route: the time link l takes to carry m bytes,
  * at its own bandwidth or at sigma per byte where the topology sets none; and link l taken from

@@ -20,12 +20,6 @@ static int complete_route(const hr_topo *t, int src, int dst, int *links)
     return src == dst ? 0 : 1;
 }
 
-static int complete_hops(const hr_topo *t, int src, int dst)
-{
-    (void)t;
-    return src == dst ? 0 : 1;
-}
-
 static int complete_make(hr_topo *t, const char *args, int p, char *why, size_t len)
 {
     (void)args;
@@ -34,7 +28,6 @@ static int complete_make(hr_topo *t, const char *args, int p, char *why, size_t 
     t->p = p;
     snprintf(t->shape, sizeof t->shape, "complete");
     t->route = complete_route;
-    t->hops = complete_hops;
     t->max_route = 1;
     t->bisection = (long)(p / 2) * (long)(p - p / 2);
     return 0;

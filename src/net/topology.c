@@ -158,30 +158,10 @@ fail:
     return -1;
 }
 
-int hr__topo_link(const hr_topo *t, int u, int v)
+int hr__topo_route_hops(const hr_topo *t, int src, int dst)
 {
-    /* Out-links are sorted by the node they reach: binary search. */
-    int lo = t->first[u], hi = t->first[u + 1] - 1;
-    while (lo <= hi) {
-        int mid = lo + (hi - lo) / 2;
-        if (t->to[mid] == v)
-            return mid;
-        if (t->to[mid] < v)
-            lo = mid + 1;
-        else
-            hi = mid - 1;
-    }
-    return -1;
-}
-
-int hr__topo_hops(const hr_topo *t, int src, int dst)
-{
-    if (src == dst)
-        return 0;
     if (t->hops != NULL)
         return t->hops(t, src, dst);
-    if (t->nlinks == 0)
-        return 1;
     int buf[64];
     int *links = t->max_route <= 64 ? buf : malloc((size_t)t->max_route * sizeof *links);
     if (links == NULL)

@@ -70,14 +70,37 @@ void hr__topo_destroy(hr_topo *t);
  * (they are sorted here). t->p and t->nodes must be set (nodes 0: p). 0, or -1 out of
  * memory. */
 int  hr__topo_links(hr_topo *t, int (*nbrs)(const hr_topo *t, int u, int *out));
-/* The id of the link from u to v, or -1 if there is none. */
-int  hr__topo_link(const hr_topo *t, int u, int v);
+/* The id of the link from u to v, or -1 if there is none: inline, since every route asks it
+ * once a hop. */
+static inline int hr__topo_link(const hr_topo *t, int u, int v)
+{
+    /* Out-links are sorted by the node they reach: binary search. */
+    int lo = t->first[u], hi = t->first[u + 1] - 1;
+    while (lo <= hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (t->to[mid] == v)
+            return mid;
+        if (t->to[mid] < v)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return -1;
+}
 /* Distances over the links from src to every node (-1: unreached), by breadth-first search;
  * dist and queue have room for t->nodes. The yardstick routes are checked against (tests) and
  * --topology's figures. Any thread. */
 void hr__topo_bfs(const hr_topo *t, int src, int *dist, int *queue);
-/* Links crossed from src to dst by the route (0 when src == dst). */
-int  hr__topo_hops(const hr_topo *t, int src, int dst);
+/* Links crossed from src to dst by the route (0 when src == dst): one between any two nodes of
+ * a topology that stores no links, so that the complete graph's messages run no code of its
+ * row; else the row's hops, or the length of its route. */
+int  hr__topo_route_hops(const hr_topo *t, int src, int dst);
+static inline int hr__topo_hops(const hr_topo *t, int src, int dst)
+{
+    if (src == dst)
+        return 0;
+    return t->nlinks == 0 ? 1 : hr__topo_route_hops(t, src, dst);
+}
 
 /* Shape arguments: up to max whole numbers, each 0 .. 4096, separated by sep ('x' for "4x8",
  * ' ' for "3 1"); their count, or -1 with a reason in why (junk, a number out of range). */

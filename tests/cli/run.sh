@@ -131,6 +131,32 @@ grep -n '^#include \("core/[a-z]*\.h"\|"util/sync\.h"\|<pthread\.h>\|<urcu\|<lin
     src/api/*.c src/coll/*.c src/coll/*.h | grep -v '"core/engine\.h"' >"$TMP/seam"
 expect_empty "$TMP/seam" "src/api/ and src/coll/ include below the engine seam"
 
+# The thread engine (core/threads.c) is the only file that creates a thread or touches a futex.
+grep -ln 'linux/futex\|pthread_create' src/*/*.c src/*/*.h >"$TMP/threads"
+[ "$(cat "$TMP/threads")" = "src/core/threads.c" ] && ok ||
+    bad "files that create threads or touch a futex: $(tr '\n' ' ' <"$TMP/threads"), want src/core/threads.c"
+
+# The message docs/architecture.md walks crosses the files its table says, measured by
+# scripts/message_path.sh (callgrind). The table's cells carry a directory over: "core/p2p.c,
+# mailbox.c" is core/p2p.c and core/mailbox.c.
+libdir=$(dirname "$(readlink -f "$BIN")")
+if [ -n "${SAN:-}" ] || ! command -v valgrind >/dev/null 2>&1 || [ ! -f "$libdir/libhremu.a" ]; then
+    skipped "the walked message's files: needs valgrind and a build without sanitizers"
+else
+    for topo in complete "torus 4x4"; do
+        grep "^| \`$topo\` |" docs/architecture.md | awk -F'|' '{ print $4 }' |
+            sed 's/^ *[0-9]*: //' | tr ',' '\n' |
+            awk '{ gsub(/ /, ""); if (index($0, "/")) { d = $0; sub(/\/[^\/]*$/, "", d) }
+                   else $0 = d "/" $0; print "src/" $0 }' | sort >"$TMP/want"
+        scripts/message_path.sh "$libdir" async "$topo" >"$TMP/path" 2>&1
+        sed -n 's/^\(src\/[^:]*\):.*/\1/p' "$TMP/path" | sort >"$TMP/got"
+        if [ -s "$TMP/want" ] && cmp -s "$TMP/want" "$TMP/got"; then ok; else
+            bad "one message on $topo crosses other files than docs/architecture.md says:"
+            diff "$TMP/want" "$TMP/got" | head -10
+        fi
+    done
+fi
+
 # docs/api.md lists every public call: each function include/hremu/ declares is named in it.
 sed -n 's/^[a-z][a-z0-9_ ]*[ *]\(hr[a-z0-9_]*\)(.*/\1/p' include/hremu/*.h | sort -u >"$TMP/calls"
 [ "$(wc -l <"$TMP/calls")" -gt 50 ] && ok || bad "include/hremu/ declares $(wc -l <"$TMP/calls") functions, want more than 50"
