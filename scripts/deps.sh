@@ -3,12 +3,12 @@
 # skips: python3 checks the JSON output in tests/cli/run.sh; time (/usr/bin/time) measures the
 # huge empty matrix's time and memory there; gnuplot-nox draws the figures, and tests/plots.sh
 # checks the plot scripts; chromium runs the --html page in tests/browser.sh; valgrind measures
-# the files one message crosses (scripts/message_path.sh, checked by tests/cli/run.sh). Quiet
-# and quick when all is there.
+# the files one message crosses (scripts/message_path.sh, checked by tests/cli/run.sh); Open MPI
+# builds and runs the MPI engine (make mpi, make check-mpi). Quiet and quick when all is there.
 # Extra package names may be passed (e.g. `scripts/deps.sh gdb`).
 # Recommended packages are left out (with them, gnuplot-nox alone pulls in some 40 more).
 set -e
-need="pkg-config liburcu-dev check libinih-dev libfftw3-dev python3 time gnuplot-nox chromium valgrind $*"
+need="pkg-config liburcu-dev check libinih-dev libfftw3-dev python3 time gnuplot-nox chromium valgrind openmpi-bin libopenmpi-dev $*"
 missing=""
 for pkg in $need; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing="$missing $pkg"

@@ -201,7 +201,7 @@ struct hr_proc {
      *    engine runs it (threads.c, wait.c) */
     union {
         hr_eng_head  head;
-        struct { int id, nprocs; unsigned traits; };
+        struct { int id, nprocs; unsigned traits; hr_rng rng; hr_alloc mem; };
     };
     struct hr_machine *m;
     jmp_buf          exit;        /* hr__proc_exit leaves the algorithm through it */
@@ -221,9 +221,7 @@ struct hr_proc {
     uint64_t         msgs_in;     /* messages absorbed from others: msgs_out's counterpart */
     uint64_t         colls;       /* collective calls (hr__coll_begin) */
 
-    /* -- its private memory and random streams (proc.c) */
-    hr_alloc         mem;
-    hr_rng           rng;
+    /* -- its random stream for jitter (its own stream and memory are in the head) */
     uint64_t         jitter;      /* jitter PRNG state; 0 = no jitter */
 
     /* -- point-to-point and collective blocks (p2p.c) */
@@ -313,7 +311,9 @@ struct hr_proc {
 _Static_assert(offsetof(hr_proc, head) == 0 &&
                offsetof(hr_proc, id) == offsetof(hr_eng_head, id) &&
                offsetof(hr_proc, nprocs) == offsetof(hr_eng_head, nprocs) &&
-               offsetof(hr_proc, traits) == offsetof(hr_eng_head, traits),
+               offsetof(hr_proc, traits) == offsetof(hr_eng_head, traits) &&
+               offsetof(hr_proc, rng) == offsetof(hr_eng_head, rng) &&
+               offsetof(hr_proc, mem) == offsetof(hr_eng_head, mem),
                "hr_proc begins with engine.h's head");
 
 typedef struct hr_machine {

@@ -28,23 +28,32 @@
 #include <stddef.h>
 #include <hremu/hremu.h>
 
+#include "util/alloc.h"
+#include "util/rng.h"
+
 #define HR__TAG_COLL (-2)          /* collectives' messages; user tags are >= 0 */
 
 /* ---- what the API reads of a processor in place -------------------------------------------- */
-/* Every engine's processor begins with this head, filled when the machine is made and the same
- * in every run, so that the API's checks read it instead of calling the engine. */
+/* Every engine's processor begins with this head, so that the API's checks read it instead of
+ * calling the engine, and the calls that are the same on every engine (src/api/proc.c: enquiry,
+ * random stream, memory) are written once. id, nprocs and traits are set when the machine is
+ * made; the engine seeds rng and recycles mem at the start of every run. Owner only. */
 typedef struct hr_eng_head {
     int      id;          /* hr_pid */
     int      nprocs;      /* hr_nprocs */
     unsigned traits;      /* the discipline's HR_DISC_* (net/discipline.h) */
+    hr_rng   rng;         /* hr_rand: the stream of (seed, id) */
+    hr_alloc mem;         /* hr_malloc: reclaimed when a run ends, even early */
 } hr_eng_head;
 
-static inline const hr_eng_head *hr__eng_head(const hr_proc *p)
+static inline hr_eng_head *hr__eng_head(hr_proc *p) { return (hr_eng_head *)(void *)p; }
+
+static inline const hr_eng_head *hr__eng_chead(const hr_proc *p)
 {
     return (const hr_eng_head *)(const void *)p;
 }
 
-static inline unsigned hr__eng_traits(const hr_proc *p) { return hr__eng_head(p)->traits; }
+static inline unsigned hr__eng_traits(const hr_proc *p) { return hr__eng_chead(p)->traits; }
 
 /* ---- point-to-point: the arguments are checked (src/api/p2p.c) ---------------------------- */
 void        hr__eng_send(hr_proc *p, int dest, int tag, const void *buf, size_t len);
@@ -107,7 +116,7 @@ __attribute__((noreturn, format(printf, 2, 3))) void hr__misuse(hr_proc *p, cons
  * one check of a named peer, for the API's calls and the engine's own. */
 static inline void hr__check_peer(hr_proc *p, int peer, const char *call, int any_ok)
 {
-    int n = hr__eng_head(p)->nprocs;
+    int n = hr__eng_chead(p)->nprocs;
     if ((!any_ok || peer != HR_ANY) && (peer < 0 || peer >= n))
         hr__misuse(p, "%s: processor %d does not exist (p = %d)", call, peer, n);
 }

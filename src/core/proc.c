@@ -11,42 +11,8 @@
 #include "core/region.h"
 #include "util/sync.h"
 
-int hr_pid(const hr_proc *p)     { return p->id; }
-int hr_nprocs(const hr_proc *p)  { return p->m->p; }
 double hr_now(const hr_proc *p)  { return hr__time_to_s(p->clock); }
 uint64_t hr_seed(const hr_proc *p) { return p->m->cfg.seed; }
-
-uint64_t hr_rand(hr_proc *p)     { return hr__rng_next(&p->rng); }
-double hr_rand_unit(hr_proc *p)  { return hr__rng_unit(&p->rng); }
-
-uint64_t hr_rand_below(hr_proc *p, uint64_t bound)
-{
-    if (bound == 0)
-        hr__misuse(p, "hr_rand_below: bound must be > 0");
-    return hr__rng_below(&p->rng, bound);
-}
-
-void *hr_malloc(hr_proc *p, size_t bytes)
-{
-    void *ptr = hr__alloc(&p->mem, bytes);
-    if (ptr == NULL)
-        hr_fail(p, "out of memory allocating %zu bytes", bytes);
-    return ptr;
-}
-
-void *hr_calloc(hr_proc *p, size_t n, size_t size)
-{
-    if (size != 0 && n > SIZE_MAX / size)
-        hr__misuse(p, "hr_calloc: %zu x %zu bytes overflows", n, size);
-    void *ptr = hr_malloc(p, n * size);
-    memset(ptr, 0, n * size);
-    return ptr;
-}
-
-void hr_free(hr_proc *p, void *ptr)
-{
-    hr__alloc_free(&p->mem, ptr);
-}
 
 /* Report p's line, msg after prefix, and leave the run failed (misused too, if misuse). */
 __attribute__((noreturn)) static void leave_failed(hr_proc *p, int misuse, const char *msg)

@@ -1,0 +1,54 @@
+/* wire.h: what the MPI engine's ranks tell the model rank, and what it answers.
+ *
+ * Every rank runs one processor's algorithm and moves its data with MPI (engine.c). Rank 0
+ * also runs the model (model.c): the thread engine itself, each processor a proxy that performs,
+ * in the model, the calls its rank reports. A rank reports each call (hr_wire_req) and waits for
+ * the answer (hr_wire_rep): the clock after it, and for a receive which message the model
+ * matched, which the rank then takes from the data MPI brought. So the model figures are the
+ * thread engine's by construction (docs/architecture.md, "The MPI engine").
+ */
+#ifndef HREMU_MPI_WIRE_H
+#define HREMU_MPI_WIRE_H
+
+#include <stdint.h>
+
+enum {
+    HR_W_TAG_REQ = 1,      /* rank -> rank 0: a call */
+    HR_W_TAG_REP = 2,      /* rank 0 -> rank: its answer, or the run's end */
+    HR_W_TAG_DATA = 3      /* rank -> rank: a message's bytes (hr_wire_data, then the payload) */
+};
+
+enum hr_wire_op {
+    HR_W_SEND,             /* peer, tag, len */
+    HR_W_RECV,             /* peer (or HR_ANY), tag (or HR_ANY_TAG), len: the capacity */
+    HR_W_PROBE,            /* peer, tag */
+    HR_W_COMPUTE,          /* units */
+    HR_W_DONE,             /* the algorithm returned; answered by the run's end */
+    HR_W_FAIL,             /* hr_fail or a misuse (misuse set), text; answered by the run's end */
+    HR_W_STOP              /* rank 0 to itself: the model's run is over, stop dispatching */
+};
+
+typedef struct hr_wire_req {
+    int32_t  op, peer, tag, misuse;
+    uint64_t run;          /* the run it belongs to: a late request of an ended run is dropped */
+    uint64_t len;
+    double   units;
+    char     text[400];    /* HR_W_FAIL's line */
+} hr_wire_req;
+
+enum { HR_W_OK, HR_W_END };
+
+typedef struct hr_wire_rep {
+    int32_t  status;       /* HR_W_OK: the call's answer; HR_W_END: the run is over, leave */
+    int32_t  src, tag;     /* a receive's or probe's message */
+    uint64_t len;
+    int64_t  clock;        /* the processor's model clock after the call, in picoseconds */
+} hr_wire_rep;
+
+/* The head of a message's bytes on the data communicator. */
+typedef struct hr_wire_data {
+    int32_t  tag, pad;
+    uint64_t len;
+} hr_wire_data;
+
+#endif
