@@ -3,11 +3,12 @@
  * gives its clock and, for a receive, which message to take (wire.h).
  *
  * What is here so far: the machine (create, run, destroy: procs must equal the ranks started),
- * a processor's enquiry, random stream, memory and failure, hr_compute, and the blocking
- * point-to-point calls (hr_send, hr_recv, hr_probe, hr_sendrecv), named or from any source,
- * under every discipline the thread engine gives them. The rest of the API (requests,
- * collectives, rounds, supersteps, regions) fails the run with one line saying it is not on
- * this engine yet (docs/architecture.md, "The MPI engine").
+ * a processor's enquiry, failure and hr_compute, the blocking point-to-point calls (hr_send,
+ * hr_recv, hr_probe, hr_sendrecv), named or from any source, and the collective blocks and
+ * group names that src/coll/ builds every collective from. The rest of the API (requests,
+ * rounds, supersteps, regions) fails the run with one line saying it is not on this engine yet
+ * (docs/architecture.md, "The MPI engine"). A block's bytes travel with it, so a lent block is
+ * the receiver's copy, viewed until hr__view_end; the model costs it as lent all the same.
  */
 #include <mpi.h>
 #include <setjmp.h>
@@ -52,6 +53,8 @@ struct hr_proc {
     stashed **stash;                 /* [nprocs] in arrival order */
     sending  *out;
     int       nout, capout;
+    int       coll_tag;              /* the tag of the collective under way (hr__coll_begin) */
+    stashed  *views;                 /* blocks viewed in place until hr__view_end */
     void     *slots[HR_NSLOTS];
 };
 
@@ -157,6 +160,15 @@ int hr_machine_create(const hr_machine_config *cfg, hr_machine **out, const char
 
 int hr_machine_procs(const hr_machine *m) { return m->size; }
 
+static void drop_views(hr_proc *p)
+{
+    while (p->views != NULL) {
+        stashed *s = p->views;
+        p->views = s->next;
+        free(s);
+    }
+}
+
 static void drop_stash(hr_proc *p)
 {
     for (int i = 0; i < p->nprocs; i++)
@@ -174,6 +186,7 @@ void hr_machine_destroy(hr_machine *m)
     hr__model_destroy(m->model);
     if (m->proc.stash != NULL)
         drop_stash(&m->proc);
+    drop_views(&m->proc);
     free(m->proc.stash);
     free(m->proc.out);
     hr__alloc_free_all(&m->proc.mem);
@@ -192,11 +205,9 @@ static void wait_end(hr_proc *p)
     while (rep.status != HR_W_END);
 }
 
-/* Report r and wait for the answer; the run's end instead leaves the algorithm. */
-static hr_wire_rep call(hr_proc *p, hr_wire_req *r)
+/* The answer to the call just reported; the run's end instead leaves the algorithm. */
+static hr_wire_rep answer(hr_proc *p)
 {
-    r->run = p->m->run;
-    MPI_Send(r, sizeof *r, MPI_BYTE, 0, HR_W_TAG_REQ, p->m->ctl);
     hr_wire_rep rep;
     MPI_Recv(&rep, sizeof rep, MPI_BYTE, 0, HR_W_TAG_REP, p->m->ctl, MPI_STATUS_IGNORE);
     if (rep.status == HR_W_END)
@@ -205,12 +216,25 @@ static hr_wire_rep call(hr_proc *p, hr_wire_req *r)
     return rep;
 }
 
+static void report(hr_proc *p, hr_wire_req *r)
+{
+    r->run = p->m->run;
+    MPI_Send(r, sizeof *r, MPI_BYTE, 0, HR_W_TAG_REQ, p->m->ctl);
+}
+
+/* Report r and wait for the answer. */
+static hr_wire_rep call(hr_proc *p, hr_wire_req *r)
+{
+    report(p, r);
+    return answer(p);
+}
+
 static __attribute__((noreturn)) void leave_failed(hr_proc *p, int misuse, const char *fmt,
                                                    va_list ap)
 {
-    hr_wire_req r = { .op = HR_W_FAIL, .misuse = misuse, .run = p->m->run };
+    hr_wire_req r = { .op = HR_W_FAIL, .misuse = misuse };
     vsnprintf(r.text, sizeof r.text, fmt, ap);
-    MPI_Send(&r, sizeof r, MPI_BYTE, 0, HR_W_TAG_REQ, p->m->ctl);
+    report(p, &r);
     wait_end(p);
     longjmp(p->exit, 2);
 }
@@ -283,6 +307,7 @@ static void settle(hr_proc *p)
     MPI_Ibarrier(p->m->data, &b);
     drain_until(p, &b, 0);
     drop_stash(p);
+    drop_views(p);
 }
 
 int hr_machine_run(hr_machine *m, void (*fn)(hr_proc *, void *), void *arg, hr_run_result *res)
@@ -294,6 +319,7 @@ int hr_machine_run(hr_machine *m, void (*fn)(hr_proc *, void *), void *arg, hr_r
     hr__alloc_recycle(&p->mem);
     hr__rng_seed(&p->rng, m->cfg.seed, (uint64_t)p->id);
     memset(p->slots, 0, sizeof p->slots);
+    p->coll_tag = HR__TAG_COLL;
     if (m->rank == 0)
         hr__model_begin(m->model, m->run);
     MPI_Barrier(m->ctl);
@@ -301,8 +327,8 @@ int hr_machine_run(hr_machine *m, void (*fn)(hr_proc *, void *), void *arg, hr_r
     int how = setjmp(p->exit);
     if (how == 0) {
         fn(p, arg);
-        hr_wire_req r = { .op = HR_W_DONE, .run = m->run };
-        MPI_Send(&r, sizeof r, MPI_BYTE, 0, HR_W_TAG_REQ, m->ctl);
+        hr_wire_req r = { .op = HR_W_DONE };
+        report(p, &r);
         wait_end(p);
     }
     double wall = hr__wall_s() - t0;
@@ -330,7 +356,8 @@ void **hr__proc_slot(hr_proc *p, int slot) { return &p->slots[slot]; }
 
 /* ---- point-to-point ----------------------------------------------------------------------- */
 
-void hr__eng_send(hr_proc *p, int dest, int tag, const void *buf, size_t len)
+/* Send len bytes of buf to dest with tag, on the data communicator; buf may change at once. */
+static void data_send(hr_proc *p, int dest, int tag, const void *buf, size_t len)
 {
     sends_reap(p, 0);
     if (p->nout == p->capout) {
@@ -351,6 +378,11 @@ void hr__eng_send(hr_proc *p, int dest, int tag, const void *buf, size_t len)
     sending *o = &p->out[p->nout++];
     o->buf = b;
     MPI_Isend(b, (int)(sizeof h + len), MPI_BYTE, dest, HR_W_TAG_DATA, p->m->data, &o->req);
+}
+
+void hr__eng_send(hr_proc *p, int dest, int tag, const void *buf, size_t len)
+{
+    data_send(p, dest, tag, buf, len);
     hr_wire_req r = { .op = HR_W_SEND, .peer = dest, .tag = tag, .len = len };
     call(p, &r);
 }
@@ -460,41 +492,90 @@ void hr__eng_request_check(hr_proc *p, const hr_request *r, const char *c)
     (void)r, (void)c;
     not_yet(p, "a request");
 }
+
+/* ---- collective blocks and groups --------------------------------------------------------- */
+
+/* A block call the model costs: op with peer and len. */
+static void block_call(hr_proc *p, int op, int peer, size_t len)
+{
+    hr_wire_req r = { .op = op, .peer = peer, .len = len };
+    call(p, &r);
+}
+
+/* The block from src the model just matched: exactly len bytes. */
+static stashed *block_data(hr_proc *p, int src, size_t len)
+{
+    stashed *s = take_data(p, src, p->coll_tag);
+    if (s->h.len != len)
+        hr__misuse(p, "a collective's block from P%d has %llu bytes where %zu were expected", src,
+                   (unsigned long long)s->h.len, len);
+    return s;
+}
+
 void hr__coll_begin(hr_proc *p, int tag, const char *fmt, ...)
 {
-    (void)tag, (void)fmt;
-    not_yet(p, "a collective");
+    hr_wire_req r = { .op = HR_W_COLL_BEGIN, .tag = tag };
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r.text, sizeof r.text, fmt, ap);
+    va_end(ap);
+    p->coll_tag = tag;
+    call(p, &r);
 }
-void hr__coll_end(hr_proc *p) { not_yet(p, "a collective"); }
-void hr__coll_post(hr_proc *p, int d, const void *b, size_t l)
+
+void hr__coll_end(hr_proc *p) { block_call(p, HR_W_COLL_END, 0, 0); }
+
+void hr__coll_post(hr_proc *p, int dest, const void *buf, size_t len)
 {
-    (void)d, (void)b, (void)l;
-    not_yet(p, "a collective");
+    data_send(p, dest, p->coll_tag, buf, len);
+    block_call(p, HR_W_POST, dest, len);
 }
-void hr__coll_take(hr_proc *p, int s, void *b, size_t l)
+
+void hr__coll_lend(hr_proc *p, int dest, const void *buf, size_t len)
 {
-    (void)s, (void)b, (void)l;
-    not_yet(p, "a collective");
+    data_send(p, dest, p->coll_tag, buf, len);
+    block_call(p, HR_W_LEND, dest, len);
 }
-void hr__coll_await(hr_proc *p, int c)
+
+void hr__coll_take(hr_proc *p, int src, void *buf, size_t len)
 {
-    (void)c;
-    not_yet(p, "a collective");
+    block_call(p, HR_W_TAKE, src, len);
+    stashed *s = block_data(p, src, len);
+    if (len > 0)
+        memcpy(buf, s->bytes, len);
+    free(s);
 }
-void hr__coll_complete(hr_proc *p) { not_yet(p, "a collective"); }
-void hr__coll_lend(hr_proc *p, int d, const void *b, size_t l)
+
+/* The block stays the rank's until hr__view_end (the sender's copy went with the message). */
+const void *hr__coll_view(hr_proc *p, int src, size_t len)
 {
-    (void)d, (void)b, (void)l;
-    not_yet(p, "a collective");
+    block_call(p, HR_W_VIEW, src, len);
+    stashed *s = block_data(p, src, len);
+    s->next = p->views;
+    p->views = s;
+    return s->bytes;
 }
-const void *hr__coll_view(hr_proc *p, int s, size_t l)
+
+void hr__view_end(hr_proc *p)
 {
-    (void)s, (void)l;
-    not_yet(p, "a collective");
+    block_call(p, HR_W_VIEW_END, 0, 0);
+    drop_views(p);
 }
-void hr__view_end(hr_proc *p) { not_yet(p, "a collective"); }
+
+void hr__coll_await(hr_proc *p, int count) { block_call(p, HR_W_AWAIT, 0, (size_t)count); }
+void hr__coll_complete(hr_proc *p)         { block_call(p, HR_W_COMPLETE, 0, 0); }
+
+/* The model names groups, so that every rank's id for one key is the same as on threads. */
 int hr__ctx_id(hr_proc *p, const void *key, size_t len)
 {
-    (void)key, (void)len;
-    not_yet(p, "a group");
+    hr_wire_req r = { .op = HR_W_CTX, .len = len };
+    uint8_t *b = malloc(sizeof(uint64_t) + len);
+    if (b == NULL)
+        hr_fail(p, "out of memory naming a group");
+    memcpy(b, &p->m->run, sizeof(uint64_t));
+    memcpy(b + sizeof(uint64_t), key, len);
+    report(p, &r);
+    MPI_Send(b, (int)(sizeof(uint64_t) + len), MPI_BYTE, 0, HR_W_TAG_KEY, p->m->ctl);
+    free(b);
+    return answer(p).tag;
 }

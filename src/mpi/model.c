@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -27,11 +28,16 @@ typedef struct slot {
     pthread_cond_t  cond;
     int             full;
     hr_wire_req     req;
-    uint8_t        *buf;       /* the proxy's stand-in for the data: len bytes */
+    uint8_t        *buf;       /* where the proxy's receives copy to: len bytes */
     size_t          cap;
 } slot;
 
+/* What the proxies send and post instead of the data: zeros, read only, mapped but never
+ * backed (a message's bytes are the ranks' business; the model needs only their length). */
+#define ZEROS_LEN ((size_t)1 << 36)
+
 struct hr_model {
+    const uint8_t *zeros;      /* ZEROS_LEN bytes */
     hr_machine   *m;
     MPI_Comm      comm;
     int           p;
@@ -75,6 +81,13 @@ static void take(hr_proc *p, slot *s, hr_wire_req *r)
     hr__mutex_unlock(&s->lock);
 }
 
+static const void *source(hr_proc *p, hr_model *md, size_t len)
+{
+    if (len > ZEROS_LEN)
+        hr_fail(p, "a %zu-byte message is more than the MPI engine's model takes", len);
+    return md->zeros;
+}
+
 static void *bytes(hr_proc *p, slot *s, size_t len)
 {
     if (len > s->cap) {
@@ -88,6 +101,20 @@ static void *bytes(hr_proc *p, slot *s, size_t len)
     return s->buf;
 }
 
+/* The key of p's HR_W_CTX, len bytes after the run's number; a key left by an ended run (its
+ * rank sent it as the run ended) is dropped. */
+static const void *key(hr_proc *p, hr_model *md, slot *s, size_t len)
+{
+    uint8_t *b = bytes(p, s, sizeof(uint64_t) + len);
+    uint64_t run;
+    do {
+        MPI_Recv(b, (int)(sizeof run + len), MPI_BYTE, p->id, HR_W_TAG_KEY, md->comm,
+                 MPI_STATUS_IGNORE);
+        memcpy(&run, b, sizeof run);
+    } while (run != md->run);
+    return b + sizeof run;
+}
+
 static void proxy(hr_proc *p, void *arg)
 {
     hr_model *md = arg;
@@ -99,7 +126,7 @@ static void proxy(hr_proc *p, void *arg)
         hr_status st = { 0, 0, 0 };
         switch (r.op) {
         case HR_W_SEND:
-            hr__eng_send(p, r.peer, r.tag, bytes(p, s, r.len), r.len);
+            hr__eng_send(p, r.peer, r.tag, source(p, md, r.len), r.len);
             break;
         case HR_W_RECV:
             hr__eng_recv(p, r.peer, r.tag, bytes(p, s, r.len), r.len, &st, "hr_recv");
@@ -109,6 +136,36 @@ static void proxy(hr_proc *p, void *arg)
             break;
         case HR_W_COMPUTE:
             hr_compute(p, r.units);
+            break;
+        case HR_W_COLL_BEGIN:
+            hr__coll_begin(p, r.tag, "%s", r.text);
+            break;
+        case HR_W_COLL_END:
+            hr__coll_end(p);
+            break;
+        case HR_W_POST:
+            hr__coll_post(p, r.peer, source(p, md, r.len), r.len);
+            break;
+        case HR_W_LEND:
+            hr__coll_lend(p, r.peer, source(p, md, r.len), r.len);
+            break;
+        case HR_W_TAKE:
+            hr__coll_take(p, r.peer, bytes(p, s, r.len), r.len);
+            break;
+        case HR_W_VIEW:
+            hr__coll_view(p, r.peer, r.len);
+            break;
+        case HR_W_VIEW_END:
+            hr__view_end(p);
+            break;
+        case HR_W_AWAIT:
+            hr__coll_await(p, (int)r.len);
+            break;
+        case HR_W_COMPLETE:
+            hr__coll_complete(p);
+            break;
+        case HR_W_CTX:
+            st.tag = hr__ctx_id(p, key(p, md, s, r.len), r.len);
             break;
         case HR_W_DONE:
             return;
@@ -167,8 +224,15 @@ int hr__model_create(const hr_machine_config *cfg, MPI_Comm comm, hr_model **out
     hr_model *md = calloc(1, sizeof *md);
     if (md == NULL)
         return HR_ENOMEM;
+    void *z = mmap(NULL, ZEROS_LEN, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (z == MAP_FAILED) {
+        free(md);
+        return HR_ENOMEM;
+    }
+    md->zeros = z;
     int err = hr_machine_create(cfg, &md->m, why);
     if (err != HR_OK) {
+        munmap(z, ZEROS_LEN);
         free(md);
         return err;
     }
@@ -176,6 +240,7 @@ int hr__model_create(const hr_machine_config *cfg, MPI_Comm comm, hr_model **out
     md->p = hr_machine_procs(md->m);
     if ((md->slots = calloc((size_t)md->p, sizeof *md->slots)) == NULL) {
         hr_machine_destroy(md->m);
+        munmap(z, ZEROS_LEN);
         free(md);
         return HR_ENOMEM;
     }
@@ -213,5 +278,6 @@ void hr__model_destroy(hr_model *md)
         free(md->slots[i].buf);
     }
     free(md->slots);
+    munmap((void *)md->zeros, ZEROS_LEN);
     free(md);
 }

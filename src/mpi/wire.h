@@ -15,7 +15,8 @@
 enum {
     HR_W_TAG_REQ = 1,      /* rank -> rank 0: a call */
     HR_W_TAG_REP = 2,      /* rank 0 -> rank: its answer, or the run's end */
-    HR_W_TAG_DATA = 3      /* rank -> rank: a message's bytes (hr_wire_data, then the payload) */
+    HR_W_TAG_DATA = 3,     /* rank -> rank: a message's bytes (hr_wire_data, then the payload) */
+    HR_W_TAG_KEY = 4       /* rank -> rank 0, after HR_W_CTX: the group's key */
 };
 
 enum hr_wire_op {
@@ -25,7 +26,12 @@ enum hr_wire_op {
     HR_W_COMPUTE,          /* units */
     HR_W_DONE,             /* the algorithm returned; answered by the run's end */
     HR_W_FAIL,             /* hr_fail or a misuse (misuse set), text; answered by the run's end */
-    HR_W_STOP              /* rank 0 to itself: the model's run is over, stop dispatching */
+    HR_W_STOP,             /* rank 0 to itself: the model's run is over, stop dispatching */
+    /* collective blocks (core/engine.h): tag and text, or peer and len; AWAIT's count in len */
+    HR_W_COLL_BEGIN, HR_W_COLL_END, HR_W_POST, HR_W_LEND, HR_W_TAKE, HR_W_VIEW, HR_W_VIEW_END,
+    HR_W_AWAIT, HR_W_COMPLETE,
+    HR_W_CTX               /* a group's key follows on HR_W_TAG_KEY: the run's number (8 bytes),
+                              then len bytes; answer: tag = the group's id */
 };
 
 typedef struct hr_wire_req {
