@@ -396,6 +396,12 @@ typedef struct hr_machine {
     size_t               nsteps, capsteps;
     hr_region_result    *regions_out;   /* the run's timed regions, merged, in canonical order */
     size_t               nregions_out;
+    /* If set, told of every message a processor takes: its source, tag, sequence number and
+     * length, and where it went (NULL: viewed in place). The MPI engine's model rank (mpi/model.c)
+     * sets it, to tell each rank which message's bytes to take; never set on threads. */
+    void               (*taken)(void *arg, hr_proc *p, int src, int tag, uint64_t seq, size_t len,
+                                const void *into);
+    void                *taken_arg;
 } hr_machine;
 
 /* wait.c: blocking waits and the resolver */

@@ -426,6 +426,13 @@ static void release(hr_proc *p, const recv_ctx *c, hr_time r)
     hr__proc_publish(p);
 }
 
+/* p took msg into `into` (NULL: viewed in place): tell the MPI engine's model rank, if any. */
+static void tell_taken(hr_proc *p, const hr_msg *msg, const void *into)
+{
+    if (p->m->taken != NULL)
+        p->m->taken(p->m->taken_arg, p, msg->src, msg->tag, msg->seq, msg->len, into);
+}
+
 /* Take msg (found by c) into buf. */
 static void take(hr_proc *p, const recv_ctx *c, void *buf)
 {
@@ -434,6 +441,7 @@ static void take(hr_proc *p, const recv_ctx *c, void *buf)
     hr_proc *sender = &p->m->procs[msg->src];
     hr_time r = absorb(p, c);
     took(p, msg);
+    tell_taken(p, msg, buf);
     if (msg->len > 0)
         memcpy(buf, msg->data, msg->len);
     release(p, c, r);
@@ -1099,6 +1107,7 @@ const void *hr__coll_view(hr_proc *p, int src, size_t len)
     int lent = msg->kind == HR_MSG_LEND;
     hr_time r = absorb(p, &c);
     took(p, msg);
+    tell_taken(p, msg, NULL);
     release(p, &c, r);              /* taken, in the model; the data stays the sender's */
     if (lent) {
         /* One view per source between hr__coll_begin and hr__view_end: at most p. */

@@ -2,13 +2,19 @@
  * its messages' bytes with MPI, and reports each call to the model rank (model.c), whose answer
  * gives its clock and, for a receive, which message to take (wire.h).
  *
+ * Which bytes a receive takes is the model's word: every answer lists the messages the call took
+ * in the model (source, sequence number, and the receive they went to: the call's own or a
+ * pending hr_irecv's), and the rank takes those messages' bytes, each data message carrying its
+ * sender's sequence number.
+ *
  * What is here so far: the machine (create, run, destroy: procs must equal the ranks started),
- * a processor's enquiry, failure and hr_compute, the blocking point-to-point calls (hr_send,
- * hr_recv, hr_probe, hr_sendrecv), named or from any source, and the collective blocks and
- * group names that src/coll/ builds every collective from. The rest of the API (requests,
- * rounds, supersteps, regions) fails the run with one line saying it is not on this engine yet
- * (docs/architecture.md, "The MPI engine"). A block's bytes travel with it, so a lent block is
- * the receiver's copy, viewed until hr__view_end; the model costs it as lent all the same.
+ * a processor's enquiry, failure and hr_compute, the point-to-point calls (blocking and
+ * requests), named or from any source, and the collective blocks and group names that
+ * src/coll/ builds every collective from. The rest of the API (rounds, supersteps, regions,
+ * the topology's enquiries) fails the run with one line saying it is not on this engine yet
+ * (docs/architecture.md, "The MPI engine"), and the machine's figures beyond hr_run_result
+ * (per processor, region, superstep; events) are none yet. A block's bytes travel with it, so a lent block is the receiver's copy, viewed
+ * until hr__view_end; the model costs it as lent all the same.
  */
 #include <mpi.h>
 #include <setjmp.h>
@@ -36,6 +42,17 @@ typedef struct stashed {
     uint8_t         bytes[];
 } stashed;
 
+/* A request: the model's handle (token), and for a receive where its bytes go and whether the
+ * model has taken its message yet. */
+struct hr_request {
+    hr_request *next;
+    uint64_t    token;
+    void       *buf;
+    size_t      cap;
+    int         got;
+    hr_status   st;
+};
+
 /* A send still under way: its buffer lives until MPI is done with it. */
 typedef struct sending {
     MPI_Request req;
@@ -53,6 +70,9 @@ struct hr_proc {
     stashed **stash;                 /* [nprocs] in arrival order */
     sending  *out;
     int       nout, capout;
+    uint64_t  seq;                   /* messages sent this run: the model's numbering */
+    stashed  *own;                   /* the message the last call took for itself */
+    hr_request *reqs;                /* its requests not yet completed */
     int       coll_tag;              /* the tag of the collective under way (hr__coll_begin) */
     stashed  *views;                 /* blocks viewed in place until hr__view_end */
     void     *slots[HR_NSLOTS];
@@ -205,7 +225,67 @@ static void wait_end(hr_proc *p)
     while (rep.status != HR_W_END);
 }
 
-/* The answer to the call just reported; the run's end instead leaves the algorithm. */
+/* The bytes of message number seq from src: stashed already, or from MPI, stashing what came
+ * before it. */
+static stashed *data_of(hr_proc *p, int src, uint64_t seq)
+{
+    stashed **at = &p->stash[src];
+    for (; *at != NULL; at = &(*at)->next)
+        if ((*at)->h.seq == seq) {
+            stashed *s = *at;
+            *at = s->next;
+            return s;
+        }
+    for (;;) {
+        MPI_Status st;
+        int n;
+        MPI_Probe(src, HR_W_TAG_DATA, p->m->data, &st);
+        MPI_Get_count(&st, MPI_BYTE, &n);
+        stashed *s = malloc(offsetof(stashed, h) + (size_t)n);
+        if (s == NULL)
+            hr_fail(p, "out of memory receiving %d bytes", n);
+        MPI_Recv(&s->h, n, MPI_BYTE, src, HR_W_TAG_DATA, p->m->data, MPI_STATUS_IGNORE);
+        s->next = NULL;
+        if (s->h.seq == seq)
+            return s;
+        *at = s;
+        at = &s->next;
+    }
+}
+
+static hr_request *request_of(hr_proc *p, uint64_t token)
+{
+    for (hr_request *q = p->reqs; q != NULL; q = q->next)
+        if (q->token == token)
+            return q;
+    return NULL;
+}
+
+/* Take the bytes of what the model took: into a pending receive's buffer, or, for the call's
+ * own, kept in p->own for the call. */
+static void take_taken(hr_proc *p, const hr_wire_taken *t)
+{
+    stashed *s = data_of(p, t->src, t->seq);
+    if (s->h.len != t->len)
+        hr_fail(p, "the MPI engine's message %llu from P%d has %llu bytes where the model took "
+                "%llu", (unsigned long long)t->seq, t->src, (unsigned long long)s->h.len,
+                (unsigned long long)t->len);
+    if (t->token == 0) {
+        free(p->own);
+        p->own = s;
+        return;
+    }
+    hr_request *q = request_of(p, t->token);
+    if (q == NULL)
+        hr_fail(p, "the model took a message for a request this rank does not hold");
+    if (s->h.len > 0)
+        memcpy(q->buf, s->bytes, s->h.len);
+    q->got = 1;
+    free(s);
+}
+
+/* The answer to the call just reported, and the bytes of what it took; the run's end instead
+ * leaves the algorithm. */
 static hr_wire_rep answer(hr_proc *p)
 {
     hr_wire_rep rep;
@@ -213,6 +293,16 @@ static hr_wire_rep answer(hr_proc *p)
     if (rep.status == HR_W_END)
         longjmp(p->exit, 2);
     p->clock = rep.clock;
+    if (rep.ntaken > 0) {
+        hr_wire_taken *t = malloc((size_t)rep.ntaken * sizeof *t);
+        if (t == NULL)
+            hr_fail(p, "out of memory for the model's answer");
+        MPI_Recv(t, (int)((size_t)rep.ntaken * sizeof *t), MPI_BYTE, 0, HR_W_TAG_REP, p->m->ctl,
+                 MPI_STATUS_IGNORE);
+        for (int i = 0; i < rep.ntaken; i++)
+            take_taken(p, &t[i]);
+        free(t);
+    }
     return rep;
 }
 
@@ -222,11 +312,39 @@ static void report(hr_proc *p, hr_wire_req *r)
     MPI_Send(r, sizeof *r, MPI_BYTE, 0, HR_W_TAG_REQ, p->m->ctl);
 }
 
+/* After a call's report: len more bytes of it, after the run's number. */
+static void report_extra(hr_proc *p, const void *extra, size_t len)
+{
+    uint8_t *b = malloc(sizeof(uint64_t) + len);
+    if (b == NULL)
+        hr_fail(p, "out of memory for a call of %zu bytes", len);
+    memcpy(b, &p->m->run, sizeof(uint64_t));
+    memcpy(b + sizeof(uint64_t), extra, len);
+    MPI_Send(b, (int)(sizeof(uint64_t) + len), MPI_BYTE, 0, HR_W_TAG_EXTRA, p->m->ctl);
+    free(b);
+}
+
 /* Report r and wait for the answer. */
 static hr_wire_rep call(hr_proc *p, hr_wire_req *r)
 {
     report(p, r);
     return answer(p);
+}
+
+/* The call's own message, as the model took it: into buf (cap bytes at most), or NULL for a
+ * call that takes none. Its status in *st. */
+static size_t own_into(hr_proc *p, const hr_wire_rep *rep, void *buf, hr_status *st)
+{
+    if (st != NULL)
+        *st = (hr_status){ rep->src, rep->tag, rep->len };
+    stashed *s = p->own;
+    p->own = NULL;
+    if (s == NULL)
+        hr_fail(p, "the model answered a receive without a message");
+    if (s->h.len > 0)
+        memcpy(buf, s->bytes, s->h.len);
+    free(s);
+    return rep->len;
 }
 
 static __attribute__((noreturn)) void leave_failed(hr_proc *p, int misuse, const char *fmt,
@@ -252,6 +370,8 @@ void hr__misuse(hr_proc *p, const char *fmt, ...)
     va_start(ap, fmt);
     leave_failed(p, 1, fmt, ap);
 }
+
+static void drop_requests(hr_proc *p);
 
 /* ---- the run ------------------------------------------------------------------------------ */
 
@@ -308,6 +428,9 @@ static void settle(hr_proc *p)
     drain_until(p, &b, 0);
     drop_stash(p);
     drop_views(p);
+    free(p->own);
+    p->own = NULL;
+    drop_requests(p);
 }
 
 int hr_machine_run(hr_machine *m, void (*fn)(hr_proc *, void *), void *arg, hr_run_result *res)
@@ -320,6 +443,7 @@ int hr_machine_run(hr_machine *m, void (*fn)(hr_proc *, void *), void *arg, hr_r
     hr__rng_seed(&p->rng, m->cfg.seed, (uint64_t)p->id);
     memset(p->slots, 0, sizeof p->slots);
     p->coll_tag = HR__TAG_COLL;
+    p->seq = 0;
     if (m->rank == 0)
         hr__model_begin(m->model, m->run);
     MPI_Barrier(m->ctl);
@@ -356,7 +480,8 @@ void **hr__proc_slot(hr_proc *p, int slot) { return &p->slots[slot]; }
 
 /* ---- point-to-point ----------------------------------------------------------------------- */
 
-/* Send len bytes of buf to dest with tag, on the data communicator; buf may change at once. */
+/* Send len bytes of buf to dest with tag, on the data communicator, numbered as the model
+ * numbers p's messages; buf may change at once. */
 static void data_send(hr_proc *p, int dest, int tag, const void *buf, size_t len)
 {
     sends_reap(p, 0);
@@ -371,7 +496,7 @@ static void data_send(hr_proc *p, int dest, int tag, const void *buf, size_t len
     uint8_t *b = malloc(sizeof(hr_wire_data) + len);
     if (b == NULL)
         hr_fail(p, "out of memory sending %zu bytes", len);
-    hr_wire_data h = { .tag = tag, .len = len };
+    hr_wire_data h = { .tag = tag, .len = len, .seq = p->seq++ };
     memcpy(b, &h, sizeof h);
     if (len > 0)
         memcpy(b + sizeof h, buf, len);
@@ -380,39 +505,27 @@ static void data_send(hr_proc *p, int dest, int tag, const void *buf, size_t len
     MPI_Isend(b, (int)(sizeof h + len), MPI_BYTE, dest, HR_W_TAG_DATA, p->m->data, &o->req);
 }
 
-void hr__eng_send(hr_proc *p, int dest, int tag, const void *buf, size_t len)
+/* The model numbered the message just sent as this rank did, or the two part ways. */
+static void check_seq(hr_proc *p, const hr_wire_rep *rep)
 {
-    data_send(p, dest, tag, buf, len);
-    hr_wire_req r = { .op = HR_W_SEND, .peer = dest, .tag = tag, .len = len };
-    call(p, &r);
+    if (rep->seq != p->seq - 1)
+        hr_fail(p, "the MPI engine numbered a message %llu where the model numbered it %llu",
+                (unsigned long long)(p->seq - 1), (unsigned long long)rep->seq);
 }
 
-/* Take the bytes of the first message from src with tag, as the model matched it: from the
- * stash, or from MPI, stashing what comes before it. */
-static stashed *take_data(hr_proc *p, int src, int tag)
+/* Send through the model: op (HR_W_SEND, HR_W_ISEND, HR_W_POST, HR_W_LEND). */
+static hr_wire_rep send_call(hr_proc *p, int op, int dest, int tag, const void *buf, size_t len)
 {
-    stashed **at = &p->stash[src];
-    for (; *at != NULL; at = &(*at)->next)
-        if ((*at)->h.tag == tag) {
-            stashed *s = *at;
-            *at = s->next;
-            return s;
-        }
-    for (;;) {
-        MPI_Status st;
-        int n;
-        MPI_Probe(src, HR_W_TAG_DATA, p->m->data, &st);
-        MPI_Get_count(&st, MPI_BYTE, &n);
-        stashed *s = malloc(sizeof *s - sizeof s->h + (size_t)n);
-        if (s == NULL)
-            hr_fail(p, "out of memory receiving %d bytes", n);
-        MPI_Recv(&s->h, n, MPI_BYTE, src, HR_W_TAG_DATA, p->m->data, MPI_STATUS_IGNORE);
-        s->next = NULL;
-        if (s->h.tag == tag)
-            return s;
-        *at = s;
-        at = &s->next;
-    }
+    data_send(p, dest, tag, buf, len);
+    hr_wire_req r = { .op = op, .peer = dest, .tag = tag, .len = len };
+    hr_wire_rep rep = call(p, &r);
+    check_seq(p, &rep);
+    return rep;
+}
+
+void hr__eng_send(hr_proc *p, int dest, int tag, const void *buf, size_t len)
+{
+    send_call(p, HR_W_SEND, dest, tag, buf, len);
 }
 
 size_t hr__eng_recv(hr_proc *p, int src, int tag, void *buf, size_t cap, hr_status *st,
@@ -421,24 +534,17 @@ size_t hr__eng_recv(hr_proc *p, int src, int tag, void *buf, size_t cap, hr_stat
     (void)call_name;
     hr_wire_req r = { .op = HR_W_RECV, .peer = src, .tag = tag, .len = cap };
     hr_wire_rep rep = call(p, &r);
-    stashed *s = take_data(p, rep.src, rep.tag);
-    if (s->h.len != rep.len)
-        hr_fail(p, "the MPI engine took a %llu-byte message from P%d where the model matched "
-                "%llu bytes (tag %d)", (unsigned long long)s->h.len, rep.src,
-                (unsigned long long)rep.len, rep.tag);
-    if (s->h.len > 0)
-        memcpy(buf, s->bytes, s->h.len);
-    free(s);
-    if (st != NULL)
-        *st = (hr_status){ rep.src, rep.tag, rep.len };
-    return rep.len;
+    return own_into(p, &rep, buf, st);
 }
 
 size_t hr__eng_sendrecv(hr_proc *p, int dest, int sendtag, const void *sendbuf, size_t sendlen,
                         int src, int recvtag, void *recvbuf, size_t cap, hr_status *st)
 {
-    hr__eng_send(p, dest, sendtag, sendbuf, sendlen);
-    return hr__eng_recv(p, src, recvtag, recvbuf, cap, st, "hr_sendrecv");
+    data_send(p, dest, sendtag, sendbuf, sendlen);
+    hr_wire_req r = { .op = HR_W_SENDRECV, .peer = dest, .tag = sendtag, .len = sendlen,
+                      .peer2 = src, .tag2 = recvtag, .cap = cap };
+    hr_wire_rep rep = call(p, &r);
+    return own_into(p, &rep, recvbuf, st);
 }
 
 void hr__eng_probe(hr_proc *p, int src, int tag, hr_status *st)
@@ -449,48 +555,119 @@ void hr__eng_probe(hr_proc *p, int src, int tag, hr_status *st)
         *st = (hr_status){ rep.src, rep.tag, rep.len };
 }
 
-/* ---- not on this engine yet --------------------------------------------------------------- */
-
-static __attribute__((noreturn)) void not_yet(hr_proc *p, const char *what)
+int hr__eng_iprobe(hr_proc *p, int src, int tag, hr_status *st)
 {
-    hr_fail(p, "%s is not on the MPI engine yet (docs/architecture.md, \"The MPI engine\")",
-            what);
+    hr_wire_req r = { .op = HR_W_IPROBE, .peer = src, .tag = tag };
+    hr_wire_rep rep = call(p, &r);
+    if (rep.flag && st != NULL)
+        *st = (hr_status){ rep.src, rep.tag, rep.len };
+    return rep.flag;
 }
 
-hr_request *hr__eng_isend(hr_proc *p, int d, int t, const void *b, size_t l)
+/* ---- requests ----------------------------------------------------------------------------- */
+
+static hr_request *request_new(hr_proc *p, uint64_t token, void *buf, size_t cap)
 {
-    (void)d, (void)t, (void)b, (void)l;
-    not_yet(p, "hr_isend");
+    hr_request *q = malloc(sizeof *q);
+    if (q == NULL)
+        hr_fail(p, "out of memory for a request");
+    *q = (hr_request){ .next = p->reqs, .token = token, .buf = buf, .cap = cap };
+    p->reqs = q;
+    return q;
 }
-hr_request *hr__eng_irecv(hr_proc *p, int s, int t, void *b, size_t c)
+
+static void request_free(hr_proc *p, hr_request **req)
 {
-    (void)s, (void)t, (void)b, (void)c;
-    not_yet(p, "hr_irecv");
+    for (hr_request **at = &p->reqs; *at != NULL; at = &(*at)->next)
+        if (*at == *req) {
+            *at = (*req)->next;
+            break;
+        }
+    free(*req);
+    *req = NULL;
 }
-size_t hr__eng_wait(hr_proc *p, hr_request **r, hr_status *st, const char *c)
+
+static void drop_requests(hr_proc *p)
 {
-    (void)r, (void)st, (void)c;
-    not_yet(p, "hr_wait");
+    while (p->reqs != NULL) {
+        hr_request *q = p->reqs;
+        request_free(p, &q);
+    }
 }
-void hr__eng_waitall(hr_proc *p, int n, hr_request **r, hr_status *st)
+
+void hr__eng_request_check(hr_proc *p, const hr_request *r, const char *call_name)
 {
-    (void)n, (void)r, (void)st;
-    not_yet(p, "hr_waitall");
+    for (const hr_request *q = p->reqs; q != NULL; q = q->next)
+        if (q == r)
+            return;
+    hr__misuse(p, "%s: the request was completed already (a copy of its handle, kept after "
+               "hr_wait, hr_waitall or hr_test set the handle to NULL?)", call_name);
 }
-int hr__eng_test(hr_proc *p, hr_request **r, hr_status *st)
+
+hr_request *hr__eng_isend(hr_proc *p, int dest, int tag, const void *buf, size_t len)
 {
-    (void)r, (void)st;
-    not_yet(p, "hr_test");
+    hr_wire_rep rep = send_call(p, HR_W_ISEND, dest, tag, buf, len);
+    return request_new(p, rep.token, NULL, 0);
 }
-int hr__eng_iprobe(hr_proc *p, int s, int t, hr_status *st)
+
+hr_request *hr__eng_irecv(hr_proc *p, int src, int tag, void *buf, size_t cap)
 {
-    (void)s, (void)t, (void)st;
-    not_yet(p, "hr_iprobe");
+    hr_wire_req r = { .op = HR_W_IRECV, .peer = src, .tag = tag, .len = cap };
+    hr_wire_rep rep = call(p, &r);
+    return request_new(p, rep.token, buf, cap);
 }
-void hr__eng_request_check(hr_proc *p, const hr_request *r, const char *c)
+
+/* *req is complete, its status st as the model says: set it free. */
+static size_t request_done(hr_proc *p, hr_request **req, hr_status st, hr_status *out)
 {
-    (void)r, (void)c;
-    not_yet(p, "a request");
+    if ((*req)->buf != NULL && !(*req)->got && st.bytes > 0)
+        hr_fail(p, "the model completed a receive whose bytes this rank was not told of");
+    if (out != NULL)
+        *out = st;
+    request_free(p, req);
+    return st.bytes;
+}
+
+size_t hr__eng_wait(hr_proc *p, hr_request **req, hr_status *st, const char *call_name)
+{
+    (void)call_name;
+    hr_wire_req r = { .op = HR_W_WAIT, .token = (*req)->token };
+    hr_wire_rep rep = call(p, &r);
+    return request_done(p, req, (hr_status){ rep.src, rep.tag, rep.len }, st);
+}
+
+int hr__eng_test(hr_proc *p, hr_request **req, hr_status *st)
+{
+    hr_wire_req r = { .op = HR_W_TEST, .token = (*req)->token };
+    hr_wire_rep rep = call(p, &r);
+    if (rep.flag)
+        request_done(p, req, (hr_status){ rep.src, rep.tag, rep.len }, st);
+    return rep.flag;
+}
+
+void hr__eng_waitall(hr_proc *p, int n, hr_request **reqs, hr_status *st)
+{
+    uint64_t *tokens = malloc((size_t)(n > 0 ? n : 1) * sizeof *tokens);
+    hr_wire_status *sts = malloc((size_t)(n > 0 ? n : 1) * sizeof *sts);
+    if (tokens == NULL || sts == NULL)
+        hr_fail(p, "out of memory for hr_waitall of %d", n);
+    for (int i = 0; i < n; i++)
+        tokens[i] = reqs[i] != NULL ? reqs[i]->token : 0;
+    hr_wire_req r = { .op = HR_W_WAITALL, .len = (uint64_t)n };
+    report(p, &r);
+    report_extra(p, tokens, (size_t)n * sizeof *tokens);
+    answer(p);
+    MPI_Recv(sts, (int)((size_t)n * sizeof *sts), MPI_BYTE, 0, HR_W_TAG_REP, p->m->ctl,
+             MPI_STATUS_IGNORE);
+    for (int i = 0; i < n; i++) {
+        hr_status one = { sts[i].src, sts[i].tag, sts[i].len };
+        if (reqs[i] != NULL)
+            request_done(p, &reqs[i], one, st != NULL ? &st[i] : NULL);
+        else if (st != NULL)
+            st[i] = one;
+    }
+    free(tokens);
+    free(sts);
 }
 
 /* ---- collective blocks and groups --------------------------------------------------------- */
@@ -502,13 +679,13 @@ static void block_call(hr_proc *p, int op, int peer, size_t len)
     call(p, &r);
 }
 
-/* The block from src the model just matched: exactly len bytes. */
-static stashed *block_data(hr_proc *p, int src, size_t len)
+/* The block the model just took for the call. */
+static stashed *block_data(hr_proc *p)
 {
-    stashed *s = take_data(p, src, p->coll_tag);
-    if (s->h.len != len)
-        hr__misuse(p, "a collective's block from P%d has %llu bytes where %zu were expected", src,
-                   (unsigned long long)s->h.len, len);
+    stashed *s = p->own;
+    p->own = NULL;
+    if (s == NULL)
+        hr_fail(p, "the model answered a collective's take without a block");
     return s;
 }
 
@@ -527,20 +704,18 @@ void hr__coll_end(hr_proc *p) { block_call(p, HR_W_COLL_END, 0, 0); }
 
 void hr__coll_post(hr_proc *p, int dest, const void *buf, size_t len)
 {
-    data_send(p, dest, p->coll_tag, buf, len);
-    block_call(p, HR_W_POST, dest, len);
+    send_call(p, HR_W_POST, dest, p->coll_tag, buf, len);
 }
 
 void hr__coll_lend(hr_proc *p, int dest, const void *buf, size_t len)
 {
-    data_send(p, dest, p->coll_tag, buf, len);
-    block_call(p, HR_W_LEND, dest, len);
+    send_call(p, HR_W_LEND, dest, p->coll_tag, buf, len);
 }
 
 void hr__coll_take(hr_proc *p, int src, void *buf, size_t len)
 {
     block_call(p, HR_W_TAKE, src, len);
-    stashed *s = block_data(p, src, len);
+    stashed *s = block_data(p);
     if (len > 0)
         memcpy(buf, s->bytes, len);
     free(s);
@@ -550,7 +725,7 @@ void hr__coll_take(hr_proc *p, int src, void *buf, size_t len)
 const void *hr__coll_view(hr_proc *p, int src, size_t len)
 {
     block_call(p, HR_W_VIEW, src, len);
-    stashed *s = block_data(p, src, len);
+    stashed *s = block_data(p);
     s->next = p->views;
     p->views = s;
     return s->bytes;
@@ -569,13 +744,118 @@ void hr__coll_complete(hr_proc *p)         { block_call(p, HR_W_COMPLETE, 0, 0);
 int hr__ctx_id(hr_proc *p, const void *key, size_t len)
 {
     hr_wire_req r = { .op = HR_W_CTX, .len = len };
-    uint8_t *b = malloc(sizeof(uint64_t) + len);
-    if (b == NULL)
-        hr_fail(p, "out of memory naming a group");
-    memcpy(b, &p->m->run, sizeof(uint64_t));
-    memcpy(b + sizeof(uint64_t), key, len);
     report(p, &r);
-    MPI_Send(b, (int)(sizeof(uint64_t) + len), MPI_BYTE, 0, HR_W_TAG_KEY, p->m->ctl);
-    free(b);
+    report_extra(p, key, len);
     return answer(p).tag;
+}
+
+/* ---- the machine's settings ------------------------------------------------------------- */
+
+hr_cost  hr_costs(const hr_proc *p)         { return p->m->cfg.cost; }
+uint64_t hr_buffer(const hr_proc *p)        { return p->m->cfg.buffer; }
+int      hr_store_forward(const hr_proc *p) { return p->m->cfg.switching == 1; }
+
+/* ---- not on this engine yet --------------------------------------------------------------- */
+
+static __attribute__((noreturn)) void not_yet(hr_proc *p, const char *what)
+{
+    hr_fail(p, "%s is not on the MPI engine yet (docs/architecture.md, \"The MPI engine\")",
+            what);
+}
+
+const char *hr_topology_shape(const hr_proc *p)
+{
+    not_yet((hr_proc *)p, "hr_topology_shape");
+}
+int hr_topology_dims(const hr_proc *p, int *dims, int max)
+{
+    (void)dims, (void)max;
+    not_yet((hr_proc *)p, "hr_topology_dims");
+}
+int hr_distance(const hr_proc *p, int a, int b)
+{
+    (void)a, (void)b;
+    not_yet((hr_proc *)p, "hr_distance");
+}
+int hr_neighbours(const hr_proc *p, int node, int *out, int max)
+{
+    (void)node, (void)out, (void)max;
+    not_yet((hr_proc *)p, "hr_neighbours");
+}
+hr_fate hr_round_send(hr_proc *p, int dest, const void *buf, size_t len, uint64_t prio)
+{
+    (void)dest, (void)buf, (void)len, (void)prio;
+    not_yet(p, "a round");
+}
+int hr_round_recv(hr_proc *p, void *buf, size_t cap, hr_status *st)
+{
+    (void)buf, (void)cap, (void)st;
+    not_yet(p, "a round");
+}
+int hr_round_end(hr_proc *p, int more)
+{
+    (void)more;
+    not_yet(p, "a round");
+}
+hr_fate hr_round_fate(const hr_proc *p) { not_yet((hr_proc *)p, "a round"); }
+void hr_sync(hr_proc *p)    { not_yet(p, "a superstep"); }
+void hr_barrier(hr_proc *p) { not_yet(p, "a superstep"); }
+int hr_register(hr_proc *p, void *base, size_t bytes)
+{
+    (void)base, (void)bytes;
+    not_yet(p, "a superstep");
+}
+void hr_put(hr_proc *p, int dest, int slot, size_t off, const void *src, size_t len)
+{
+    (void)dest, (void)slot, (void)off, (void)src, (void)len;
+    not_yet(p, "a superstep");
+}
+void hr_get(hr_proc *p, int src, int slot, size_t off, void *dst, size_t len)
+{
+    (void)src, (void)slot, (void)off, (void)dst, (void)len;
+    not_yet(p, "a superstep");
+}
+void hr_region_begin(hr_proc *p, const char *name)
+{
+    (void)name;
+    not_yet(p, "a timed region");
+}
+void hr_region_end(hr_proc *p, const char *name)
+{
+    (void)name;
+    not_yet(p, "a timed region");
+}
+
+/* The last run's figures beyond hr_run_result are the model rank's; none is told here yet. */
+void   hr_machine_events(hr_machine *m, size_t limit) { (void)m, (void)limit; }
+size_t hr_machine_event_count(const hr_machine *m, size_t *dropped)
+{
+    (void)m;
+    if (dropped != NULL)
+        *dropped = 0;
+    return 0;
+}
+int hr_machine_event_each(const hr_machine *m, void (*sink)(void *arg, const hr_event *e),
+                          void *arg)
+{
+    (void)m, (void)sink, (void)arg;
+    return HR_EINVAL;
+}
+void hr_machine_neighbour_only(hr_machine *m, int on) { (void)m, (void)on; }
+int hr_machine_proc_result(const hr_machine *m, int pid, hr_proc_result *out)
+{
+    (void)m, (void)pid, (void)out;
+    return HR_EINVAL;
+}
+size_t hr_machine_regions(const hr_machine *m) { (void)m; return 0; }
+int hr_machine_region_result(const hr_machine *m, size_t i, hr_region_result *out)
+{
+    (void)m, (void)i, (void)out;
+    return HR_EINVAL;
+}
+size_t hr_machine_supersteps(const hr_machine *m) { (void)m; return 0; }
+int hr_machine_superstep_result(const hr_machine *m, size_t s, hr_superstep_result *out)
+{
+    (void)m, (void)s, (void)out;
+    return HR_EINVAL;
 }

@@ -22,14 +22,24 @@
 #include "mpi/wire.h"
 #include "util/sync.h"
 
-/* One processor's next call, from the dispatcher to its proxy. */
+/* A receive the proxy posted for its rank (hr_irecv): the model copies into sink. */
+typedef struct posted {
+    hr_request *req;
+    void       *sink;
+} posted;
+
+/* One processor's next call, from the dispatcher to its proxy, and what the proxy keeps. */
 typedef struct slot {
     pthread_mutex_t lock;
     pthread_cond_t  cond;
     int             full;
     hr_wire_req     req;
-    uint8_t        *buf;       /* where the proxy's receives copy to: len bytes */
+    uint8_t        *buf;       /* where the proxy's own receives copy to: len bytes */
     size_t          cap;
+    hr_wire_taken  *taken;     /* what the call under way took, in order */
+    int             ntaken, captaken;
+    posted         *posted;    /* its receives not yet completed */
+    int             nposted, capposted;
 } slot;
 
 /* What the proxies send and post instead of the data: zeros, read only, mapped but never
@@ -101,18 +111,180 @@ static void *bytes(hr_proc *p, slot *s, size_t len)
     return s->buf;
 }
 
-/* The key of p's HR_W_CTX, len bytes after the run's number; a key left by an ended run (its
- * rank sent it as the run ended) is dropped. */
-static const void *key(hr_proc *p, hr_model *md, slot *s, size_t len)
+/* The extra bytes of p's call (HR_W_TAG_EXTRA): len bytes after the run's number. Bytes an
+ * ended run left (its rank sent them as the run ended) are dropped. */
+static void *extra(hr_proc *p, hr_model *md, slot *s, size_t len)
 {
     uint8_t *b = bytes(p, s, sizeof(uint64_t) + len);
     uint64_t run;
     do {
-        MPI_Recv(b, (int)(sizeof run + len), MPI_BYTE, p->id, HR_W_TAG_KEY, md->comm,
+        MPI_Recv(b, (int)(sizeof run + len), MPI_BYTE, p->id, HR_W_TAG_EXTRA, md->comm,
                  MPI_STATUS_IGNORE);
         memcpy(&run, b, sizeof run);
     } while (run != md->run);
     return b + sizeof run;
+}
+
+static void *grow(hr_proc *p, void *v, int *cap, size_t each)
+{
+    int c = *cap ? 2 * *cap : 16;
+    void *w = realloc(v, (size_t)c * each);
+    if (w == NULL)
+        hr_fail(p, "the model rank is out of memory");
+    *cap = c;
+    return w;
+}
+
+/* The core's hook (hr_machine.taken): a message p took, and into which of its receives. */
+static void taken(void *arg, hr_proc *p, int src, int tag, uint64_t seq, size_t len,
+                  const void *into)
+{
+    hr_model *md = arg;
+    slot *s = &md->slots[p->id];
+    uint64_t token = 0;
+    for (int i = 0; i < s->nposted; i++)
+        if (into != NULL && s->posted[i].sink == into)
+            token = (uint64_t)(uintptr_t)s->posted[i].req;
+    if (s->ntaken == s->captaken)
+        s->taken = grow(p, s->taken, &s->captaken, sizeof *s->taken);
+    s->taken[s->ntaken++] = (hr_wire_taken){ .src = src, .tag = tag, .seq = seq, .len = len,
+                                             .token = token };
+}
+
+static hr_request *post_recv(hr_proc *p, slot *s, int src, int tag, size_t cap)
+{
+    void *sink = malloc(cap > 0 ? cap : 1);
+    if (sink == NULL)
+        hr_fail(p, "the model rank is out of memory for a %zu-byte receive", cap);
+    if (s->nposted == s->capposted)
+        s->posted = grow(p, s->posted, &s->capposted, sizeof *s->posted);
+    hr_request *r = hr__eng_irecv(p, src, tag, sink, cap);
+    s->posted[s->nposted++] = (posted){ r, sink };
+    return r;
+}
+
+/* The request r (a token) is completed: its sink goes. */
+static void forget(slot *s, uint64_t token)
+{
+    for (int i = 0; i < s->nposted; i++)
+        if ((uint64_t)(uintptr_t)s->posted[i].req == token) {
+            free(s->posted[i].sink);
+            s->posted[i] = s->posted[--s->nposted];
+            return;
+        }
+}
+
+static hr_request *request(uint64_t token) { return (hr_request *)(uintptr_t)token; }
+
+/* HR_W_WAITALL: the model's hr_waitall on the tokens that follow; their statuses go back after
+ * the answer (more: how many). */
+static hr_wire_status *waitall(hr_proc *p, hr_model *md, slot *s, int n)
+{
+    const uint64_t *tokens = extra(p, md, s, (size_t)n * sizeof(uint64_t));
+    hr_request **reqs = malloc((size_t)n * sizeof *reqs);
+    hr_status *sts = malloc((size_t)n * sizeof *sts);
+    hr_wire_status *out = malloc((size_t)n * sizeof *out);
+    uint64_t *done = malloc((size_t)n * sizeof *done);
+    if (reqs == NULL || sts == NULL || out == NULL || done == NULL)
+        hr_fail(p, "the model rank is out of memory for hr_waitall of %d", n);
+    for (int i = 0; i < n; i++) {
+        done[i] = tokens[i];
+        reqs[i] = request(tokens[i]);
+    }
+    hr__eng_waitall(p, n, reqs, sts);
+    for (int i = 0; i < n; i++) {
+        forget(s, done[i]);
+        out[i] = (hr_wire_status){ sts[i].source, sts[i].tag, sts[i].bytes };
+    }
+    free(reqs);
+    free(sts);
+    free(done);
+    return out;
+}
+
+/* Perform r for p in the model; st and rep take what the rank needs back. */
+static hr_wire_status *perform(hr_proc *p, hr_model *md, slot *s, const hr_wire_req *r,
+                               hr_status *st, hr_wire_rep *rep)
+{
+    hr_request *q;
+    switch (r->op) {
+    case HR_W_SEND:
+        hr__eng_send(p, r->peer, r->tag, source(p, md, r->len), r->len);
+        break;
+    case HR_W_RECV:
+        hr__eng_recv(p, r->peer, r->tag, bytes(p, s, r->len), r->len, st, "hr_recv");
+        break;
+    case HR_W_SENDRECV:
+        hr__eng_sendrecv(p, r->peer, r->tag, source(p, md, r->len), r->len, r->peer2, r->tag2,
+                         bytes(p, s, r->cap), r->cap, st);
+        break;
+    case HR_W_PROBE:
+        hr__eng_probe(p, r->peer, r->tag, st);
+        break;
+    case HR_W_COMPUTE:
+        hr_compute(p, r->units);
+        break;
+    case HR_W_COLL_BEGIN:
+        hr__coll_begin(p, r->tag, "%s", r->text);
+        break;
+    case HR_W_COLL_END:
+        hr__coll_end(p);
+        break;
+    case HR_W_POST:
+        hr__coll_post(p, r->peer, source(p, md, r->len), r->len);
+        break;
+    case HR_W_LEND:
+        hr__coll_lend(p, r->peer, source(p, md, r->len), r->len);
+        break;
+    case HR_W_TAKE:
+        hr__coll_take(p, r->peer, bytes(p, s, r->len), r->len);
+        break;
+    case HR_W_VIEW:
+        hr__coll_view(p, r->peer, r->len);
+        break;
+    case HR_W_VIEW_END:
+        hr__view_end(p);
+        break;
+    case HR_W_AWAIT:
+        hr__coll_await(p, (int)r->len);
+        break;
+    case HR_W_COMPLETE:
+        hr__coll_complete(p);
+        break;
+    case HR_W_CTX:
+        st->tag = hr__ctx_id(p, extra(p, md, s, r->len), r->len);
+        break;
+    case HR_W_ISEND:
+        rep->token = (uint64_t)(uintptr_t)hr__eng_isend(p, r->peer, r->tag,
+                                                        source(p, md, r->len), r->len);
+        break;
+    case HR_W_IRECV:
+        rep->token = (uint64_t)(uintptr_t)post_recv(p, s, r->peer, r->tag, r->len);
+        break;
+    case HR_W_WAIT:
+        q = request(r->token);
+        hr__eng_wait(p, &q, st, "hr_wait");
+        forget(s, r->token);
+        break;
+    case HR_W_TEST:
+        q = request(r->token);
+        rep->flag = hr__eng_test(p, &q, st);
+        if (rep->flag)
+            forget(s, r->token);
+        break;
+    case HR_W_WAITALL:
+        return waitall(p, md, s, (int)r->len);
+    case HR_W_IPROBE:
+        rep->flag = hr__eng_iprobe(p, r->peer, r->tag, st);
+        break;
+    case HR_W_FAIL:
+        if (r->misuse)
+            hr__misuse(p, "%s", r->text);
+        hr_fail(p, "%s", r->text);
+    default:
+        hr_fail(p, "the model rank got call %d, which it does not know", r->op);
+    }
+    return NULL;
 }
 
 static void proxy(hr_proc *p, void *arg)
@@ -122,65 +294,27 @@ static void proxy(hr_proc *p, void *arg)
     for (;;) {
         hr_wire_req r;
         take(p, s, &r);
+        if (r.op == HR_W_DONE)
+            return;
         hr_wire_rep rep = { .status = HR_W_OK };
         hr_status st = { 0, 0, 0 };
-        switch (r.op) {
-        case HR_W_SEND:
-            hr__eng_send(p, r.peer, r.tag, source(p, md, r.len), r.len);
-            break;
-        case HR_W_RECV:
-            hr__eng_recv(p, r.peer, r.tag, bytes(p, s, r.len), r.len, &st, "hr_recv");
-            break;
-        case HR_W_PROBE:
-            hr__eng_probe(p, r.peer, r.tag, &st);
-            break;
-        case HR_W_COMPUTE:
-            hr_compute(p, r.units);
-            break;
-        case HR_W_COLL_BEGIN:
-            hr__coll_begin(p, r.tag, "%s", r.text);
-            break;
-        case HR_W_COLL_END:
-            hr__coll_end(p);
-            break;
-        case HR_W_POST:
-            hr__coll_post(p, r.peer, source(p, md, r.len), r.len);
-            break;
-        case HR_W_LEND:
-            hr__coll_lend(p, r.peer, source(p, md, r.len), r.len);
-            break;
-        case HR_W_TAKE:
-            hr__coll_take(p, r.peer, bytes(p, s, r.len), r.len);
-            break;
-        case HR_W_VIEW:
-            hr__coll_view(p, r.peer, r.len);
-            break;
-        case HR_W_VIEW_END:
-            hr__view_end(p);
-            break;
-        case HR_W_AWAIT:
-            hr__coll_await(p, (int)r.len);
-            break;
-        case HR_W_COMPLETE:
-            hr__coll_complete(p);
-            break;
-        case HR_W_CTX:
-            st.tag = hr__ctx_id(p, key(p, md, s, r.len), r.len);
-            break;
-        case HR_W_DONE:
-            return;
-        case HR_W_FAIL:
-            if (r.misuse)
-                hr__misuse(p, "%s", r.text);
-            hr_fail(p, "%s", r.text);
-        default:
-            hr_fail(p, "the model rank got call %d, which it does not know", r.op);
-        }
+        s->ntaken = 0;
+        hr_wire_status *more = perform(p, md, s, &r, &st, &rep);
         rep.src = st.source;
         rep.tag = st.tag;
         rep.len = st.bytes;
         rep.clock = p->clock;
+        rep.seq = p->seq - 1;
+        rep.ntaken = s->ntaken;
         MPI_Send(&rep, sizeof rep, MPI_BYTE, p->id, HR_W_TAG_REP, md->comm);
+        if (s->ntaken > 0)
+            MPI_Send(s->taken, (int)((size_t)s->ntaken * sizeof *s->taken), MPI_BYTE, p->id,
+                     HR_W_TAG_REP, md->comm);
+        if (more != NULL) {
+            MPI_Send(more, (int)(r.len * sizeof *more), MPI_BYTE, p->id, HR_W_TAG_REP,
+                     md->comm);
+            free(more);
+        }
     }
 }
 
@@ -238,6 +372,8 @@ int hr__model_create(const hr_machine_config *cfg, MPI_Comm comm, hr_model **out
     }
     md->comm = comm;
     md->p = hr_machine_procs(md->m);
+    md->m->taken = taken;
+    md->m->taken_arg = md;
     if ((md->slots = calloc((size_t)md->p, sizeof *md->slots)) == NULL) {
         hr_machine_destroy(md->m);
         munmap(z, ZEROS_LEN);
@@ -255,8 +391,13 @@ int hr__model_create(const hr_machine_config *cfg, MPI_Comm comm, hr_model **out
 void hr__model_begin(hr_model *md, uint64_t run)
 {
     md->run = run;
-    for (int i = 0; i < md->p; i++)
-        md->slots[i].full = 0;
+    for (int i = 0; i < md->p; i++) {
+        slot *s = &md->slots[i];
+        s->full = 0;
+        for (int k = 0; k < s->nposted; k++)      /* receives an ended run left */
+            free(s->posted[k].sink);
+        s->nposted = 0;
+    }
     HR_ASSERT(pthread_create(&md->dispatcher, NULL, dispatch, md) == 0);
     HR_ASSERT(pthread_create(&md->runner, NULL, runner, md) == 0);
 }
@@ -276,6 +417,10 @@ void hr__model_destroy(hr_model *md)
         hr__mutex_destroy(&md->slots[i].lock);
         pthread_cond_destroy(&md->slots[i].cond);
         free(md->slots[i].buf);
+        free(md->slots[i].taken);
+        for (int k = 0; k < md->slots[i].nposted; k++)
+            free(md->slots[i].posted[k].sink);
+        free(md->slots[i].posted);
     }
     free(md->slots);
     munmap((void *)md->zeros, ZEROS_LEN);

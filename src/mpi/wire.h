@@ -16,12 +16,14 @@ enum {
     HR_W_TAG_REQ = 1,      /* rank -> rank 0: a call */
     HR_W_TAG_REP = 2,      /* rank 0 -> rank: its answer, or the run's end */
     HR_W_TAG_DATA = 3,     /* rank -> rank: a message's bytes (hr_wire_data, then the payload) */
-    HR_W_TAG_KEY = 4       /* rank -> rank 0, after HR_W_CTX: the group's key */
+    HR_W_TAG_EXTRA = 4     /* rank -> rank 0, after a call that has more: the run's number (8
+                              bytes), then the call's bytes (a group's key, tokens) */
 };
 
 enum hr_wire_op {
     HR_W_SEND,             /* peer, tag, len */
     HR_W_RECV,             /* peer (or HR_ANY), tag (or HR_ANY_TAG), len: the capacity */
+    HR_W_SENDRECV,         /* the send's peer, tag, len; the receive's peer2, tag2, cap */
     HR_W_PROBE,            /* peer, tag */
     HR_W_COMPUTE,          /* units */
     HR_W_DONE,             /* the algorithm returned; answered by the run's end */
@@ -30,16 +32,24 @@ enum hr_wire_op {
     /* collective blocks (core/engine.h): tag and text, or peer and len; AWAIT's count in len */
     HR_W_COLL_BEGIN, HR_W_COLL_END, HR_W_POST, HR_W_LEND, HR_W_TAKE, HR_W_VIEW, HR_W_VIEW_END,
     HR_W_AWAIT, HR_W_COMPLETE,
-    HR_W_CTX               /* a group's key follows on HR_W_TAG_KEY: the run's number (8 bytes),
-                              then len bytes; answer: tag = the group's id */
+    HR_W_CTX,              /* len bytes of a group's key follow (HR_W_TAG_EXTRA); answer: tag = id */
+    /* requests: a request is named by its token, the model's own handle */
+    HR_W_ISEND,            /* as SEND; answer: token */
+    HR_W_IRECV,            /* as RECV; answer: token */
+    HR_W_WAIT,             /* token */
+    HR_W_TEST,             /* token; answer: flag */
+    HR_W_WAITALL,          /* len tokens follow (HR_W_TAG_EXTRA); answer: len hr_wire_status */
+    HR_W_IPROBE            /* peer, tag; answer: flag */
 };
 
 typedef struct hr_wire_req {
     int32_t  op, peer, tag, misuse;
+    int32_t  peer2, tag2;  /* HR_W_SENDRECV's receive */
     uint64_t run;          /* the run it belongs to: a late request of an ended run is dropped */
-    uint64_t len;
+    uint64_t len, cap;
+    uint64_t token;
     double   units;
-    char     text[400];    /* HR_W_FAIL's line */
+    char     text[400];    /* HR_W_FAIL's line, HR_W_COLL_BEGIN's name */
 } hr_wire_req;
 
 enum { HR_W_OK, HR_W_END };
@@ -47,14 +57,33 @@ enum { HR_W_OK, HR_W_END };
 typedef struct hr_wire_rep {
     int32_t  status;       /* HR_W_OK: the call's answer; HR_W_END: the run is over, leave */
     int32_t  src, tag;     /* a receive's or probe's message */
+    int32_t  flag;         /* HR_W_TEST, HR_W_IPROBE */
+    int32_t  ntaken;       /* hr_wire_taken records that follow */
+    int32_t  pad;
     uint64_t len;
+    uint64_t token;        /* HR_W_ISEND, HR_W_IRECV */
+    uint64_t seq;          /* a send's: the sequence number the model gave its message */
     int64_t  clock;        /* the processor's model clock after the call, in picoseconds */
 } hr_wire_rep;
 
-/* The head of a message's bytes on the data communicator. */
+/* A message the call took in the model, in the order it took them: the rank takes its bytes
+ * (from src, number seq) into the call's own buffer (token 0) or a pending receive's. */
+typedef struct hr_wire_taken {
+    int32_t  src, tag;
+    uint64_t seq, len, token;
+} hr_wire_taken;
+
+/* HR_W_WAITALL's answer, one per request. */
+typedef struct hr_wire_status {
+    int32_t  src, tag;
+    uint64_t len;
+} hr_wire_status;
+
+/* The head of a message's bytes on the data communicator: seq is the sender's count of
+ * messages sent before it, as the model numbers them. */
 typedef struct hr_wire_data {
     int32_t  tag, pad;
-    uint64_t len;
+    uint64_t len, seq;
 } hr_wire_data;
 
 #endif

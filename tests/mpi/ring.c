@@ -1,7 +1,9 @@
-/* ring.c: examples/ring_sum on P processors under a discipline and a topology, then collectives
- * (hr_bcast, hr_allreduce, hr_transpose, and hr_group_allreduce in the halves hr_group_split
- * makes), one source file linked with either engine (make mpi builds both): it prints the run's
- * model figures, one line, and fails the run unless every result is the sequential one.
+/* ring.c: examples/ring_sum on P processors under a discipline and a topology, then requests
+ * (hr_isend, hr_irecv, hr_waitall; an hr_recv that a pending hr_irecv overtakes; hr_test and
+ * hr_iprobe), hr_sendrecv, receives from any source, and collectives (hr_bcast, hr_allreduce,
+ * hr_transpose, and hr_group_allreduce in the halves hr_group_split makes). One source file
+ * linked with either engine (make mpi builds both): it prints the run's model figures, one
+ * line, and fails the run unless every result is the sequential one.
  *
  *   ring-threads P DISCIPLINE TOPOLOGY
  *   mpirun -np P ring-mpi P DISCIPLINE TOPOLOGY      (every rank prints the same line)
@@ -14,6 +16,42 @@
 
 #include "ring_sum.h"
 
+/* Requests around the ring; values say which message each receive took. */
+static void requests(hr_proc *p, int me, int left, int right)
+{
+    int64_t a = -1, b = -1, one = 1, two = 2, mine = me;
+    hr_request *reqs[2];
+    reqs[0] = hr_irecv(p, left, 7, &a, sizeof a);
+    reqs[1] = hr_isend(p, right, 7, &mine, sizeof mine);
+    hr_status st[2];
+    hr_waitall(p, 2, reqs, st);
+    if (a != left || st[0].source != left || st[0].bytes != sizeof a)
+        hr_fail(p, "hr_waitall gave %" PRId64 " from P%d, not P%d's id", a, st[0].source, left);
+    /* The pending receive takes the first of two messages, hr_recv the second. */
+    hr_send(p, right, 8, &one, sizeof one);
+    hr_send(p, right, 8, &two, sizeof two);
+    hr_request *early = hr_irecv(p, left, 8, &a, sizeof a);
+    hr_recv(p, left, 8, &b, sizeof b, NULL);
+    hr_wait(p, &early, NULL);
+    if (a != 1 || b != 2 || early != NULL)
+        hr_fail(p, "a pending hr_irecv took %" PRId64 " and hr_recv %" PRId64, a, b);
+    /* hr_test until it is there, hr_iprobe before taking. */
+    hr_send(p, left, 9, &mine, sizeof mine);
+    hr_request *t = hr_irecv(p, right, 9, &a, sizeof a);
+    int tries = 0;
+    while (!hr_test(p, &t, NULL)) {      /* a few tries: each is a call to rank 0 on MPI */
+        hr_compute(p, 5000);
+        tries++;
+    }
+    hr_send(p, right, 10, &mine, sizeof mine);
+    hr_status ps;
+    while (!hr_iprobe(p, left, 10, &ps))
+        hr_compute(p, 5000 + tries % 3);
+    hr_recv(p, left, 10, &b, sizeof b, NULL);
+    if (a != right || b != left || ps.source != left)
+        hr_fail(p, "hr_test gave %" PRId64 " and hr_iprobe %" PRId64, a, b);
+}
+
 static void body(hr_proc *p, void *arg)
 {
     (void)arg;
@@ -25,7 +63,28 @@ static void body(hr_proc *p, void *arg)
         hr_fail(p, "ring_sum gave %" PRId64 ", not %" PRId64, got, want);
     hr_compute(p, 1000.0 * (hr_pid(p) + 1));
 
-    int me = hr_pid(p);
+    int me = hr_pid(p), right = (me + 1) % n, left = (me + n - 1) % n;
+    requests(p, me, left, right);
+    int64_t from_left = -1, mine_word = me;
+    hr_sendrecv(p, right, 11, &mine_word, sizeof mine_word, left, 11, &from_left,
+                sizeof from_left, NULL);
+    if (from_left != left)
+        hr_fail(p, "hr_sendrecv gave %" PRId64 ", not %d", from_left, left);
+    if (me != 0) {
+        hr_send(p, 0, 12, &mine_word, sizeof mine_word);
+    } else {
+        int64_t seen = 0;
+        for (int k = 1; k < n; k++) {
+            hr_status st;
+            int64_t v;
+            hr_recv(p, HR_ANY, 12, &v, sizeof v, &st);
+            if (v != st.source)
+                hr_fail(p, "a receive from any source gave %" PRId64 " from P%d", v, st.source);
+            seen += v;
+        }
+        if (seen != (int64_t)n * (n - 1) / 2)
+            hr_fail(p, "receives from any source summed %" PRId64, seen);
+    }
     int64_t root_word = me == n - 1 ? 4242 : -1;
     hr_bcast(p, n - 1, &root_word, sizeof root_word);
     if (root_word != 4242)
