@@ -1,9 +1,12 @@
 /* proc.c: the calls of hremu.h that are the same on every engine: who a processor is, its
- * random stream and its memory, read from the processor's head (core/engine.h). */
+ * random stream, its memory and the machine's topology, read from the processor's head
+ * (core/engine.h). */
 #include "core/engine.h"
 
 #include <stdint.h>
 #include <string.h>
+
+#include "net/topology.h"
 
 int hr_pid(const hr_proc *p)    { return hr__eng_chead(p)->id; }
 int hr_nprocs(const hr_proc *p) { return hr__eng_chead(p)->nprocs; }
@@ -36,3 +39,43 @@ void *hr_calloc(hr_proc *p, size_t n, size_t size)
 }
 
 void hr_free(hr_proc *p, void *ptr) { hr__alloc_free(&hr__eng_head(p)->mem, ptr); }
+
+const char *hr_topology_shape(const hr_proc *p)
+{
+    return hr__eng_chead(p)->topo->shape;
+}
+
+int hr_topology_dims(const hr_proc *p, int *dims, int max)
+{
+    const hr_topo *t = hr__eng_chead(p)->topo;
+    for (int i = 0; i < t->ndims && i < max; i++)
+        dims[i] = t->dims[i];
+    return t->ndims;
+}
+
+int hr_neighbours(const hr_proc *p, int node, int *out, int max)
+{
+    const hr_topo *t = hr__eng_chead(p)->topo;
+    if (node < 0 || node >= t->p)
+        hr__misuse((hr_proc *)p, "hr_neighbours: processor %d does not exist (p = %d)", node, t->p);
+    if (t->nlinks == 0) {   /* complete: every other processor */
+        int n = 0;
+        for (int q = 0; q < t->p; q++)
+            if (q != node && n++ < max)
+                out[n - 1] = q;
+        return t->p - 1;
+    }
+    int n = 0;
+    for (int l = t->first[node]; l < t->first[node + 1]; l++)
+        if (t->to[l] < t->p && n++ < max)   /* processors only: not a fat tree's switches */
+            out[n - 1] = t->to[l];
+    return n;
+}
+
+int hr_distance(const hr_proc *p, int a, int b)
+{
+    const hr_topo *t = hr__eng_chead(p)->topo;
+    if (a < 0 || a >= t->p || b < 0 || b >= t->p)
+        hr__misuse((hr_proc *)p, "hr_distance: processors %d and %d: p = %d", a, b, t->p);
+    return hr__topo_hops(t, a, b);
+}

@@ -201,7 +201,13 @@ struct hr_proc {
      *    engine runs it (threads.c, wait.c) */
     union {
         hr_eng_head  head;
-        struct { int id, nprocs; unsigned traits; hr_rng rng; hr_alloc mem; };
+        struct {
+            int id, nprocs;
+            unsigned traits;
+            hr_rng rng;
+            hr_alloc mem;
+            const struct hr_topo *topo;
+        };
     };
     struct hr_machine *m;
     jmp_buf          exit;        /* hr__proc_exit leaves the algorithm through it */
@@ -313,7 +319,8 @@ _Static_assert(offsetof(hr_proc, head) == 0 &&
                offsetof(hr_proc, nprocs) == offsetof(hr_eng_head, nprocs) &&
                offsetof(hr_proc, traits) == offsetof(hr_eng_head, traits) &&
                offsetof(hr_proc, rng) == offsetof(hr_eng_head, rng) &&
-               offsetof(hr_proc, mem) == offsetof(hr_eng_head, mem),
+               offsetof(hr_proc, mem) == offsetof(hr_eng_head, mem) &&
+               offsetof(hr_proc, topo) == offsetof(hr_eng_head, topo),
                "hr_proc begins with engine.h's head");
 
 typedef struct hr_machine {

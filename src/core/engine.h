@@ -36,7 +36,7 @@
 /* ---- what the API reads of a processor in place -------------------------------------------- */
 /* Every engine's processor begins with this head, so that the API's checks read it instead of
  * calling the engine, and the calls that are the same on every engine (src/api/proc.c: enquiry,
- * random stream, memory) are written once. id, nprocs and traits are set when the machine is
+ * random stream, memory, the topology's enquiries) are written once. id, nprocs and traits are set when the machine is
  * made; the engine seeds rng and recycles mem at the start of every run. Owner only. */
 typedef struct hr_eng_head {
     int      id;          /* hr_pid */
@@ -44,6 +44,7 @@ typedef struct hr_eng_head {
     unsigned traits;      /* the discipline's HR_DISC_* (net/discipline.h) */
     hr_rng   rng;         /* hr_rand: the stream of (seed, id) */
     hr_alloc mem;         /* hr_malloc: reclaimed when a run ends, even early */
+    const struct hr_topo *topo;   /* hr_topology_shape ...: the machine's (net/topology.h) */
 } hr_eng_head;
 
 static inline hr_eng_head *hr__eng_head(hr_proc *p) { return (hr_eng_head *)(void *)p; }

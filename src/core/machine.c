@@ -163,6 +163,7 @@ int hr_machine_create(const hr_machine_config *cfg, hr_machine **out, const char
         p->id = made;
         p->nprocs = m->p;
         p->traits = m->disc->traits;
+        p->topo = m->net;
         p->m = m;
         if (hr__mbox_init(&p->box, m->p) != HR_OK)
             goto fail_boxes;

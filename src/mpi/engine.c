@@ -9,11 +9,11 @@
  *
  * What is here so far: the machine (create, run, destroy: procs must equal the ranks started),
  * a processor's enquiry, failure and hr_compute, the point-to-point calls (blocking and
- * requests), named or from any source, and the collective blocks and group names that
- * src/coll/ builds every collective from. The rest of the API (rounds, supersteps, regions,
- * the topology's enquiries) fails the run with one line saying it is not on this engine yet
- * (docs/architecture.md, "The MPI engine"), and the machine's figures beyond hr_run_result
- * (per processor, region, superstep; events) are none yet. A block's bytes travel with it, so a lent block is the receiver's copy, viewed
+ * requests), named or from any source, the collective blocks and group names that src/coll/
+ * builds every collective from, and timed regions. Rounds and supersteps fail the run with one
+ * line saying they are not on this engine yet (docs/architecture.md, "The MPI engine"). The
+ * figures per processor and per region are rank 0's, from the model; supersteps' and events
+ * are none yet. A block's bytes travel with it, so a lent block is the receiver's copy, viewed
  * until hr__view_end; the model costs it as lent all the same.
  */
 #include <mpi.h>
@@ -31,6 +31,7 @@
 #include "mpi/wire.h"
 #include "net/cost.h"
 #include "net/discipline.h"
+#include "net/topology.h"
 #include "util/alloc.h"
 #include "util/clock.h"
 #include "util/rng.h"
@@ -62,7 +63,13 @@ typedef struct sending {
 struct hr_proc {
     union {                          /* engine.h's head, first */
         hr_eng_head head;
-        struct { int id, nprocs; unsigned traits; hr_rng rng; hr_alloc mem; };
+        struct {
+            int id, nprocs;
+            unsigned traits;
+            hr_rng rng;
+            hr_alloc mem;
+            const struct hr_topo *topo;
+        };
     };
     struct hr_machine *m;
     jmp_buf   exit;
@@ -81,6 +88,7 @@ struct hr_proc {
 struct hr_machine {
     hr_machine_config cfg;
     const hr_disc *disc;
+    hr_topo  *topo;                  /* every rank's own copy, for the topology's enquiries */
     MPI_Comm  ctl, data;
     int       rank, size;
     uint64_t  run;
@@ -158,12 +166,18 @@ int hr_machine_create(const hr_machine_config *cfg, hr_machine **out, const char
     /* Every rank says the same: rank 0's verdict stands. */
     MPI_Bcast(&err, 1, MPI_INT, 0, m->ctl);
     MPI_Bcast(reason, sizeof reason, MPI_CHAR, 0, m->ctl);
-    if (err == HR_OK)
+    if (err == HR_OK) {
         m->disc = hr__discipline_find(m->cfg.discipline != NULL ? m->cfg.discipline : "async");
+        char w[200];
+        if (hr__topo_make(m->cfg.topology != NULL ? m->cfg.topology : "complete", m->size,
+                          &m->topo, w, sizeof w) != 0)
+            err = HR_ENOMEM;     /* the model rank made the same one: only memory can fail */
+    }
     hr_proc *p = &m->proc;
     p->id = m->rank;
     p->nprocs = m->size;
     p->traits = m->disc != NULL ? m->disc->traits : 0;
+    p->topo = m->topo;
     p->m = m;
     p->stash = calloc((size_t)m->size, sizeof *p->stash);
     if (err == HR_OK && p->stash == NULL)
@@ -204,6 +218,7 @@ void hr_machine_destroy(hr_machine *m)
     if (m == NULL)
         return;
     hr__model_destroy(m->model);
+    hr__topo_destroy(m->topo);
     if (m->proc.stash != NULL)
         drop_stash(&m->proc);
     drop_views(&m->proc);
@@ -749,6 +764,19 @@ int hr__ctx_id(hr_proc *p, const void *key, size_t len)
     return answer(p).tag;
 }
 
+/* ---- timed regions: the model keeps them -------------------------------------------------- */
+
+static void region_call(hr_proc *p, int op, const char *name)
+{
+    hr_wire_req r = { .op = op, .peer = name == NULL };
+    if (name != NULL)
+        snprintf(r.text, sizeof r.text, "%s", name);
+    call(p, &r);
+}
+
+void hr_region_begin(hr_proc *p, const char *name) { region_call(p, HR_W_REGION_BEGIN, name); }
+void hr_region_end(hr_proc *p, const char *name)   { region_call(p, HR_W_REGION_END, name); }
+
 /* ---- the machine's settings ------------------------------------------------------------- */
 
 hr_cost  hr_costs(const hr_proc *p)         { return p->m->cfg.cost; }
@@ -763,25 +791,6 @@ static __attribute__((noreturn)) void not_yet(hr_proc *p, const char *what)
             what);
 }
 
-const char *hr_topology_shape(const hr_proc *p)
-{
-    not_yet((hr_proc *)p, "hr_topology_shape");
-}
-int hr_topology_dims(const hr_proc *p, int *dims, int max)
-{
-    (void)dims, (void)max;
-    not_yet((hr_proc *)p, "hr_topology_dims");
-}
-int hr_distance(const hr_proc *p, int a, int b)
-{
-    (void)a, (void)b;
-    not_yet((hr_proc *)p, "hr_distance");
-}
-int hr_neighbours(const hr_proc *p, int node, int *out, int max)
-{
-    (void)node, (void)out, (void)max;
-    not_yet((hr_proc *)p, "hr_neighbours");
-}
 hr_fate hr_round_send(hr_proc *p, int dest, const void *buf, size_t len, uint64_t prio)
 {
     (void)dest, (void)buf, (void)len, (void)prio;
@@ -815,18 +824,7 @@ void hr_get(hr_proc *p, int src, int slot, size_t off, void *dst, size_t len)
     (void)src, (void)slot, (void)off, (void)dst, (void)len;
     not_yet(p, "a superstep");
 }
-void hr_region_begin(hr_proc *p, const char *name)
-{
-    (void)name;
-    not_yet(p, "a timed region");
-}
-void hr_region_end(hr_proc *p, const char *name)
-{
-    (void)name;
-    not_yet(p, "a timed region");
-}
-
-/* The last run's figures beyond hr_run_result are the model rank's; none is told here yet. */
+/* The last run's figures beyond hr_run_result are the model rank's. */
 void   hr_machine_events(hr_machine *m, size_t limit) { (void)m, (void)limit; }
 size_t hr_machine_event_count(const hr_machine *m, size_t *dropped)
 {
@@ -842,16 +840,18 @@ int hr_machine_event_each(const hr_machine *m, void (*sink)(void *arg, const hr_
     return HR_EINVAL;
 }
 void hr_machine_neighbour_only(hr_machine *m, int on) { (void)m, (void)on; }
+/* Per processor and per region: rank 0 has them from the model; the other ranks, none yet. */
 int hr_machine_proc_result(const hr_machine *m, int pid, hr_proc_result *out)
 {
-    (void)m, (void)pid, (void)out;
-    return HR_EINVAL;
+    return m->model != NULL ? hr__model_proc_result(m->model, pid, out) : HR_EINVAL;
 }
-size_t hr_machine_regions(const hr_machine *m) { (void)m; return 0; }
+size_t hr_machine_regions(const hr_machine *m)
+{
+    return m->model != NULL ? hr__model_regions(m->model) : 0;
+}
 int hr_machine_region_result(const hr_machine *m, size_t i, hr_region_result *out)
 {
-    (void)m, (void)i, (void)out;
-    return HR_EINVAL;
+    return m->model != NULL ? hr__model_region_result(m->model, i, out) : HR_EINVAL;
 }
 size_t hr_machine_supersteps(const hr_machine *m) { (void)m; return 0; }
 int hr_machine_superstep_result(const hr_machine *m, size_t s, hr_superstep_result *out)

@@ -274,6 +274,12 @@ static hr_wire_status *perform(hr_proc *p, hr_model *md, slot *s, const hr_wire_
         break;
     case HR_W_WAITALL:
         return waitall(p, md, s, (int)r->len);
+    case HR_W_REGION_BEGIN:
+        hr_region_begin(p, r->peer ? NULL : r->text);
+        break;
+    case HR_W_REGION_END:
+        hr_region_end(p, r->peer ? NULL : r->text);
+        break;
     case HR_W_IPROBE:
         rep->flag = hr__eng_iprobe(p, r->peer, r->tag, st);
         break;
@@ -400,6 +406,18 @@ void hr__model_begin(hr_model *md, uint64_t run)
     }
     HR_ASSERT(pthread_create(&md->dispatcher, NULL, dispatch, md) == 0);
     HR_ASSERT(pthread_create(&md->runner, NULL, runner, md) == 0);
+}
+
+size_t hr__model_regions(const hr_model *md) { return hr_machine_regions(md->m); }
+
+int hr__model_region_result(const hr_model *md, size_t i, hr_region_result *out)
+{
+    return hr_machine_region_result(md->m, i, out);
+}
+
+int hr__model_proc_result(const hr_model *md, int pid, hr_proc_result *out)
+{
+    return hr_machine_proc_result(md->m, pid, out);
 }
 
 void hr__model_end(hr_model *md, hr_run_result *res)

@@ -20,5 +20,10 @@ void hr__model_begin(hr_model *md, uint64_t run);
 /* After this rank saw the run's end: the model's result. */
 void hr__model_end(hr_model *md, hr_run_result *res);
 void hr__model_destroy(hr_model *md);
+/* The last run's figures per timed region and per processor, as hr_machine_regions ... give
+ * them on threads. */
+size_t hr__model_regions(const hr_model *md);
+int    hr__model_region_result(const hr_model *md, size_t i, hr_region_result *out);
+int    hr__model_proc_result(const hr_model *md, int pid, hr_proc_result *out);
 
 #endif

@@ -39,7 +39,9 @@ enum hr_wire_op {
     HR_W_WAIT,             /* token */
     HR_W_TEST,             /* token; answer: flag */
     HR_W_WAITALL,          /* len tokens follow (HR_W_TAG_EXTRA); answer: len hr_wire_status */
-    HR_W_IPROBE            /* peer, tag; answer: flag */
+    HR_W_IPROBE,           /* peer, tag; answer: flag */
+    HR_W_REGION_BEGIN,     /* text: the name (peer 1: the name is NULL) */
+    HR_W_REGION_END
 };
 
 typedef struct hr_wire_req {

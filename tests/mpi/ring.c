@@ -1,12 +1,13 @@
 /* ring.c: examples/ring_sum on P processors under a discipline and a topology, then requests
  * (hr_isend, hr_irecv, hr_waitall; an hr_recv that a pending hr_irecv overtakes; hr_test and
- * hr_iprobe), hr_sendrecv, receives from any source, and collectives (hr_bcast, hr_allreduce,
+ * hr_iprobe), the topology's enquiries, hr_sendrecv, receives from any source, and collectives (hr_bcast, hr_allreduce,
  * hr_transpose, and hr_group_allreduce in the halves hr_group_split makes). One source file
  * linked with either engine (make mpi builds both): it prints the run's model figures, one
  * line, and fails the run unless every result is the sequential one.
  *
  *   ring-threads P DISCIPLINE TOPOLOGY
- *   mpirun -np P ring-mpi P DISCIPLINE TOPOLOGY      (every rank prints the same line)
+ *   mpirun -np P ring-mpi P DISCIPLINE TOPOLOGY      (every rank prints the same line; the
+ *                                                     region's line comes from rank 0)
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -64,7 +65,14 @@ static void body(hr_proc *p, void *arg)
     hr_compute(p, 1000.0 * (hr_pid(p) + 1));
 
     int me = hr_pid(p), right = (me + 1) % n, left = (me + n - 1) % n;
+    /* The topology's enquiries, folded into the clock: any difference shows in model time. */
+    int nb[64], dims[4];
+    int nnb = hr_neighbours(p, me, nb, 64), nd = hr_topology_dims(p, dims, 4);
+    hr_compute(p, 100.0 * hr_distance(p, me, right) + 10.0 * nnb + nd +
+                  (double)(hr_topology_shape(p)[0] - 'a'));
+    hr_region_begin(p, "requests");
     requests(p, me, left, right);
+    hr_region_end(p, "requests");
     int64_t from_left = -1, mine_word = me;
     hr_sendrecv(p, right, 11, &mine_word, sizeof mine_word, left, 11, &from_left,
                 sizeof from_left, NULL);
@@ -126,12 +134,18 @@ int main(int argc, char **argv)
     }
     hr_run_result res;
     int rc = hr_machine_run(m, body, NULL, &res);
-    hr_machine_destroy(m);
     if (rc != HR_OK)
         return 1;
     printf("status %d model_time_s %.17g messages %" PRIu64 " bytes %" PRIu64 " steps %" PRIu64
            " stalls %" PRIu64 " max_in_bytes %" PRIu64 "\n", res.status, res.model_time_s,
            res.messages, res.bytes, res.steps, res.stalls, res.max_in_bytes);
+    /* The timed region, where this process has it (on MPI, rank 0, from the model). */
+    hr_region_result rr;
+    if (res.status == HR_OK && hr_machine_regions(m) == 1 &&
+        hr_machine_region_result(m, 0, &rr) == HR_OK)
+        printf("region %s time_s %.17g messages %" PRIu64 "\n", rr.name, rr.time_s,
+               rr.messages);
+    hr_machine_destroy(m);
     if (res.status != HR_OK)
         printf("%s", res.report);
     return res.status == HR_OK ? 0 : 1;
