@@ -199,16 +199,7 @@ struct hr_proc {
 
     /* -- who it is (engine.h's head, read in place by the API: first, in its order); how the
      *    engine runs it (threads.c, wait.c) */
-    union {
-        hr_eng_head  head;
-        struct {
-            int id, nprocs;
-            unsigned traits;
-            hr_rng rng;
-            hr_alloc mem;
-            const struct hr_topo *topo;
-        };
-    };
+    HR_ENG_HEAD;
     struct hr_machine *m;
     jmp_buf          exit;        /* hr__proc_exit leaves the algorithm through it */
     hr_wait_desc     wait;        /* what it waits for, while it waits: written before it
@@ -313,15 +304,7 @@ struct hr_proc {
     _Atomic uint64_t route_seq;
     _Alignas(64) char pad;
 };
-/* The head's fields, named in the processor as in engine.h's hr_eng_head, are that head. */
-_Static_assert(offsetof(hr_proc, head) == 0 &&
-               offsetof(hr_proc, id) == offsetof(hr_eng_head, id) &&
-               offsetof(hr_proc, nprocs) == offsetof(hr_eng_head, nprocs) &&
-               offsetof(hr_proc, traits) == offsetof(hr_eng_head, traits) &&
-               offsetof(hr_proc, rng) == offsetof(hr_eng_head, rng) &&
-               offsetof(hr_proc, mem) == offsetof(hr_eng_head, mem) &&
-               offsetof(hr_proc, topo) == offsetof(hr_eng_head, topo),
-               "hr_proc begins with engine.h's head");
+_Static_assert(offsetof(hr_proc, head) == 0, "hr_proc begins with engine.h's head");
 
 typedef struct hr_machine {
     /* -- the model: what the config chose (machine.c, set once) */

@@ -38,14 +38,27 @@
  * calling the engine, and the calls that are the same on every engine (src/api/proc.c: enquiry,
  * random stream, memory, the topology's enquiries) are written once. id, nprocs and traits are set when the machine is
  * made; the engine seeds rng and recycles mem at the start of every run. Owner only. */
-typedef struct hr_eng_head {
-    int      id;          /* hr_pid */
-    int      nprocs;      /* hr_nprocs */
-    unsigned traits;      /* the discipline's HR_DISC_* (net/discipline.h) */
-    hr_rng   rng;         /* hr_rand: the stream of (seed, id) */
-    hr_alloc mem;         /* hr_malloc: reclaimed when a run ends, even early */
+#define HR__ENG_HEAD_FIELDS                                                                   \
+    int      id;          /* hr_pid */                                                        \
+    int      nprocs;      /* hr_nprocs */                                                     \
+    unsigned traits;      /* the discipline's HR_DISC_* (net/discipline.h) */                 \
+    hr_rng   rng;         /* hr_rand: the stream of (seed, id) */                             \
+    hr_alloc mem;         /* hr_malloc: reclaimed when a run ends, even early */              \
     const struct hr_topo *topo;   /* hr_topology_shape ...: the machine's (net/topology.h) */
+
+typedef struct hr_eng_head {
+    HR__ENG_HEAD_FIELDS
 } hr_eng_head;
+
+/* An engine's processor struct begins with HR_ENG_HEAD: it names the head's fields as its own
+ * (p->id), and they are the bytes the API reads as an hr_eng_head. */
+#define HR_ENG_HEAD                                                                           \
+    union {                                                                                   \
+        hr_eng_head head;                                                                     \
+        struct {                                                                              \
+            HR__ENG_HEAD_FIELDS                                                               \
+        };                                                                                    \
+    }
 
 static inline hr_eng_head *hr__eng_head(hr_proc *p) { return (hr_eng_head *)(void *)p; }
 

@@ -61,16 +61,7 @@ typedef struct sending {
 } sending;
 
 struct hr_proc {
-    union {                          /* engine.h's head, first */
-        hr_eng_head head;
-        struct {
-            int id, nprocs;
-            unsigned traits;
-            hr_rng rng;
-            hr_alloc mem;
-            const struct hr_topo *topo;
-        };
-    };
+    HR_ENG_HEAD;                     /* engine.h's head, first */
     struct hr_machine *m;
     jmp_buf   exit;
     int64_t   clock;                 /* ps, as the model rank last said */
