@@ -65,6 +65,7 @@ struct hr_proc {
     struct hr_machine *m;
     jmp_buf   exit;
     int64_t   clock;                 /* ps, as the model rank last said */
+    int       quiet;                 /* calls reported since the last answer (HR_W_WINDOW) */
     stashed **stash;                 /* [nprocs] in arrival order */
     sending  *out;
     int       nout, capout;
@@ -299,6 +300,7 @@ static hr_wire_rep answer(hr_proc *p)
     if (rep.status == HR_W_END)
         longjmp(p->exit, 2);
     p->clock = rep.clock;
+    p->quiet = 0;
     if (rep.ntaken > 0) {
         hr_wire_taken *t = malloc((size_t)rep.ntaken * sizeof *t);
         if (t == NULL)
@@ -335,6 +337,19 @@ static hr_wire_rep call(hr_proc *p, hr_wire_req *r)
 {
     report(p, r);
     return answer(p);
+}
+
+/* Report r and go on, if the window allows (else wait for the answer): for calls the model
+ * performs without blocking and that take nothing. p->clock is behind until the next answer. */
+static void tell(hr_proc *p, hr_wire_req *r)
+{
+    if (p->quiet == HR_W_WINDOW) {
+        call(p, r);
+        return;
+    }
+    r->quiet = 1;
+    report(p, r);
+    p->quiet++;
 }
 
 /* The call's own message, as the model took it: into buf (cap bytes at most), or NULL for a
@@ -472,14 +487,22 @@ int hr_machine_run(hr_machine *m, void (*fn)(hr_proc *, void *), void *arg, hr_r
 
 /* ---- a processor's own -------------------------------------------------------------------- */
 
-double hr_now(const hr_proc *p)     { return hr__time_to_s(p->clock); }
+/* After quiet calls the rank's clock is behind: ask. */
+double hr_now(const hr_proc *p)
+{
+    if (p->quiet > 0) {
+        hr_wire_req r = { .op = HR_W_NOW };
+        call((hr_proc *)p, &r);
+    }
+    return hr__time_to_s(p->clock);
+}
 uint64_t hr_seed(const hr_proc *p)  { return p->m->cfg.seed; }
 const char *hr_discipline(const hr_proc *p) { return p->m->disc->name; }
 
 void hr_compute(hr_proc *p, double units)
 {
     hr_wire_req r = { .op = HR_W_COMPUTE, .units = units };
-    call(p, &r);
+    tell(p, &r);
 }
 
 void **hr__proc_slot(hr_proc *p, int slot) { return &p->slots[slot]; }
@@ -529,9 +552,23 @@ static hr_wire_rep send_call(hr_proc *p, int op, int dest, int tag, const void *
     return rep;
 }
 
+/* Does the model complete p's send of len bytes at once: copied, with no bounded buffer to
+ * wait for? Then the rank need not wait for its answer. */
+static int completes_at_once(const hr_proc *p, size_t len)
+{
+    uint64_t limit = p->m->cfg.eager_limit != 0 ? p->m->cfg.eager_limit : HR_EAGER_LIMIT;
+    return p->m->cfg.buffer == 0 && !hr__disc_rendezvous(p->m->disc, len, limit);
+}
+
 void hr__eng_send(hr_proc *p, int dest, int tag, const void *buf, size_t len)
 {
-    send_call(p, HR_W_SEND, dest, tag, buf, len);
+    if (!completes_at_once(p, len)) {
+        send_call(p, HR_W_SEND, dest, tag, buf, len);
+        return;
+    }
+    data_send(p, dest, tag, buf, len);
+    hr_wire_req r = { .op = HR_W_SEND, .peer = dest, .tag = tag, .len = len };
+    tell(p, &r);
 }
 
 size_t hr__eng_recv(hr_proc *p, int src, int tag, void *buf, size_t cap, hr_status *st,

@@ -32,8 +32,8 @@ typedef struct posted {
 typedef struct slot {
     pthread_mutex_t lock;
     pthread_cond_t  cond;
-    int             full;
-    hr_wire_req     req;
+    hr_wire_req    *q;         /* its rank's calls not yet performed, a ring of capq */
+    int             head, n, capq;
     uint8_t        *buf;       /* where the proxy's own receives copy to: len bytes */
     size_t          cap;
     hr_wire_taken  *taken;     /* what the call under way took, in order */
@@ -60,8 +60,18 @@ struct hr_model {
 static void put(slot *s, const hr_wire_req *r)
 {
     hr__mutex_lock(&s->lock);
-    s->req = *r;
-    s->full = 1;
+    if (s->n == s->capq) {     /* at most HR_W_WINDOW + 1 deep: a rank waits then */
+        int cap = s->capq ? 2 * s->capq : 8;
+        hr_wire_req *q = malloc((size_t)cap * sizeof *q);
+        HR_ASSERT(q != NULL);
+        for (int i = 0; i < s->n; i++)
+            q[i] = s->q[(s->head + i) % s->capq];
+        free(s->q);
+        s->q = q;
+        s->head = 0;
+        s->capq = cap;
+    }
+    s->q[(s->head + s->n++) % s->capq] = *r;
     HR_ASSERT(pthread_cond_signal(&s->cond) == 0);
     hr__mutex_unlock(&s->lock);
 }
@@ -71,7 +81,7 @@ static void put(slot *s, const hr_wire_req *r)
 static void take(hr_proc *p, slot *s, hr_wire_req *r)
 {
     hr__mutex_lock(&s->lock);
-    while (!s->full) {
+    while (s->n == 0) {
         if (atomic_load(&p->m->abort)) {
             hr__mutex_unlock(&s->lock);
             hr__proc_exit(p);
@@ -86,8 +96,9 @@ static void take(hr_proc *p, slot *s, hr_wire_req *r)
         int rc = pthread_cond_timedwait(&s->cond, &s->lock, &until);
         HR_ASSERT(rc == 0 || rc == ETIMEDOUT);
     }
-    *r = s->req;
-    s->full = 0;
+    *r = s->q[s->head];
+    s->head = (s->head + 1) % s->capq;
+    s->n--;
     hr__mutex_unlock(&s->lock);
 }
 
@@ -280,6 +291,8 @@ static hr_wire_status *perform(hr_proc *p, hr_model *md, slot *s, const hr_wire_
     case HR_W_REGION_END:
         hr_region_end(p, r->peer ? NULL : r->text);
         break;
+    case HR_W_NOW:
+        break;
     case HR_W_IPROBE:
         rep->flag = hr__eng_iprobe(p, r->peer, r->tag, st);
         break;
@@ -306,6 +319,8 @@ static void proxy(hr_proc *p, void *arg)
         hr_status st = { 0, 0, 0 };
         s->ntaken = 0;
         hr_wire_status *more = perform(p, md, s, &r, &st, &rep);
+        if (r.quiet)
+            continue;
         rep.src = st.source;
         rep.tag = st.tag;
         rep.len = st.bytes;
@@ -399,7 +414,7 @@ void hr__model_begin(hr_model *md, uint64_t run)
     md->run = run;
     for (int i = 0; i < md->p; i++) {
         slot *s = &md->slots[i];
-        s->full = 0;
+        s->n = 0;
         for (int k = 0; k < s->nposted; k++)      /* receives an ended run left */
             free(s->posted[k].sink);
         s->nposted = 0;
@@ -436,6 +451,7 @@ void hr__model_destroy(hr_model *md)
         pthread_cond_destroy(&md->slots[i].cond);
         free(md->slots[i].buf);
         free(md->slots[i].taken);
+        free(md->slots[i].q);
         for (int k = 0; k < md->slots[i].nposted; k++)
             free(md->slots[i].posted[k].sink);
         free(md->slots[i].posted);

@@ -41,11 +41,17 @@ enum hr_wire_op {
     HR_W_WAITALL,          /* len tokens follow (HR_W_TAG_EXTRA); answer: len hr_wire_status */
     HR_W_IPROBE,           /* peer, tag; answer: flag */
     HR_W_REGION_BEGIN,     /* text: the name (peer 1: the name is NULL) */
-    HR_W_REGION_END
+    HR_W_REGION_END,
+    HR_W_NOW               /* nothing: the answer's clock (after quiet calls) */
 };
+
+/* Calls a rank may report quietly, without waiting for an answer, before it waits for one:
+ * sends the model completes at once and hr_compute. The bound keeps a proxy's queue short. */
+#define HR_W_WINDOW 64
 
 typedef struct hr_wire_req {
     int32_t  op, peer, tag, misuse;
+    int32_t  quiet, pad;   /* quiet: answer nothing (the rank does not wait) */
     int32_t  peer2, tag2;  /* HR_W_SENDRECV's receive */
     uint64_t run;          /* the run it belongs to: a late request of an ended run is dropped */
     uint64_t len, cap;

@@ -63,6 +63,8 @@ static void body(hr_proc *p, void *arg)
     if (got != want)
         hr_fail(p, "ring_sum gave %" PRId64 ", not %" PRId64, got, want);
     hr_compute(p, 1000.0 * (hr_pid(p) + 1));
+    /* hr_now after quiet calls on MPI: fold the clock into the next step. */
+    hr_compute(p, (double)((long long)(hr_now(p) * 1e9) % 1000));
 
     int me = hr_pid(p), right = (me + 1) % n, left = (me + n - 1) % n;
     /* The topology's enquiries, folded into the clock: any difference shows in model time. */
