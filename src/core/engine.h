@@ -18,7 +18,7 @@
  *   supersteps       hr_sync, hr_barrier, hr_put, hr_get, hr_register (core/superstep.c)
  *   clocks           hr_now, hr_compute (core/proc.c)
  *   failure          hr__misuse, hr__check_peer, hr_fail
- *   a processor's head  hr_eng_head: its id, p and traits, read in place
+ *   a processor's head  hr_eng_head (HR_ENG_HEAD): what src/api/ reads in place
  * Blocking and waking, the resolver and the clocks' publication are the engine's own business,
  * behind these calls (core.h: hr__wait, hr__wake, hr__proc_publish; wait.c: the resolver).
  */
@@ -36,8 +36,9 @@
 /* ---- what the API reads of a processor in place -------------------------------------------- */
 /* Every engine's processor begins with this head, so that the API's checks read it instead of
  * calling the engine, and the calls that are the same on every engine (src/api/proc.c: enquiry,
- * random stream, memory, the topology's enquiries) are written once. id, nprocs and traits are set when the machine is
- * made; the engine seeds rng and recycles mem at the start of every run. Owner only. */
+ * random stream, memory, the topology's enquiries) are written once. id, nprocs, traits and
+ * topo are set when the machine is made; the engine seeds rng and recycles mem at the start of
+ * every run. Owner only. */
 #define HR__ENG_HEAD_FIELDS                                                                   \
     int      id;          /* hr_pid */                                                        \
     int      nprocs;      /* hr_nprocs */                                                     \

@@ -31,10 +31,12 @@
 #include "mpi/wire.h"
 #include "net/cost.h"
 #include "net/discipline.h"
+#include "net/link_model.h"
 #include "net/topology.h"
 #include "util/alloc.h"
 #include "util/clock.h"
 #include "util/rng.h"
+#include "util/sync.h"
 
 /* A message's bytes that came before the receive that takes them. */
 typedef struct stashed {
@@ -88,8 +90,6 @@ struct hr_machine {
     hr_model *model;                 /* rank 0 */
 };
 
-static int mpi_started_here;
-
 static void mpi_end(void)
 {
     int done;
@@ -107,7 +107,6 @@ static int mpi_start(void)
     int provided;
     if (MPI_Init_thread(NULL, NULL, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
         return HR_ESYS;
-    mpi_started_here = 1;
     atexit(mpi_end);
     return provided == MPI_THREAD_MULTIPLE ? HR_OK : HR_ESYS;
 }
@@ -132,6 +131,8 @@ int hr_machine_create(const hr_machine_config *cfg, hr_machine **out, const char
     if (m == NULL)
         return HR_ENOMEM;
     m->cfg = *cfg;
+    if (m->cfg.eager_limit == 0)
+        m->cfg.eager_limit = HR_EAGER_LIMIT;     /* as the model's machine has it */
     MPI_Comm_dup(MPI_COMM_WORLD, &m->ctl);
     MPI_Comm_dup(MPI_COMM_WORLD, &m->data);
     MPI_Comm_rank(m->ctl, &m->rank);
@@ -396,16 +397,13 @@ static void drop_requests(hr_proc *p);
 
 /* ---- the run ------------------------------------------------------------------------------ */
 
-/* Free the buffers of sends MPI is done with; all of them if all. */
-static void sends_reap(hr_proc *p, int all)
+/* Free the buffers of sends MPI is done with. */
+static void sends_reap(hr_proc *p)
 {
     int k = 0;
     for (int i = 0; i < p->nout; i++) {
         int done = 0;
-        if (all)
-            MPI_Wait(&p->out[i].req, MPI_STATUS_IGNORE), done = 1;
-        else
-            MPI_Test(&p->out[i].req, &done, MPI_STATUS_IGNORE);
+        MPI_Test(&p->out[i].req, &done, MPI_STATUS_IGNORE);
         if (done)
             free(p->out[i].buf);
         else
@@ -414,39 +412,34 @@ static void sends_reap(hr_proc *p, int all)
     p->nout = k;
 }
 
-/* Receive (and drop) every data message of the run until ibarrier completes, reaping sends. */
-static void drain_until(hr_proc *p, MPI_Request *barrier, int reap_first)
+/* Receive and drop a data message of the run that no receive took, if one is there. */
+static void drop_one(hr_proc *p)
 {
-    int done = 0;
-    while (!done) {
-        int flag;
-        MPI_Status st;
-        MPI_Iprobe(MPI_ANY_SOURCE, HR_W_TAG_DATA, p->m->data, &flag, &st);
-        if (flag) {
-            int n;
-            MPI_Get_count(&st, MPI_BYTE, &n);
-            void *b = malloc((size_t)n);
-            MPI_Recv(b, n, MPI_BYTE, st.MPI_SOURCE, HR_W_TAG_DATA, p->m->data, MPI_STATUS_IGNORE);
-            free(b);
-        }
-        if (reap_first) {
-            sends_reap(p, 0);
-            if (p->nout == 0)
-                return;
-        } else {
-            MPI_Test(barrier, &done, MPI_STATUS_IGNORE);
-        }
-    }
+    int flag, n;
+    MPI_Status st;
+    MPI_Iprobe(MPI_ANY_SOURCE, HR_W_TAG_DATA, p->m->data, &flag, &st);
+    if (!flag)
+        return;
+    MPI_Get_count(&st, MPI_BYTE, &n);
+    void *b = malloc((size_t)n);
+    HR_ASSERT(b != NULL);
+    MPI_Recv(b, n, MPI_BYTE, st.MPI_SOURCE, HR_W_TAG_DATA, p->m->data, MPI_STATUS_IGNORE);
+    free(b);
 }
 
 /* After the run's end: every rank's sends complete (their receivers drop what no receive took),
  * and no message of this run is left to be taken for the next one. */
 static void settle(hr_proc *p)
 {
-    drain_until(p, NULL, 1);
+    for (sends_reap(p); p->nout > 0; sends_reap(p))
+        drop_one(p);
     MPI_Request b;
+    int done = 0;
     MPI_Ibarrier(p->m->data, &b);
-    drain_until(p, &b, 0);
+    while (!done) {
+        drop_one(p);
+        MPI_Test(&b, &done, MPI_STATUS_IGNORE);
+    }
     drop_stash(p);
     drop_views(p);
     free(p->own);
@@ -513,7 +506,7 @@ void **hr__proc_slot(hr_proc *p, int slot) { return &p->slots[slot]; }
  * numbers p's messages; buf may change at once. */
 static void data_send(hr_proc *p, int dest, int tag, const void *buf, size_t len)
 {
-    sends_reap(p, 0);
+    sends_reap(p);
     if (p->nout == p->capout) {
         int cap = p->capout ? 2 * p->capout : 16;
         sending *o = realloc(p->out, (size_t)cap * sizeof *o);
@@ -556,8 +549,7 @@ static hr_wire_rep send_call(hr_proc *p, int op, int dest, int tag, const void *
  * wait for? Then the rank need not wait for its answer. */
 static int completes_at_once(const hr_proc *p, size_t len)
 {
-    uint64_t limit = p->m->cfg.eager_limit != 0 ? p->m->cfg.eager_limit : HR_EAGER_LIMIT;
-    return p->m->cfg.buffer == 0 && !hr__disc_rendezvous(p->m->disc, len, limit);
+    return p->m->cfg.buffer == 0 && !hr__disc_rendezvous(p->m->disc, len, p->m->cfg.eager_limit);
 }
 
 void hr__eng_send(hr_proc *p, int dest, int tag, const void *buf, size_t len)
@@ -809,7 +801,7 @@ void hr_region_end(hr_proc *p, const char *name)   { region_call(p, HR_W_REGION_
 
 hr_cost  hr_costs(const hr_proc *p)         { return p->m->cfg.cost; }
 uint64_t hr_buffer(const hr_proc *p)        { return p->m->cfg.buffer; }
-int      hr_store_forward(const hr_proc *p) { return p->m->cfg.switching == 1; }
+int      hr_store_forward(const hr_proc *p) { return p->m->cfg.switching == HR_NET_STORE_FORWARD; }
 
 /* ---- not on this engine yet --------------------------------------------------------------- */
 

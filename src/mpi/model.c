@@ -109,13 +109,14 @@ static const void *source(hr_proc *p, hr_model *md, size_t len)
     return md->zeros;
 }
 
+/* The proxy's own buffer, of len bytes at least: where its receives copy to, and where a
+ * call's extra bytes come in. */
 static void *bytes(hr_proc *p, slot *s, size_t len)
 {
     if (len > s->cap) {
         uint8_t *b = realloc(s->buf, len);
         if (b == NULL)
             hr_fail(p, "the model rank is out of memory for a %zu-byte message", len);
-        memset(b + s->cap, 0, len - s->cap);
         s->buf = b;
         s->cap = len;
     }

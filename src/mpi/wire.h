@@ -32,7 +32,8 @@ enum hr_wire_op {
     /* collective blocks (core/engine.h): tag and text, or peer and len; AWAIT's count in len */
     HR_W_COLL_BEGIN, HR_W_COLL_END, HR_W_POST, HR_W_LEND, HR_W_TAKE, HR_W_VIEW, HR_W_VIEW_END,
     HR_W_AWAIT, HR_W_COMPLETE,
-    HR_W_CTX,              /* len bytes of a group's key follow (HR_W_TAG_EXTRA); answer: tag = id */
+    HR_W_CTX,              /* len bytes of a group's key follow (HR_W_TAG_EXTRA); answer: tag =
+                              the group's id */
     /* requests: a request is named by its token, the model's own handle */
     HR_W_ISEND,            /* as SEND; answer: token */
     HR_W_IRECV,            /* as RECV; answer: token */
