@@ -116,12 +116,14 @@ $(EXAMPLE): $(EX_OBJ) $(LIB)
 # (src/mpi/model.c) with the thread engine inside it: core/'s objects linked into one and every
 # symbol they define renamed hrm_NAME (objcopy), so that both engines live in one program.
 # model.c is compiled with rename.h, which says the same renaming to the compiler.
+# MPICH instead of Open MPI: `make mpi MPICC=mpicc.mpich MPIRUN=mpirun.mpich` (docs/mpi.md).
 MPICC     ?= mpicc
 MPI_BUILD := $(BUILD)/mpi
 MPI_LIB   := $(MPI_BUILD)/libhremu-mpi.a
+MPI_BIN   := $(BUILD)/hremu-mpi
 CORE_OBJ  := $(filter $(BUILD)/src/core/%,$(LIB_OBJ))
 MPI_OBJ   := $(MPI_BUILD)/model_core.o $(MPI_BUILD)/model.o $(MPI_BUILD)/engine.o \
-             $(filter-out $(CORE_OBJ),$(LIB_OBJ))
+             $(MPI_BUILD)/world.o $(filter-out $(CORE_OBJ),$(LIB_OBJ))
 
 $(MPI_BUILD)/core.syms: $(CORE_OBJ)
 	@mkdir -p $(dir $@)
@@ -138,13 +140,24 @@ $(MPI_BUILD)/rename.h: $(MPI_BUILD)/core.syms
 $(MPI_BUILD)/model.o: src/mpi/model.c $(MPI_BUILD)/rename.h
 	$(MPICC) $(CFLAGS) $(PKG_CFLAGS) -include $(MPI_BUILD)/rename.h -c $< -o $@
 
-$(MPI_BUILD)/engine.o: src/mpi/engine.c
+$(MPI_BUILD)/engine.o $(MPI_BUILD)/world.o: $(MPI_BUILD)/%.o: src/mpi/%.c
 	@mkdir -p $(dir $@)
 	$(MPICC) $(CFLAGS) $(PKG_CFLAGS) -c $< -o $@
 
 $(MPI_LIB): $(MPI_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
+
+$(MPI_BIN): $(BUILD)/src/cli/main.o $(MPI_LIB)
+	$(MPICC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+
+# hremu-mpi.pc: as hremu.pc, for a program that links libhremu-mpi.a with mpicc.
+$(MPI_BUILD)/hremu-mpi.pc: scripts/hremu.pc.in
+	@mkdir -p $(dir $@)
+	v=$$(sed -n 's/^#define HREMU_VERSION *"\(.*\)".*/\1/p' src/cli/cli.c); \
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e "s|@VERSION@|$$v|" -e 's|^Name: hremu|Name: hremu-mpi|' \
+	    -e 's|^Description: |Description: (on MPI: link with mpicc) |' \
+	    -e 's|-lhremu|-lhremu-mpi|' $< >$@
 
 # tests/mpi/ring.c, one file linked with each engine: its figures must agree.
 $(MPI_BUILD)/ring-threads: tests/mpi/ring.c examples/ring_sum/ring_sum.c $(LIB)
@@ -153,7 +166,16 @@ $(MPI_BUILD)/ring-threads: tests/mpi/ring.c examples/ring_sum/ring_sum.c $(LIB)
 $(MPI_BUILD)/ring-mpi: tests/mpi/ring.c examples/ring_sum/ring_sum.c $(MPI_LIB)
 	$(MPICC) $(filter-out -Isrc,$(CFLAGS)) -Iexamples/ring_sum $(PKG_CFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 
-mpi: $(MPI_LIB) $(MPI_BUILD)/ring-threads $(MPI_BUILD)/ring-mpi
+# examples/own_command, a user's program with the whole command, linked with each engine.
+OWN_SRC := examples/own_command/main.c examples/own_command/prefix.c
+$(MPI_BUILD)/own-threads: $(OWN_SRC) $(LIB)
+	$(CC) $(filter-out -Isrc,$(CFLAGS)) $(PKG_CFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+
+$(MPI_BUILD)/own-mpi: $(OWN_SRC) $(MPI_LIB)
+	$(MPICC) $(filter-out -Isrc,$(CFLAGS)) $(PKG_CFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+
+mpi: $(MPI_BIN) $(MPI_LIB) $(MPI_BUILD)/hremu-mpi.pc $(MPI_BUILD)/ring-threads $(MPI_BUILD)/ring-mpi \
+     $(MPI_BUILD)/own-threads $(MPI_BUILD)/own-mpi
 
 check-mpi: deps
 	@$(MAKE) --no-print-directory mpi

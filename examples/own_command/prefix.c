@@ -99,6 +99,17 @@ static uint64_t h(const void *inst)
     return x->count[0];
 }
 
+/* What processor pid leaves: its out block (count[pid] integers), for hremu-mpi's rank 0. */
+static int parts(void *inst, int pid, hr_part *out, int max)
+{
+    prefix_inst *x = inst;
+    if (max < 1)
+        return 0;
+    out[0] = (hr_part){ (void *)&x->out[pid], x->out[pid] != NULL ? sizeof(int64_t) * x->count[pid]
+                                                                  : 0, 1 };
+    return 1;
+}
+
 static uint64_t mem_bytes(const hr_workload_spec *s, int p)
 {
     return 16 * s->n + 64 * (uint64_t)p;
@@ -108,6 +119,7 @@ const hr_workload prefix_workload = {
     .name = "prefix", .summary = "n integers in blocks: their prefix sums (examples/own_command)",
     .kind = PREFIX_KIND, .make = make, .reset = reset, .verify = verify,
     .min_bytes = min_bytes, .h = h, .mem_bytes = mem_bytes, .destroy = destroy,
+    .parts = parts,
 };
 
 static void run(hr_proc *p, void *inst, const double *params)

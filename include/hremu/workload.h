@@ -153,6 +153,16 @@ typedef struct hr_workload_spec {
     uint64_t    seed;
 } hr_workload_spec;
 
+/* A part of an instance (hr_workload.parts): the len bytes at addr, or with ref the len bytes
+ * that the pointer at addr (a void *, NULL when len is 0) points to. */
+typedef struct hr_part {
+    void  *addr;
+    size_t len;
+    int    ref;
+} hr_part;
+
+#define HR_PARTS_MAX 8        /* parts a kind may give one processor */
+
 typedef struct hr_workload {
     const char *name;          /* kind name, "hrelation" */
     const char *summary;
@@ -190,6 +200,13 @@ typedef struct hr_workload {
      * header for it, as pattern's file:PATH does). */
     uint64_t (*mem_bytes)(const hr_workload_spec *s, int p);
     void     (*destroy)(void *inst);
+    /* What processor pid's run leaves in inst, as at most max parts in out, in an order that
+     * depends on pid and the kind alone; returns how many. On the MPI engine every rank makes
+     * the same instance from the seed, each runs its own processor, and rank 0 takes the other
+     * processors' parts into its copy to verify the row as the threads engine does. NULL: the
+     * kind's rows are `unchecked` on MPI with more than one rank. Kept to what the algorithm
+     * writes: outputs, their counts, flags. */
+    int      (*parts)(void *inst, int pid, hr_part *out, int max);
 } hr_workload;
 
 /* Add a program's own workload kind, after the built-in ones, for the hremu command and every

@@ -2,7 +2,13 @@
  * program with algorithms and workloads of its own calls after registering them. Reads the
  * options (cli/options.c), loads and checks the config (every sweep point, then every machine
  * and workload instance) before anything runs, runs the sweep and turns the outcome into an exit
- * status: 0 every row verified, 1 a row failed, 2 usage or config error. */
+ * status: 0 every row verified, 1 a row failed, 2 usage or config error.
+ *
+ * On the MPI engine (hremu-mpi) every rank runs this command on the same argv and config: rank
+ * 0 alone writes rows, files and notes (the others' standard output goes to /dev/null), and
+ * wherever one rank may fail where another does not (reading the config, opening the files)
+ * the ranks agree on the worst outcome before going on, so that all go on or all stop with it
+ * (core/world.h). */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -24,6 +30,7 @@
 #include "cli/report.h"
 #include "cli/sweep.h"
 #include "cli/topoinfo.h"
+#include "core/world.h"
 #include "net/link_model.h"
 #include "util/clock.h"
 
@@ -107,6 +114,8 @@ static void note_row(void *arg, const char *algorithm, const char *msg)
 {
     progress *g = arg;
     g->done++;
+    if (hr__world()->rank != 0)
+        return;
     if (msg == NULL) {
         if (g->on)
             progress_line(g);
@@ -127,13 +136,29 @@ static void note_row(void *arg, const char *algorithm, const char *msg)
 static void warn(void *arg, const char *msg)
 {
     (void)arg;
-    fprintf(stderr, "hremu: %s\n", msg);
+    if (hr__world()->rank == 0)
+        fprintf(stderr, "hremu: %s\n", msg);
 }
 
 static int config_error(const hr_config_error *e)
 {
     fprintf(stderr, "hremu: %s\n", e->msg);
     return HR_EXIT_USAGE;
+}
+
+/* The ranks' worst code, which every rank returns; msg (this rank's reason, or NULL when said
+ * already) is said by the lowest rank that has the worst, naming it when it is not rank 0. */
+static int agree(int code, const char *msg)
+{
+    const hr_world_info *w = hr__world();
+    int who = 0, worst = w->ranks > 1 ? hr__world_worst(code, &who) : code;
+    if (worst != HR_EXIT_OK && who == w->rank && msg != NULL) {
+        if (who == 0)
+            fprintf(stderr, "hremu: %s\n", msg);
+        else
+            fprintf(stderr, "hremu: rank %d: %s\n", who, msg);
+    }
+    return worst;
 }
 
 /* The config to run when none is given: configs/default.ini of the current directory (a
@@ -159,15 +184,18 @@ static const char *default_config(char *buf, size_t len)
     return HR_DEFAULT_CONFIG;
 }
 
-/* Load, override and check: everything that can go wrong before a row runs. */
-static int prepare(const hr_options *o, hr_config **out, hr_sweep_plan *plan)
+/* Load, override and check: everything that can go wrong before a row runs. HR_EXIT_OK, or
+ * HR_EXIT_USAGE with the reason in e, not said yet. */
+static int prepare(const hr_options *o, hr_config **out, hr_sweep_plan *plan, hr_config_error *ep)
 {
     hr_config_error e;
     hr_config *c = NULL;
     char installed[4200];
     if (hr__config_load(o->config ? o->config : default_config(installed, sizeof installed), &c,
-                        &e) < 0)
-        return config_error(&e);
+                        &e) < 0) {
+        *ep = e;
+        return HR_EXIT_USAGE;
+    }
     int err = HR_OK;
     for (int i = 0; i < o->sets.n && err == HR_OK; i++)
         err = hr__config_set(c, o->sets.v[i], &e);
@@ -179,7 +207,8 @@ static int prepare(const hr_options *o, hr_config **out, hr_sweep_plan *plan)
         err = hr__sweep_check(c, plan, &e);
     if (err < 0) {
         hr__config_free(c);
-        return config_error(&e);
+        *ep = e;
+        return HR_EXIT_USAGE;
     }
     *out = c;
     return HR_EXIT_OK;
@@ -220,7 +249,8 @@ static int pick_columns(hr_report *rep, const hr_options *o, const hr_sweep_plan
     char why[2048];
     hr_report_rows can = { .traits = (plan->rounds ? HR_ROWS_ROUNDS : 0) |
                                      (plan->lossy ? HR_ROWS_LOSSY : 0) |
-                                     (plan->stalls ? HR_ROWS_STALLS : 0),
+                                     (plan->stalls ? HR_ROWS_STALLS : 0) |
+                                     (strcmp(hr__world()->engine, "threads") != 0 ? HR_ROWS_RANKS : 0),
                            .kinds = plan->kinds, .nkinds = plan->nkinds };
     if (hr__report_pick(rep, o->columns, o->aggregate != NULL, &can, why, sizeof why) != HR_OK) {
         fprintf(stderr, "hremu: %s\n", why);
@@ -349,6 +379,15 @@ static void sweep_notes(const hr_sweep_stats *st)
         fprintf(stderr, "hremu: skipped %zu of %zu rows whose algorithm does not take the "
                 "discipline, workload kind, topology or procs; the first: %s\n", st->skipped,
                 st->skipped + st->rows, st->skip_why);
+    if (st->other_procs > 0)
+        fprintf(stderr, "hremu: skipped %zu of %zu rows whose procs are not the %d rank%s "
+                "started; the first has procs = %d\n", st->other_procs,
+                st->other_procs + st->rows, hr__world()->procs,
+                hr__world()->procs == 1 ? "" : "s", st->procs_first);
+    if (st->unchecked_mpi > 0)
+        fprintf(stderr, "hremu: note: %zu row%s not verified: the workload kind gives no parts "
+                "(hr_workload.parts) for rank 0 to verify on MPI\n", st->unchecked_mpi,
+                st->unchecked_mpi == 1 ? " was" : "s were");
     if (st->invalid > 0)
         fprintf(stderr, "hremu: skipped %zu of %zu rows whose settings do not go together; the "
                 "first: %s\n", st->invalid, st->invalid + st->skipped + st->rows,
@@ -381,8 +420,14 @@ static int run(const hr_options *o, const hr_config *c, const hr_sweep_plan *pla
         fprintf(stderr, "hremu: note: --schedule: no row runs a scheduler (irreg.*), so there is "
                 "no schedule to write\n");
     run_files f;
-    if ((code = open_files(o, &f)) != HR_EXIT_OK)
-        return code;
+    code = open_files(o, &f);
+    if (agree(code, NULL) != HR_EXIT_OK) {     /* said by rank 0, the one that opens files */
+        if (code == HR_EXIT_OK) {
+            char why[PATH_MAX + 128];
+            hr__outputs_close(&f.outs, 0, why, sizeof why);
+        }
+        return HR_EXIT_USAGE;
+    }
     f.trace_limit = limit;
     f.trace_sample = sample;
     hr_sweep_stats st;
@@ -396,7 +441,8 @@ static int run(const hr_options *o, const hr_config *c, const hr_sweep_plan *pla
         fprintf(stderr, "hremu: %s\n", why);
         return HR_EXIT_USAGE;
     }
-    sweep_notes(&st);
+    if (hr__world()->rank == 0)
+        sweep_notes(&st);
     if (err < 0)
         return config_error(&e);
     if (werr < 0 || side_err) {
@@ -432,7 +478,15 @@ int hremu_main(int argc, char **argv)
         fputs("hremu: out of memory\n", stderr);
         return HR_EXIT_USAGE;
     }
+    const hr_world_info *w = hr__world();
     int rc = hr__options_parse(argc, argv, &o);
+    if (w->rank != 0) {      /* rank 0 writes; the others' files are no files */
+        if (freopen("/dev/null", "w", stdout) == NULL)
+            rc = HR_EXIT_USAGE;
+        o.out = o.trace = o.schedule = o.rounds = o.html = o.regions = NULL;
+    } else if (w->note != NULL) {
+        fprintf(stderr, "hremu: note: %s\n", w->note);
+    }
     hr_format format = HR_FORMAT_TABLE;
     if (rc == HR_EXIT_OK && o.help)
         hr__options_help(stdout);
@@ -454,7 +508,13 @@ int hremu_main(int argc, char **argv)
     else if (rc == HR_EXIT_OK) {
         hr_config *c = NULL;
         hr_sweep_plan plan;
-        if ((rc = prepare(&o, &c, &plan)) == HR_EXIT_OK) {
+        hr_config_error e;
+        rc = prepare(&o, &c, &plan, &e);
+        if ((rc = agree(rc, rc != HR_EXIT_OK ? e.msg : NULL)) != HR_EXIT_OK && c != NULL) {
+            hr__sweep_plan_free(&plan);     /* another rank's config failed */
+            hr__config_free(c);
+            c = NULL;
+        } else if (rc == HR_EXIT_OK) {
             rc = run(&o, c, &plan, format);
             hr__sweep_plan_free(&plan);   /* the instances no row took */
         }

@@ -11,8 +11,10 @@
 #include "cli/memory.h"
 #include "cli/regions.h"
 #include "cli/trace.h"
+#include "core/world.h"
 #include "net/discipline.h"
 #include "util/clock.h"
+#include "util/sync.h"
 
 /* One sweep in progress. The machine and the instance belong to the current machine and workload
  * points; dirty says the instance holds a run's outputs and must be reset before the next run. */
@@ -37,6 +39,10 @@ typedef struct sweep {
     hr_html         *html;     /* --html, or NULL */
     FILE            *regions;  /* --regions, or NULL */
     hr_config_error  first_invalid;  /* the first point skipped as invalid (skip_point) */
+    const hr_world_info *world;    /* the processes the command runs in (core/world.h) */
+    void           **carried;  /* rank 0 of several: the other processors' parts of the last
+                                * run, which the instance points into (collect) */
+    int              ncarried;
 } sweep;
 
 /* What the processors run: the algorithm's body on the shared instance. */
@@ -134,11 +140,119 @@ static const char *status_name(int status)
     }
 }
 
+/* ---- the ranks of hremu-mpi ----------------------------------------------------------------
+ * Every rank makes the same instance from the seed and runs its own processor on it; rank 0
+ * verifies and reports every row. After a run rank 0 takes the other processors' parts of the
+ * instance (hr_workload.parts) into its copy, so that the kind's one verifier checks the row
+ * as on threads; then every rank follows rank 0's verdict on the run, so that all stop or go on
+ * together. A part travels as a 16-byte header (its length, or UINT64_MAX for a NULL pointer)
+ * and its bytes, padded to 16 so that every array lands aligned. */
+
+#define PART_NULL UINT64_MAX
+
+static size_t pad16(size_t n)
+{
+    return (n + 15) & ~(size_t)15;
+}
+
+static void drop_carried(sweep *s)
+{
+    for (int i = 0; i < s->ncarried; i++)
+        free(s->carried[i]);
+    free(s->carried);
+    s->carried = NULL;
+    s->ncarried = 0;
+}
+
+static int verifies(const sweep *s)
+{
+    return s->pt.verify && (s->world->ranks == 1 || s->pt.workload->parts != NULL);
+}
+
+static void send_parts(sweep *s)
+{
+    hr_part part[HR_PARTS_MAX];
+    int n = s->pt.workload->parts(s->inst, s->world->rank, part, HR_PARTS_MAX);
+    size_t len = 0;
+    for (int i = 0; i < n; i++)
+        len += 16 + pad16(part[i].len);
+    uint8_t *buf = calloc(1, len + 1), *at = buf;
+    HR_ASSERT(buf != NULL);
+    for (int i = 0; i < n; i++) {
+        const void *from = part[i].ref ? *(void **)part[i].addr : part[i].addr;
+        uint64_t head = from == NULL ? PART_NULL : part[i].len;
+        memcpy(at, &head, sizeof head);
+        if (from != NULL && part[i].len > 0)
+            memcpy(at + 16, from, part[i].len);
+        at += 16 + pad16(part[i].len);
+    }
+    hr__world_send(0, buf, len);
+    free(buf);
+}
+
+/* Rank 0: processor pid's parts into the instance. A kind's parts name the same fields on every
+ * rank; only their lengths (an output's count) are the sender's. */
+static void take_parts(sweep *s, int pid)
+{
+    size_t len;
+    uint8_t *buf = hr__world_recv(pid, &len), *at = buf, *end = buf + len;
+    hr_part part[HR_PARTS_MAX];
+    int n = s->pt.workload->parts(s->inst, pid, part, HR_PARTS_MAX);
+    for (int i = 0; i < n; i++) {
+        uint64_t head;
+        HR_ASSERT(at + 16 <= end);
+        memcpy(&head, at, sizeof head);
+        size_t bytes = head == PART_NULL ? 0 : (size_t)head;
+        HR_ASSERT(at + 16 + bytes <= end);
+        if (part[i].ref)
+            *(void **)part[i].addr = head == PART_NULL ? NULL : at + 16;
+        else if (head != PART_NULL)
+            memcpy(part[i].addr, at + 16, bytes < part[i].len ? bytes : part[i].len);
+        at += 16 + pad16(bytes);
+    }
+    void **more = realloc(s->carried, sizeof *more * (size_t)(s->ncarried + 1));
+    HR_ASSERT(more != NULL);
+    s->carried = more;
+    s->carried[s->ncarried++] = buf;
+}
+
+static void collect(sweep *s)
+{
+    if (s->world->rank != 0)
+        send_parts(s);
+    else
+        for (int pid = 1; pid < s->world->ranks; pid++)
+            take_parts(s, pid);
+}
+
+static const char *const statuses[] = { "ok", "unchecked", "error", "deadlock", "overflow",
+                                        "misuse", "failed", "unreceived", "wrong",
+                                        "nondeterministic", NULL };
+
+/* Every rank takes rank 0's verdict on the run: whether the row stops, its status and why. */
+static int follow(sweep *s, outcome *o, int stop)
+{
+    struct { int stop, status; } v = { stop, 0 };
+    while (statuses[v.status] != NULL && strcmp(statuses[v.status], o->status) != 0)
+        v.status++;
+    HR_ASSERT(statuses[v.status] != NULL);
+    hr__world_bcast(&v, sizeof v);
+    hr__world_bcast(o->msg, sizeof o->msg);
+    o->status = statuses[v.status];
+    (void)s;
+    return v.stop;
+}
+
+/* ---- one run ---------------------------------------------------------------------------- */
+
+static int judge(sweep *s, size_t k, hr_run_result *res, outcome *o, int err, int traced);
+
 /* One run and its checks; returns 0 when the row should go on to the next repeat. */
 static int run_once(sweep *s, size_t k, hr_run_result *res, outcome *o)
 {
     const hr_point *pt = &s->pt;
     body_arg b = { .alg = pt->alg, .inst = s->inst, .params = pt->params };
+    drop_carried(s);
     if (s->dirty)
         pt->workload->reset(s->inst);
     s->dirty = 1;
@@ -147,6 +261,18 @@ static int run_once(sweep *s, size_t k, hr_run_result *res, outcome *o)
     hr_machine_neighbour_only(s->m, pt->alg->neighbour_only);
     int err = hr_machine_run(s->m, body, &b, res);
     hr_machine_events(s->m, 0);
+    if (s->world->ranks == 1)
+        return judge(s, k, res, o, err, traced);
+    /* The run's result is rank 0's on every rank, so all collect or none. */
+    if (err == HR_OK && res->status == HR_OK && verifies(s))
+        collect(s);
+    return follow(s, o, s->world->rank == 0 ? judge(s, k, res, o, err, traced) : 0);
+}
+
+/* Rank 0's checks of a run: the side outputs, the status, the verifier, determinism. */
+static int judge(sweep *s, size_t k, hr_run_result *res, outcome *o, int err, int traced)
+{
+    const hr_point *pt = &s->pt;
     if (traced && err == HR_OK) {
         char what[256];
         snprintf(what, sizeof what, "%s procs=%d discipline=%s topology=%s seed=%llu",
@@ -185,7 +311,7 @@ static int run_once(sweep *s, size_t k, hr_run_result *res, outcome *o)
         return 1;
     }
     char why[512] = "";
-    if (pt->verify &&
+    if (verifies(s) &&
         (err = hr_workload_verify(pt->workload, s->inst, res->bytes, why, sizeof why)) != HR_OK) {
         o->status = "wrong";
         snprintf(o->msg, sizeof o->msg, "verification failed (run %zu): %s", k + 1,
@@ -223,7 +349,7 @@ static void report_row(sweep *s, const outcome *o, double wall)
         .max_out_bytes = o->first.max_out_bytes, .max_in_bytes = o->first.max_in_bytes,
         .wall_s = wall, .verified = strcmp(o->status, "ok") == 0, .stalls = o->first.stalls,
         .lost = o->first.lost,
-        .status = o->status,
+        .status = o->status, .engine = s->world->engine, .hosts = s->world->hosts,
         .distribution = pt->workload->distributions ? pt->work.distribution : NULL,
         .dataset = pt->workload->datasets ? pt->work.dataset : NULL,
         .workload = pt->workload, .wkeys = pt->wkeys,
@@ -300,7 +426,8 @@ static int run_row(sweep *s)
             if (s->schedule != NULL)
                 write_schedule(s, o->plan_steps);
         }
-        o->status = s->pt.verify ? "ok" : "unchecked";
+        o->status = verifies(s) ? "ok" : "unchecked";
+        s->st->unchecked_mpi += s->pt.verify && !verifies(s);
         for (size_t k = 0; k < s->pt.repeat; k++) {
             int stop = run_once(s, k, res, o);
             if (o->runs > k)
@@ -537,6 +664,7 @@ static int workload_level(sweep *s)
         if (s->dry && err == HR_OK) {
             keep_or_destroy(s, w, need, have);
         } else {
+            drop_carried(s);
             s->pt.workload->destroy(s->inst);
             s->inst = NULL;
         }
@@ -552,6 +680,12 @@ static int machine_level(sweep *s)
         if ((err = hr__config_machine(c, m, &s->pt, s->e)) < 0)
             break;
         s->machine = m;
+        if (s->world->procs != 0 && s->pt.machine.procs != s->world->procs) {
+            if (s->st->other_procs == 0)
+                s->st->procs_first = s->pt.machine.procs;
+            s->st->other_procs += point_rows(s, 1);
+            continue;
+        }
         const char *why = NULL;
         char where[320];
         /* The check builds nothing: a sweep's machines exist one at a time, while their rows
@@ -583,7 +717,7 @@ int hr__sweep_check(const hr_config *c, hr_sweep_plan *plan, hr_config_error *e)
     hr_sweep_plan own;
     hr_sweep_plan *p = plan != NULL ? plan : &own;    /* own: the rows' count only */
     *p = (hr_sweep_plan){ 0 };
-    sweep s = { .c = c, .dry = 1, .st = &st, .e = e, .plan = p };
+    sweep s = { .c = c, .dry = 1, .st = &st, .e = e, .plan = p, .world = hr__world() };
     int err = machine_level(&s);
     /* Skipping points leaves the rows that can run; when none can, the first reason is the
      * error. */
@@ -591,6 +725,12 @@ int hr__sweep_check(const hr_config *c, hr_sweep_plan *plan, hr_config_error *e)
         if (e != NULL)
             *e = s.first_invalid;
         err = HR_EINVAL;
+    } else if (err == HR_OK && st.other_procs > 0 && p->rows == 0) {
+        char where[320];
+        hr__config_locate(c, "machine", where, sizeof where);
+        err = hr__config_fail(e, HR_EINVAL, where, "no row has procs = %d, the ranks started "
+                              "(mpirun -np %d); the first row has procs = %d",
+                              s.world->procs, s.world->procs, st.procs_first);
     }
     if (err < 0 || plan == NULL)
         hr__sweep_plan_free(p);
@@ -607,6 +747,9 @@ int hr__sweep_run(const hr_config *c, hr_report *rep, hr_sweep_note note, void *
     sweep s = { .c = c, .rep = rep, .note = note, .arg = arg, .st = st, .e = e,
                 .trace = sides->trace, .regions = sides->regions, .schedule = sides->schedule,
                 .rounds = sides->rounds, .html = sides->html,
-                .next_kept = sides->plan != NULL ? sides->plan->kept : NULL };
-    return machine_level(&s);
+                .next_kept = sides->plan != NULL ? sides->plan->kept : NULL,
+                .world = hr__world() };
+    int err = machine_level(&s);
+    drop_carried(&s);
+    return err;
 }

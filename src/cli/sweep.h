@@ -32,6 +32,9 @@ typedef struct hr_sweep_stats {
     size_t invalid;   /* rows not run: their point's settings do not go together (a
                        * distribution's conditions on n, h and p, a topology's on p) */
     char   invalid_why[512];  /* the first such point's reason */
+    size_t other_procs;    /* rows not run: procs is not the ranks' number (hremu-mpi) */
+    int    procs_first;    /* the first such row's procs */
+    size_t unchecked_mpi;  /* rows not verified: their kind gives no parts (hremu-mpi) */
     size_t coll_async;     /* rows whose collectives were costed async on a sync or bounded
                             * machine (HR_NOTE_COLL_ASYNC) */
     char   coll_async_row[160];  /* the first of them */

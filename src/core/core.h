@@ -144,6 +144,7 @@ typedef struct hr_round_proc {
     uint8_t        sent;        /* sent in the current round */
     int            more;
     uint64_t       prio;
+    uint64_t       nsent;       /* round messages sent this run: the last one's number + 1 */
     size_t         len, cap;
     unsigned char *buf;
     /* the message received in the last round */
@@ -387,7 +388,8 @@ typedef struct hr_machine {
     hr_region_result    *regions_out;   /* the run's timed regions, merged, in canonical order */
     size_t               nregions_out;
     /* If set, told of every message a processor takes: its source, tag, sequence number and
-     * length, and where it went (NULL: viewed in place). The MPI engine's model rank (mpi/model.c)
+     * length, and where it went (NULL: viewed in place, or a round's message: tag
+     * HR__TAG_ROUND, numbered by its sender's round messages). The MPI engine's model rank (mpi/model.c)
      * sets it, to tell each rank which message's bytes to take; never set on threads. */
     void               (*taken)(void *arg, hr_proc *p, int src, int tag, uint64_t seq, size_t len,
                                 const void *into);

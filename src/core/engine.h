@@ -25,6 +25,7 @@
 #ifndef HREMU_CORE_ENGINE_H
 #define HREMU_CORE_ENGINE_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <hremu/hremu.h>
 
@@ -32,6 +33,9 @@
 #include "util/rng.h"
 
 #define HR__TAG_COLL (-2)          /* collectives' messages; user tags are >= 0 */
+/* Round messages, where an engine tells them apart: no tag a call or a group can have (a group's
+ * collectives take HR__TAG_COLL - 1 - its context id, coll/group.c). */
+#define HR__TAG_ROUND INT_MIN
 
 /* ---- what the API reads of a processor in place -------------------------------------------- */
 /* Every engine's processor begins with this head, so that the API's checks read it instead of

@@ -61,6 +61,7 @@ void hr__round_reset(hr_proc *p)
     r->fate = HR_FATE_NONE;
     r->sent = 0;
     r->more = 0;
+    r->nsent = 0;
     r->len = 0;
     r->got_src = -1;
     r->got_len = 0;
@@ -114,6 +115,7 @@ hr_fate hr_round_send(hr_proc *p, int dest, const void *buf, size_t len, uint64_
     r->prio = prio;
     r->state = HR_ROUT_NEW;
     r->sent = 1;
+    r->nsent++;
     p->msgs_out++;
     p->bytes_out += len;
     return HR_FATE_SENT;
@@ -129,6 +131,8 @@ static int deliver(hr_proc *j, hr_proc *s)
         memcpy(rj->got, rs->buf, rs->len);
     rj->got_src = s->id;
     rj->got_len = rs->len;
+    if (j->m->taken != NULL)      /* the sender's round message number nsent - 1 */
+        j->m->taken(j->m->taken_arg, j, s->id, HR__TAG_ROUND, rs->nsent - 1, rs->len, NULL);
     j->bytes_in += rs->len;
     j->msgs_in++;
     rs->state = HR_ROUT_NONE;

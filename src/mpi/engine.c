@@ -10,7 +10,7 @@
  * What is here so far: the machine (create, run, destroy: procs must equal the ranks started),
  * a processor's enquiry, failure and hr_compute, the point-to-point calls (blocking and
  * requests), named or from any source, the collective blocks and group names that src/coll/
- * builds every collective from, and timed regions. Rounds and supersteps fail the run with one
+ * builds every collective from, rounds, and timed regions. Supersteps fail the run with one
  * line saying they are not on this engine yet (docs/architecture.md, "The MPI engine"). The
  * figures per processor and per region are rank 0's, from the model; supersteps' and events
  * are none yet. A block's bytes travel with it, so a lent block is the receiver's copy, viewed
@@ -27,6 +27,7 @@
 #include <hremu/machine.h>
 
 #include "core/engine.h"
+#include "core/world.h"
 #include "mpi/model.h"
 #include "mpi/wire.h"
 #include "net/cost.h"
@@ -41,6 +42,7 @@
 /* A message's bytes that came before the receive that takes them. */
 typedef struct stashed {
     struct stashed *next;
+    int             src;
     hr_wire_data    h;
     uint8_t         bytes[];
 } stashed;
@@ -77,6 +79,16 @@ struct hr_proc {
     int       coll_tag;              /* the tag of the collective under way (hr__coll_begin) */
     stashed  *views;                 /* blocks viewed in place until hr__view_end */
     void     *slots[HR_NSLOTS];
+    uint64_t  rseq;                  /* round messages sent this run */
+    /* supersteps: the registered regions, this superstep's gets (their replies' buffers) and
+     * puts to itself in issue order, and the puts and gets to each processor (engine.c) */
+    struct { void *base; size_t bytes; } *regs;
+    int       nregs, capregs;
+    struct rma { int peer; int64_t slot; size_t off, len; void *to; struct rma *next; }
+             *rma_head, *rma_tail;
+    uint64_t *counts;                /* [2 nprocs]: puts, then gets, to each processor */
+    stashed  *rgot;                  /* the message the last round delivered, until taken */
+    int       rfate;                 /* hr_round_fate: the last round's */
 };
 
 struct hr_machine {
@@ -90,26 +102,7 @@ struct hr_machine {
     hr_model *model;                 /* rank 0 */
 };
 
-static void mpi_end(void)
-{
-    int done;
-    MPI_Finalized(&done);
-    if (!done)
-        MPI_Finalize();
-}
-
-static int mpi_start(void)
-{
-    int on;
-    MPI_Initialized(&on);
-    if (on)
-        return HR_OK;
-    int provided;
-    if (MPI_Init_thread(NULL, NULL, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
-        return HR_ESYS;
-    atexit(mpi_end);
-    return provided == MPI_THREAD_MULTIPLE ? HR_OK : HR_ESYS;
-}
+static void rma_drop(hr_proc *p);
 
 /* ---- the machine ------------------------------------------------------------------------ */
 
@@ -121,12 +114,7 @@ int hr_machine_check(const hr_machine_config *cfg, const char **why)
 int hr_machine_create(const hr_machine_config *cfg, hr_machine **out, const char **why)
 {
     static char reason[200];
-    int err = mpi_start();
-    if (err != HR_OK) {
-        if (why != NULL)
-            *why = "MPI could not start with MPI_THREAD_MULTIPLE";
-        return err;
-    }
+    hr__world();     /* MPI starts */
     hr_machine *m = calloc(1, sizeof *m);
     if (m == NULL)
         return HR_ENOMEM;
@@ -139,7 +127,7 @@ int hr_machine_create(const hr_machine_config *cfg, hr_machine **out, const char
     MPI_Comm_size(m->ctl, &m->size);
     if (m->cfg.procs == 0)
         m->cfg.procs = m->size;
-    err = HR_OK;
+    int err = HR_OK;
     if (m->cfg.procs != m->size) {
         snprintf(reason, sizeof reason, "procs = %d, but mpirun started %d ranks", m->cfg.procs,
                  m->size);
@@ -173,7 +161,8 @@ int hr_machine_create(const hr_machine_config *cfg, hr_machine **out, const char
     p->topo = m->topo;
     p->m = m;
     p->stash = calloc((size_t)m->size, sizeof *p->stash);
-    if (err == HR_OK && p->stash == NULL)
+    p->counts = calloc(2 * (size_t)m->size, sizeof *p->counts);
+    if (err == HR_OK && (p->stash == NULL || p->counts == NULL))
         err = HR_ENOMEM;
     if (err != HR_OK) {
         if (why != NULL)
@@ -216,6 +205,9 @@ void hr_machine_destroy(hr_machine *m)
         drop_stash(&m->proc);
     drop_views(&m->proc);
     free(m->proc.stash);
+    free(m->proc.counts);
+    free(m->proc.regs);
+    rma_drop(&m->proc);
     free(m->proc.out);
     hr__alloc_free_all(&m->proc.mem);
     MPI_Comm_free(&m->ctl);
@@ -233,13 +225,21 @@ static void wait_end(hr_proc *p)
     while (rep.status != HR_W_END);
 }
 
-/* The bytes of message number seq from src: stashed already, or from MPI, stashing what came
- * before it. */
-static stashed *data_of(hr_proc *p, int src, uint64_t seq)
+#define ANY_SEQ UINT64_MAX
+
+/* Is s message number seq (ANY_SEQ: any) of src's messages of that kind (hr_wire_kind)? */
+static int is_msg(const stashed *s, int kind, uint64_t seq)
+{
+    return s->h.kind == kind && (seq == ANY_SEQ || s->h.seq == seq);
+}
+
+/* The bytes of src's message number seq of a kind (ANY_SEQ: its first): stashed already, or
+ * from MPI, stashing what came before it. */
+static stashed *data_of(hr_proc *p, int src, int kind, uint64_t seq)
 {
     stashed **at = &p->stash[src];
     for (; *at != NULL; at = &(*at)->next)
-        if ((*at)->h.seq == seq) {
+        if (is_msg(*at, kind, seq)) {
             stashed *s = *at;
             *at = s->next;
             return s;
@@ -254,7 +254,8 @@ static stashed *data_of(hr_proc *p, int src, uint64_t seq)
             hr_fail(p, "out of memory receiving %d bytes", n);
         MPI_Recv(&s->h, n, MPI_BYTE, src, HR_W_TAG_DATA, p->m->data, MPI_STATUS_IGNORE);
         s->next = NULL;
-        if (s->h.seq == seq)
+        s->src = src;
+        if (is_msg(s, kind, seq))
             return s;
         *at = s;
         at = &s->next;
@@ -273,7 +274,7 @@ static hr_request *request_of(hr_proc *p, uint64_t token)
  * own, kept in p->own for the call. */
 static void take_taken(hr_proc *p, const hr_wire_taken *t)
 {
-    stashed *s = data_of(p, t->src, t->seq);
+    stashed *s = data_of(p, t->src, t->tag == HR__TAG_ROUND ? HR_W_ROUND_MSG : HR_W_MSG, t->seq);
     if (s->h.len != t->len)
         hr_fail(p, "the MPI engine's message %llu from P%d has %llu bytes where the model took "
                 "%llu", (unsigned long long)t->seq, t->src, (unsigned long long)s->h.len,
@@ -444,6 +445,8 @@ static void settle(hr_proc *p)
     drop_views(p);
     free(p->own);
     p->own = NULL;
+    free(p->rgot);
+    p->rgot = NULL;
     drop_requests(p);
 }
 
@@ -458,6 +461,11 @@ int hr_machine_run(hr_machine *m, void (*fn)(hr_proc *, void *), void *arg, hr_r
     memset(p->slots, 0, sizeof p->slots);
     p->coll_tag = HR__TAG_COLL;
     p->seq = 0;
+    p->rseq = 0;
+    p->rfate = HR_FATE_NONE;
+    p->nregs = 0;
+    rma_drop(p);
+    memset(p->counts, 0, 2 * (size_t)p->nprocs * sizeof *p->counts);
     if (m->rank == 0)
         hr__model_begin(m->model, m->run);
     MPI_Barrier(m->ctl);
@@ -502,9 +510,11 @@ void **hr__proc_slot(hr_proc *p, int slot) { return &p->slots[slot]; }
 
 /* ---- point-to-point ----------------------------------------------------------------------- */
 
-/* Send len bytes of buf to dest with tag, on the data communicator, numbered as the model
- * numbers p's messages; buf may change at once. */
-static void data_send(hr_proc *p, int dest, int tag, const void *buf, size_t len)
+/* Send len bytes of buf to dest, on the data communicator, as a message of that kind
+ * (hr_wire_kind) with tag, numbered seq (as the model numbers p's messages, or its round
+ * messages); buf may change at once. */
+static void data_send(hr_proc *p, int dest, int kind, int tag, uint64_t seq, const void *buf,
+                      size_t len)
 {
     sends_reap(p);
     if (p->nout == p->capout) {
@@ -518,7 +528,7 @@ static void data_send(hr_proc *p, int dest, int tag, const void *buf, size_t len
     uint8_t *b = malloc(sizeof(hr_wire_data) + len);
     if (b == NULL)
         hr_fail(p, "out of memory sending %zu bytes", len);
-    hr_wire_data h = { .tag = tag, .len = len, .seq = p->seq++ };
+    hr_wire_data h = { .tag = tag, .kind = kind, .len = len, .seq = seq };
     memcpy(b, &h, sizeof h);
     if (len > 0)
         memcpy(b + sizeof h, buf, len);
@@ -538,7 +548,7 @@ static void check_seq(hr_proc *p, const hr_wire_rep *rep)
 /* Send through the model: op (HR_W_SEND, HR_W_ISEND, HR_W_POST, HR_W_LEND). */
 static hr_wire_rep send_call(hr_proc *p, int op, int dest, int tag, const void *buf, size_t len)
 {
-    data_send(p, dest, tag, buf, len);
+    data_send(p, dest, HR_W_MSG, tag, p->seq++, buf, len);
     hr_wire_req r = { .op = op, .peer = dest, .tag = tag, .len = len };
     hr_wire_rep rep = call(p, &r);
     check_seq(p, &rep);
@@ -558,7 +568,7 @@ void hr__eng_send(hr_proc *p, int dest, int tag, const void *buf, size_t len)
         send_call(p, HR_W_SEND, dest, tag, buf, len);
         return;
     }
-    data_send(p, dest, tag, buf, len);
+    data_send(p, dest, HR_W_MSG, tag, p->seq++, buf, len);
     hr_wire_req r = { .op = HR_W_SEND, .peer = dest, .tag = tag, .len = len };
     tell(p, &r);
 }
@@ -575,7 +585,7 @@ size_t hr__eng_recv(hr_proc *p, int src, int tag, void *buf, size_t cap, hr_stat
 size_t hr__eng_sendrecv(hr_proc *p, int dest, int sendtag, const void *sendbuf, size_t sendlen,
                         int src, int recvtag, void *recvbuf, size_t cap, hr_status *st)
 {
-    data_send(p, dest, sendtag, sendbuf, sendlen);
+    data_send(p, dest, HR_W_MSG, sendtag, p->seq++, sendbuf, sendlen);
     hr_wire_req r = { .op = HR_W_SENDRECV, .peer = dest, .tag = sendtag, .len = sendlen,
                       .peer2 = src, .tag2 = recvtag, .cap = cap };
     hr_wire_rep rep = call(p, &r);
@@ -805,50 +815,264 @@ int      hr_store_forward(const hr_proc *p) { return p->m->cfg.switching == HR_N
 
 /* ---- not on this engine yet --------------------------------------------------------------- */
 
-static __attribute__((noreturn)) void not_yet(hr_proc *p, const char *what)
-{
-    hr_fail(p, "%s is not on the MPI engine yet (docs/architecture.md, \"The MPI engine\")",
-            what);
-}
+
+/* ---- rounds -------------------------------------------------------------------------------
+ * The model resolves every round; a rank sends its round message's bytes once the model has
+ * taken the message (the fate SENT, not STALLED behind a queued one), and the answer to
+ * hr_round_end names the message the round delivered to it, if any. */
 
 hr_fate hr_round_send(hr_proc *p, int dest, const void *buf, size_t len, uint64_t prio)
 {
-    (void)dest, (void)buf, (void)len, (void)prio;
-    not_yet(p, "a round");
+    hr_wire_req r = { .op = HR_W_ROUND_SEND, .peer = dest, .len = len, .token = prio };
+    hr_wire_rep rep = call(p, &r);
+    if (rep.flag == HR_FATE_SENT)
+        data_send(p, dest, HR_W_ROUND_MSG, 0, p->rseq++, buf, len);
+    return (hr_fate)rep.flag;
 }
-int hr_round_recv(hr_proc *p, void *buf, size_t cap, hr_status *st)
-{
-    (void)buf, (void)cap, (void)st;
-    not_yet(p, "a round");
-}
+
 int hr_round_end(hr_proc *p, int more)
 {
-    (void)more;
-    not_yet(p, "a round");
+    hr_wire_req r = { .op = HR_W_ROUND_END, .len = more != 0 };
+    free(p->rgot);           /* not taken in its round: gone, as on threads */
+    p->rgot = NULL;
+    hr_wire_rep rep = call(p, &r);
+    p->rgot = p->own;
+    p->own = NULL;
+    p->rfate = rep.tag;
+    return rep.flag;
 }
-hr_fate hr_round_fate(const hr_proc *p) { not_yet((hr_proc *)p, "a round"); }
-void hr_sync(hr_proc *p)    { not_yet(p, "a superstep"); }
-void hr_barrier(hr_proc *p) { not_yet(p, "a superstep"); }
+
+hr_fate hr_round_fate(const hr_proc *p) { return (hr_fate)p->rfate; }
+
+int hr_round_recv(hr_proc *p, void *buf, size_t cap, hr_status *st)
+{
+    stashed *g = p->rgot;
+    if (!(p->traits & HR_DISC_IN_ROUNDS) || (g != NULL && g->h.len > cap)) {
+        hr_wire_req r = { .op = HR_W_ROUND_RECV, .len = cap };     /* the model says the misuse */
+        call(p, &r);
+    }
+    if (g == NULL)
+        return 0;
+    if (g->h.len > 0)
+        memcpy(buf, g->bytes, g->h.len);
+    if (st != NULL)
+        *st = (hr_status){ g->src, 0, g->h.len };
+    free(g);
+    p->rgot = NULL;
+    return 1;
+}
+
+/* ---- supersteps ---------------------------------------------------------------------------
+ * The model performs every call on memory that holds nothing, checks them and decides every
+ * figure; the bytes move between ranks. A put's bytes leave with the call (HR_W_PUT_MSG, behind
+ * its slot and offset) and a get's request likewise (HR_W_GET_MSG); at hr_sync, once the model
+ * has answered (so every call was sound), the ranks tell each other how many of each they sent
+ * (one all-to-all), and each, as the thread engine's canonical order has it (superstep.c):
+ * serves the gets addressed to it from its regions as they are at the superstep's end, takes
+ * the replies to its own gets, then applies the puts addressed to it by source and issue
+ * order. */
+
+static void rma_add(hr_proc *p, int peer, int64_t slot, size_t off, size_t len, void *to)
+{
+    struct rma *r = malloc(sizeof *r);
+    if (r == NULL)
+        hr_fail(p, "out of memory in a superstep");
+    *r = (struct rma){ peer, slot, off, len, to, NULL };
+    if (p->rma_tail != NULL)
+        p->rma_tail->next = r;
+    else
+        p->rma_head = r;
+    p->rma_tail = r;
+}
+
+static void rma_drop(hr_proc *p)
+{
+    while (p->rma_head != NULL) {
+        struct rma *next = p->rma_head->next;
+        if (p->rma_head->peer == -1)         /* a put to itself: its copy */
+            free(p->rma_head->to);
+        free(p->rma_head);
+        p->rma_head = next;
+    }
+    p->rma_tail = NULL;
+}
+
+/* Bytes off .. off + len of this rank's region slot, which the model has checked. */
+static uint8_t *region_at(hr_proc *p, int64_t slot, size_t off, size_t len)
+{
+    HR_ASSERT(slot >= 0 && slot < p->nregs && off <= p->regs[slot].bytes &&
+              len <= p->regs[slot].bytes - off);
+    return (uint8_t *)p->regs[slot].base + off;
+}
+
 int hr_register(hr_proc *p, void *base, size_t bytes)
 {
-    (void)base, (void)bytes;
-    not_yet(p, "a superstep");
+    hr_wire_req r = { .op = HR_W_REGISTER, .len = bytes, .misuse = base == NULL };
+    hr_wire_rep rep = call(p, &r);           /* the model says a NULL base's misuse */
+    if (p->nregs == p->capregs) {
+        int cap = p->capregs ? 2 * p->capregs : 8;
+        void *g = realloc(p->regs, (size_t)cap * sizeof *p->regs);
+        if (g == NULL)
+            hr_fail(p, "out of memory in hr_register");
+        p->regs = g;
+        p->capregs = cap;
+    }
+    p->regs[p->nregs].base = base;
+    p->regs[p->nregs].bytes = bytes;
+    HR_ASSERT(rep.tag == p->nregs);
+    return p->nregs++;
 }
+
+/* A put's or a get's request's bytes to peer: the slot and offset, then a put's bytes. */
+static void rma_send(hr_proc *p, int kind, int peer, int slot, size_t off, const void *src,
+                     size_t len)
+{
+    hr_wire_rma h = { slot, off, len };
+    size_t n = sizeof h + (src != NULL ? len : 0);
+    uint8_t *b = malloc(n);
+    if (b == NULL)
+        hr_fail(p, "out of memory in a superstep");
+    memcpy(b, &h, sizeof h);
+    if (src != NULL && len > 0)
+        memcpy(b + sizeof h, src, len);
+    data_send(p, peer, kind, 0, 0, b, n);
+    free(b);
+}
+
+/* Is a put or get to peer of len bytes at buf a misuse the rank can see? Then the model, told
+ * the same (misuse: buf is NULL), says which, and the run ends. */
+static int rma_misuse(const hr_proc *p, int peer, const void *buf, size_t len)
+{
+    return peer < 0 || peer >= p->nprocs || (buf == NULL && len > 0);
+}
+
 void hr_put(hr_proc *p, int dest, int slot, size_t off, const void *src, size_t len)
 {
-    (void)dest, (void)slot, (void)off, (void)src, (void)len;
-    not_yet(p, "a superstep");
+    hr_wire_req r = { .op = HR_W_PUT, .peer = dest, .tag = slot, .cap = off, .len = len,
+                      .misuse = src == NULL };
+    if (rma_misuse(p, dest, src, len)) {
+        call(p, &r);
+        return;
+    }
+    tell(p, &r);
+    if (dest == p->id) {
+        void *copy = malloc(len > 0 ? len : 1);
+        if (copy == NULL)
+            hr_fail(p, "out of memory in hr_put");
+        if (len > 0)
+            memcpy(copy, src, len);
+        rma_add(p, -1, slot, off, len, copy);   /* peer -1: a put to itself */
+        return;
+    }
+    rma_send(p, HR_W_PUT_MSG, dest, slot, off, src, len);
+    p->counts[dest]++;
 }
+
 void hr_get(hr_proc *p, int src, int slot, size_t off, void *dst, size_t len)
 {
-    (void)src, (void)slot, (void)off, (void)dst, (void)len;
-    not_yet(p, "a superstep");
+    hr_wire_req r = { .op = HR_W_GET, .peer = src, .tag = slot, .cap = off, .len = len,
+                      .misuse = dst == NULL };
+    if (rma_misuse(p, src, dst, len)) {
+        call(p, &r);
+        return;
+    }
+    tell(p, &r);
+    rma_add(p, src, slot, off, len, dst);
+    if (src != p->id) {
+        rma_send(p, HR_W_GET_MSG, src, slot, off, NULL, len);
+        p->counts[p->nprocs + src]++;
+    }
 }
-/* The last run's figures beyond hr_run_result are the model rank's. */
-void   hr_machine_events(hr_machine *m, size_t limit) { (void)m, (void)limit; }
+
+/* After the model's answer to hr_sync: the superstep's bytes, in the canonical order. */
+static void sync_move(hr_proc *p)
+{
+    int np = p->nprocs;
+    uint64_t *from = malloc(2 * (size_t)np * sizeof *from);
+    if (from == NULL)
+        hr_fail(p, "out of memory in hr_sync");
+    /* counts[d], counts[np + d] -> from[s], from[np + s]: puts and gets from every s */
+    MPI_Datatype pair;
+    MPI_Type_vector(2, 1, np, MPI_UINT64_T, &pair);
+    MPI_Type_create_resized(pair, 0, sizeof(uint64_t), &pair);
+    MPI_Type_commit(&pair);
+    MPI_Alltoall(p->counts, 1, pair, from, 1, pair, p->m->data);
+    MPI_Type_free(&pair);
+    /* Gets, in (issuer, issue) order as on threads: the others' are served, this rank's own
+     * to itself read its regions. Every get reads the superstep's end values: no put is
+     * applied yet. */
+    for (int s = 0; s < np; s++) {
+        if (s == p->id) {
+            for (struct rma *r = p->rma_head; r != NULL; r = r->next)
+                if (r->peer == p->id && r->len > 0)
+                    memmove(r->to, region_at(p, r->slot, r->off, r->len), r->len);
+            continue;
+        }
+        for (uint64_t k = 0; k < from[np + s]; k++) {
+            stashed *q = data_of(p, s, HR_W_GET_MSG, ANY_SEQ);
+            hr_wire_rma h;
+            memcpy(&h, q->bytes, sizeof h);
+            data_send(p, s, HR_W_REPLY_MSG, 0, 0, region_at(p, h.slot, h.off, h.len), h.len);
+            free(q);
+        }
+    }
+    for (struct rma *r = p->rma_head; r != NULL; r = r->next)
+        if (r->peer >= 0 && r->peer != p->id) {
+            stashed *q = data_of(p, r->peer, HR_W_REPLY_MSG, ANY_SEQ);
+            if (r->len > 0)
+                memcpy(r->to, q->bytes, r->len);
+            free(q);
+        }
+    /* Puts, by source and issue order. */
+    for (int s = 0; s < np; s++) {
+        if (s == p->id) {
+            for (struct rma *r = p->rma_head; r != NULL; r = r->next)
+                if (r->peer == -1) {
+                    if (r->len > 0)
+                        memcpy(region_at(p, r->slot, r->off, r->len), r->to, r->len);
+                    free(r->to);
+                    r->to = NULL;
+                }
+            continue;
+        }
+        for (uint64_t k = 0; k < from[s]; k++) {
+            stashed *q = data_of(p, s, HR_W_PUT_MSG, ANY_SEQ);
+            hr_wire_rma h;
+            memcpy(&h, q->bytes, sizeof h);
+            if (h.len > 0)
+                memcpy(region_at(p, h.slot, h.off, h.len), q->bytes + sizeof h, h.len);
+            free(q);
+        }
+    }
+    free(from);
+    rma_drop(p);
+    memset(p->counts, 0, 2 * (size_t)np * sizeof *p->counts);
+}
+
+void hr_sync(hr_proc *p)
+{
+    hr_wire_req r = { .op = HR_W_SYNC };
+    call(p, &r);
+    sync_move(p);
+}
+
+void hr_barrier(hr_proc *p)
+{
+    hr_wire_req r = { .op = HR_W_BARRIER };
+    call(p, &r);
+}
+
+/* The last run's figures beyond hr_run_result are the model rank's: rank 0 has them, the other
+ * ranks none (hremu-mpi writes only on rank 0). */
+void hr_machine_events(hr_machine *m, size_t limit)
+{
+    if (m->model != NULL)
+        hr__model_events(m->model, limit);
+}
 size_t hr_machine_event_count(const hr_machine *m, size_t *dropped)
 {
-    (void)m;
+    if (m->model != NULL)
+        return hr__model_event_count(m->model, dropped);
     if (dropped != NULL)
         *dropped = 0;
     return 0;
@@ -856,10 +1080,14 @@ size_t hr_machine_event_count(const hr_machine *m, size_t *dropped)
 int hr_machine_event_each(const hr_machine *m, void (*sink)(void *arg, const hr_event *e),
                           void *arg)
 {
-    (void)m, (void)sink, (void)arg;
-    return HR_EINVAL;
+    return m->model != NULL ? hr__model_event_each(m->model, sink, arg) : HR_EINVAL;
 }
-void hr_machine_neighbour_only(hr_machine *m, int on) { (void)m, (void)on; }
+/* The model checks the rule on every rank's calls. */
+void hr_machine_neighbour_only(hr_machine *m, int on)
+{
+    if (m->model != NULL)
+        hr__model_neighbour_only(m->model, on);
+}
 /* Per processor and per region: rank 0 has them from the model; the other ranks, none yet. */
 int hr_machine_proc_result(const hr_machine *m, int pid, hr_proc_result *out)
 {
@@ -873,9 +1101,11 @@ int hr_machine_region_result(const hr_machine *m, size_t i, hr_region_result *ou
 {
     return m->model != NULL ? hr__model_region_result(m->model, i, out) : HR_EINVAL;
 }
-size_t hr_machine_supersteps(const hr_machine *m) { (void)m; return 0; }
+size_t hr_machine_supersteps(const hr_machine *m)
+{
+    return m->model != NULL ? hr__model_supersteps(m->model) : 0;
+}
 int hr_machine_superstep_result(const hr_machine *m, size_t s, hr_superstep_result *out)
 {
-    (void)m, (void)s, (void)out;
-    return HR_EINVAL;
+    return m->model != NULL ? hr__model_superstep_result(m->model, s, out) : HR_EINVAL;
 }

@@ -48,6 +48,10 @@ typedef struct slot {
 
 struct hr_model {
     const uint8_t *zeros;      /* ZEROS_LEN bytes */
+    uint8_t       *regions;    /* ZEROS_LEN bytes, writable, that every registered region is:
+                                * the model checks a put's or get's bounds and copies bytes
+                                * that mean nothing (mapped lazily, touched as far as used) */
+    uint8_t       *got;        /* likewise, where every get copies to */
     hr_machine   *m;
     MPI_Comm      comm;
     int           p;
@@ -294,6 +298,36 @@ static hr_wire_status *perform(hr_proc *p, hr_model *md, slot *s, const hr_wire_
         break;
     case HR_W_NOW:
         break;
+    case HR_W_ROUND_SEND:
+        rep->flag = (int32_t)hr_round_send(p, r->peer, source(p, md, r->len), r->len, r->token);
+        break;
+    case HR_W_ROUND_END:
+        rep->flag = hr_round_end(p, (int)r->len);
+        st->tag = (int)hr_round_fate(p);
+        break;
+    case HR_W_ROUND_RECV:
+        hr_round_recv(p, bytes(p, s, r->len), r->len, NULL);
+        break;
+    case HR_W_REGISTER:      /* misuse: the rank's base is NULL */
+        st->tag = hr_register(p, r->misuse ? NULL : md->regions, r->len);
+        break;
+    case HR_W_PUT:
+        hr_put(p, r->peer, r->tag, r->cap, r->misuse ? NULL : source(p, md, r->len), r->len);
+        break;
+    case HR_W_GET:
+        hr_get(p, r->peer, r->tag, r->cap, r->misuse ? NULL : md->got, r->len);
+        break;
+    case HR_W_SYNC:
+        hr_sync(p);
+        /* A put or get out of bounds fails its issuer after the barrier; the others must not
+         * tell their ranks to move the superstep's bytes: they leave, as the run ends. */
+        for (int i = 0; i < md->p; i++)
+            if (md->m->procs[i].rma_error != NULL)
+                hr__proc_exit(p);
+        break;
+    case HR_W_BARRIER:
+        hr_barrier(p);
+        break;
     case HR_W_IPROBE:
         rep->flag = hr__eng_iprobe(p, r->peer, r->tag, st);
         break;
@@ -386,10 +420,19 @@ int hr__model_create(const hr_machine_config *cfg, MPI_Comm comm, hr_model **out
         return HR_ENOMEM;
     }
     md->zeros = z;
+    void *g = mmap(NULL, ZEROS_LEN, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    void *w = mmap(NULL, ZEROS_LEN, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    md->got = g != MAP_FAILED ? g : NULL;
+    md->regions = w != MAP_FAILED ? w : NULL;
+    if (md->got == NULL || md->regions == NULL) {
+        hr__model_destroy(md);
+        return HR_ENOMEM;
+    }
     int err = hr_machine_create(cfg, &md->m, why);
     if (err != HR_OK) {
-        munmap(z, ZEROS_LEN);
-        free(md);
+        hr__model_destroy(md);
         return err;
     }
     md->comm = comm;
@@ -397,9 +440,7 @@ int hr__model_create(const hr_machine_config *cfg, MPI_Comm comm, hr_model **out
     md->m->taken = taken;
     md->m->taken_arg = md;
     if ((md->slots = calloc((size_t)md->p, sizeof *md->slots)) == NULL) {
-        hr_machine_destroy(md->m);
-        munmap(z, ZEROS_LEN);
-        free(md);
+        hr__model_destroy(md);
         return HR_ENOMEM;
     }
     for (int i = 0; i < md->p; i++) {
@@ -436,6 +477,28 @@ int hr__model_proc_result(const hr_model *md, int pid, hr_proc_result *out)
     return hr_machine_proc_result(md->m, pid, out);
 }
 
+void hr__model_events(hr_model *md, size_t limit) { hr_machine_events(md->m, limit); }
+
+void hr__model_neighbour_only(hr_model *md, int on) { hr_machine_neighbour_only(md->m, on); }
+
+size_t hr__model_supersteps(const hr_model *md) { return hr_machine_supersteps(md->m); }
+
+int hr__model_superstep_result(const hr_model *md, size_t i, hr_superstep_result *out)
+{
+    return hr_machine_superstep_result(md->m, i, out);
+}
+
+size_t hr__model_event_count(const hr_model *md, size_t *dropped)
+{
+    return hr_machine_event_count(md->m, dropped);
+}
+
+int hr__model_event_each(const hr_model *md, void (*sink)(void *arg, const hr_event *e),
+                         void *arg)
+{
+    return hr_machine_event_each(md->m, sink, arg);
+}
+
 void hr__model_end(hr_model *md, hr_run_result *res)
 {
     HR_ASSERT(pthread_join(md->runner, NULL) == 0);
@@ -446,8 +509,9 @@ void hr__model_destroy(hr_model *md)
 {
     if (md == NULL)
         return;
-    hr_machine_destroy(md->m);
-    for (int i = 0; i < md->p; i++) {
+    if (md->m != NULL)
+        hr_machine_destroy(md->m);
+    for (int i = 0; md->slots != NULL && i < md->p; i++) {
         hr__mutex_destroy(&md->slots[i].lock);
         pthread_cond_destroy(&md->slots[i].cond);
         free(md->slots[i].buf);
@@ -459,5 +523,9 @@ void hr__model_destroy(hr_model *md)
     }
     free(md->slots);
     munmap((void *)md->zeros, ZEROS_LEN);
+    if (md->regions != NULL)
+        munmap(md->regions, ZEROS_LEN);
+    if (md->got != NULL)
+        munmap(md->got, ZEROS_LEN);
     free(md);
 }

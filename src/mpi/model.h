@@ -25,5 +25,14 @@ void hr__model_destroy(hr_model *md);
 size_t hr__model_regions(const hr_model *md);
 int    hr__model_region_result(const hr_model *md, size_t i, hr_region_result *out);
 int    hr__model_proc_result(const hr_model *md, int pid, hr_proc_result *out);
+size_t hr__model_supersteps(const hr_model *md);
+int    hr__model_superstep_result(const hr_model *md, size_t i, hr_superstep_result *out);
+/* The model machine's events (hr_machine_events ...) and neighbour rule, for rank 0's
+ * hr_machine_* calls: set before a run, read after it. */
+void   hr__model_events(hr_model *md, size_t limit);
+void   hr__model_neighbour_only(hr_model *md, int on);
+size_t hr__model_event_count(const hr_model *md, size_t *dropped);
+int    hr__model_event_each(const hr_model *md, void (*sink)(void *arg, const hr_event *e),
+                            void *arg);
 
 #endif

@@ -43,8 +43,27 @@ enum hr_wire_op {
     HR_W_IPROBE,           /* peer, tag; answer: flag */
     HR_W_REGION_BEGIN,     /* text: the name (peer 1: the name is NULL) */
     HR_W_REGION_END,
-    HR_W_NOW               /* nothing: the answer's clock (after quiet calls) */
+    HR_W_NOW,              /* nothing: the answer's clock (after quiet calls) */
+    /* rounds: a round message travels as HR_W_ROUND_MSG, numbered by its sender's round
+     * messages; the model says which one a receiver got in the round's answer */
+    HR_W_ROUND_SEND,       /* peer, len, token: the priority; answer: flag = the hr_fate */
+    HR_W_ROUND_END,        /* len: more; answer: flag = more, tag = the round's hr_fate */
+    HR_W_ROUND_RECV,       /* len: the room; only for the model to say the misuse */
+    /* supersteps: the model applies puts and gets to memory that holds nothing (their bytes
+     * are the ranks'); after hr_sync's answer the ranks move them (engine.c, "supersteps") */
+    HR_W_REGISTER,         /* len: the region's bytes */
+    HR_W_PUT,              /* peer, tag: the slot, cap: the offset, len */
+    HR_W_GET,              /* peer, tag: the slot, cap: the offset, len */
+    HR_W_SYNC,
+    HR_W_BARRIER
 };
+
+/* A superstep's put (hr_wire_rma, then its bytes) or get's request (hr_wire_rma), between
+ * ranks. */
+typedef struct hr_wire_rma {
+    int64_t  slot;
+    uint64_t off, len;
+} hr_wire_rma;
 
 /* Calls a rank may report quietly, without waiting for an answer, before it waits for one:
  * sends the model completes at once and hr_compute. The bound keeps a proxy's queue short. */
@@ -88,10 +107,19 @@ typedef struct hr_wire_status {
     uint64_t len;
 } hr_wire_status;
 
-/* The head of a message's bytes on the data communicator: seq is the sender's count of
- * messages sent before it, as the model numbers them. */
+/* What a data message is: each kind is numbered apart by its sender. */
+enum hr_wire_kind {
+    HR_W_MSG,              /* a point-to-point or collective message: seq as the model numbers
+                              the sender's messages */
+    HR_W_ROUND_MSG,        /* a round's message: seq counts the sender's round messages */
+    HR_W_PUT_MSG,          /* a superstep's put, a get's request, a get's reply: taken in */
+    HR_W_GET_MSG,          /*   the order each sender sent them (seq unused) */
+    HR_W_REPLY_MSG
+};
+
+/* The head of a message's bytes on the data communicator. */
 typedef struct hr_wire_data {
-    int32_t  tag, pad;
+    int32_t  tag, kind;    /* kind: an hr_wire_kind */
     uint64_t len, seq;
 } hr_wire_data;
 

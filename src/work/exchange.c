@@ -79,6 +79,17 @@ void hr__exchange_reset(void *inst)
     memset(I->pub.done, 0, (size_t)I->pub.p);
 }
 
+int hr__exchange_parts(void *inst, int pid, hr_part *out, int max)
+{
+    hr_exchange *x = &((exchange_inst *)inst)->pub;
+    if (max < 2)
+        return 0;
+    out[0] = (hr_part){ &x->done[pid], 1, 0 };
+    out[1] = (hr_part){ (void *)&x->out[pid], x->out[pid] != NULL ? (size_t)x->p * x->bytes : 0,
+                        1 };
+    return 2;
+}
+
 int hr__exchange_verify(const void *inst, char *why, size_t whylen)
 {
     const exchange_inst *I = inst;

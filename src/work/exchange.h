@@ -39,6 +39,7 @@ extern const hr_wkey_spec hr__exchange_keys[];
  * receives. mem_bytes: the inputs and outputs, 2 p^2 bytes, and the pointers. */
 int      hr__exchange_make(const hr_workload_spec *s, int p, void **inst, char *why, size_t len);
 void     hr__exchange_reset(void *inst);
+int      hr__exchange_parts(void *inst, int pid, hr_part *out, int max);
 int      hr__exchange_verify(const void *inst, char *why, size_t whylen);
 uint64_t hr__exchange_min_bytes(const void *inst, uint64_t *moved);
 uint64_t hr__exchange_h(const void *inst);

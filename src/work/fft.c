@@ -144,6 +144,18 @@ void hr__fft2d_reset(void *inst)
     memset(I->pub.done, 0, (size_t)I->pub.p);
 }
 
+int hr__fft2d_parts(void *inst, int pid, hr_part *out, int max)
+{
+    hr_fft2d *f = &((fft_inst *)inst)->pub;
+    if (max < 2)
+        return 0;
+    out[0] = (hr_part){ &f->done[pid], 1, 0 };
+    out[1] = (hr_part){ (void *)&f->out[pid],
+                        f->out[pid] != NULL ? (size_t)f->rows * (size_t)f->N * sizeof(fftw_complex)
+                                            : 0, 1 };
+    return 2;
+}
+
 int hr__fft2d_verify(const void *inst, char *why, size_t whylen)
 {
     const fft_inst *I = inst;

@@ -68,6 +68,7 @@ extern const hr_wkey_spec hr__fft2d_keys[];
  * bytes each for the inputs, the outputs and the verifier's scratch, and the pointers. */
 int      hr__fft2d_make(const hr_workload_spec *s, int p, void **inst, char *why, size_t whylen);
 void     hr__fft2d_reset(void *inst);
+int      hr__fft2d_parts(void *inst, int pid, hr_part *out, int max);
 int      hr__fft2d_verify(const void *inst, char *why, size_t whylen);
 uint64_t hr__fft2d_min_bytes(const void *inst, uint64_t *moved);
 uint64_t hr__fft2d_h(const void *inst);

@@ -59,6 +59,7 @@
  * the instance, mem_bytes on any thread. */
 int      hr__hrel_make(const hr_workload_spec *s, int p, void **inst, char *why, size_t whylen);
 void     hr__hrel_reset(void *inst);
+int      hr__hrel_parts(void *inst, int pid, hr_part *out, int max);
 int      hr__hrel_verify(const void *inst, char *why, size_t whylen);
 uint64_t hr__hrel_min_bytes(const void *inst, uint64_t *moved);
 uint64_t hr__hrel_h(const void *inst);

@@ -313,6 +313,16 @@ void hr__pattern_reset(void *inst)
     memset(I->pub.done, 0, (size_t)I->pub.p);
 }
 
+int hr__pattern_parts(void *inst, int pid, hr_part *out, int max)
+{
+    hr_pattern *x = &((pattern_inst *)inst)->pub;
+    if (max < 2)
+        return 0;
+    out[0] = (hr_part){ &x->done[pid], 1, 0 };
+    out[1] = (hr_part){ (void *)&x->out[pid], x->out[pid] != NULL ? x->in_bytes[pid] : 0, 1 };
+    return 2;
+}
+
 int hr__pattern_verify(const void *inst, char *why, size_t whylen)
 {
     const pattern_inst *I = inst;

@@ -49,6 +49,7 @@ extern const hr_wkey_spec hr__pattern_keys[];
  * or an estimate from p when the header cannot be read (make then says why). */
 int      hr__pattern_make(const hr_workload_spec *s, int p, void **inst, char *why, size_t len);
 void     hr__pattern_reset(void *inst);
+int      hr__pattern_parts(void *inst, int pid, hr_part *out, int max);
 int      hr__pattern_verify(const void *inst, char *why, size_t whylen);
 uint64_t hr__pattern_min_bytes(const void *inst, uint64_t *moved);
 uint64_t hr__pattern_h(const void *inst);

@@ -39,6 +39,7 @@
  * algorithm runs on the instance, mem_bytes on any thread. */
 int      hr__sort_make(const hr_workload_spec *s, int p, void **inst, char *why, size_t whylen);
 void     hr__sort_reset(void *inst);
+int      hr__sort_parts(void *inst, int pid, hr_part *out, int max);
 int      hr__sort_verify(const void *inst, char *why, size_t whylen);
 uint64_t hr__sort_min_bytes(const void *inst, uint64_t *moved);
 uint64_t hr__sort_h(const void *inst);

@@ -122,6 +122,22 @@ void hr__values_reset(void *inst)
     I->pub.rows = 0;
 }
 
+/* out[pid], and what processor 0 says of the goal. */
+int hr__values_parts(void *inst, int pid, hr_part *out, int max)
+{
+    hr_values *v = &((values_inst *)inst)->pub;
+    if (max < 5)
+        return 0;
+    out[0] = (hr_part){ (void *)&v->out[pid], v->out[pid] != NULL ? v->m * 8 : 0, 1 };
+    if (pid != 0)
+        return 1;
+    out[1] = (hr_part){ &v->goal, sizeof v->goal, 0 };
+    out[2] = (hr_part){ &v->split, sizeof v->split, 0 };
+    out[3] = (hr_part){ &v->group, sizeof v->group, 0 };
+    out[4] = (hr_part){ &v->rows, sizeof v->rows, 0 };
+    return 5;
+}
+
 uint64_t hr__values_h(const void *inst)
 {
     return ((const values_inst *)inst)->pub.m;

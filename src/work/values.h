@@ -28,6 +28,7 @@ extern const hr_wkey_spec hr__values_keys[];
  * processor) and the pointer arrays. */
 int      hr__values_make(const hr_workload_spec *s, int p, void **inst, char *why, size_t whylen);
 void     hr__values_reset(void *inst);
+int      hr__values_parts(void *inst, int pid, hr_part *out, int max);
 int      hr__values_verify(const void *inst, char *why, size_t whylen);
 uint64_t hr__values_min_bytes(const void *inst, uint64_t *moved);
 uint64_t hr__values_h(const void *inst);

@@ -1,12 +1,13 @@
 #!/bin/sh
-# tests/mpi/check.sh MPI_BUILD_DIR: tests/mpi/ring.c (examples/ring_sum, requests in a timed
+# tests/mpi/check.sh MPI_BUILD_DIR: first, tests/mpi/ring.c (examples/ring_sum, requests in a timed
 # region, the topology's enquiries, receives from any source, collectives) linked with the thread
 # engine and with the MPI engine gives the same model figures, status and deadlock report, line
 # for line, at P = 1, 2, 4 and 8, under async, sync and eager, on the complete graph and on two
 # topologies with links (ring, hypercube); once over Open MPI's shared memory and once over TCP
 # (--mca btl tcp,self), the path between machines. Every rank prints the run's line, and rank 0
-# the timed region's (from the model); they must agree with the thread engine's. The last line
-# is "N passed, M failed".
+# the timed region's and the supersteps' (from the model); they must agree with the thread
+# engine's. Then the configs of tests/mpi/configs through hremu and hremu-mpi (below). The last
+# line is "N passed, M failed".
 set -u
 dir=${1:-build/mpi}
 cd "$(dirname "$0")/../.." || exit 1
@@ -40,6 +41,64 @@ for btl in "vader,self" "tcp,self"; do
         done
     done
 done
+# The configs in tests/mpi/configs (every algorithm family, every discipline, bounded buffers)
+# at P = 1, 2, 4 and 8 on every topology kind that has P processors: hremu-mpi's model columns
+# (all but wall_s, engine, hosts and plan_s) must be hremu's, row for row, and both must exit 0
+# (every row verified; on MPI, by rank 0 from every rank's outputs).
+hremu="$dir/../hremu"
+hremu_mpi="$dir/../hremu-mpi"
+topologies() {
+    case $1 in
+    1) echo "complete, ring, hypercube, mesh 1x1, torus 1x1, fattree" ;;
+    2) echo "complete, ring, hypercube, mesh 1x2, torus 1x2, fattree" ;;
+    4) echo "complete, ring, hypercube, mesh 2x2, torus 2x2, fattree" ;;
+    8) echo "complete, ring, hypercube, mesh 2x4, torus 2x2x2, fattree, rh 1 1" ;;
+    esac
+}
+# The model columns, by name, from the header of a thread engine's command (the first argument).
+model_columns() {
+    "$@" --format csv 2>/dev/null | head -1 | tr , '\n' |
+        grep -v -x -e wall_s -e engine -e hosts -e plan_s | paste -sd , -
+}
+for btl in "vader,self" "tcp,self"; do
+    for np in 1 2 4 8; do
+        for cfg in tests/mpi/configs/*.ini; do
+            set -- "$cfg" --set machine.procs="$np" --set "machine.topology=$(topologies "$np")"
+            cols=$(model_columns "$hremu" "$@")
+            "$hremu" "$@" --format csv --columns "$cols" >"$TMP/want" 2>"$TMP/err"
+            rc_t=$?
+            timeout 300 mpirun --oversubscribe --mca mpi_yield_when_idle 1 --mca btl "$btl" \
+                -np "$np" "$hremu_mpi" "$@" --format csv --columns "$cols" >"$TMP/got" 2>"$TMP/err"
+            rc_m=$?
+            if [ "$rc_t" -eq 0 ] && [ "$rc_m" -eq 0 ] && [ "$(wc -l <"$TMP/want")" -gt 1 ] &&
+                cmp -s "$TMP/want" "$TMP/got"; then
+                pass=$((pass + 1))
+            else
+                fail=$((fail + 1))
+                echo "FAIL: btl $btl, P = $np, $cfg: exit $rc_t on threads, $rc_m on MPI"
+                diff "$TMP/want" "$TMP/got" | head -6
+                head -3 "$TMP/err"
+            fi
+        done
+    done
+done
+# examples/own_command, a user's workload and algorithm with hremu_main, linked with each engine.
+for np in 1 2 4; do
+    set -- examples/own_command/prefix.ini --set machine.procs="$np"
+    cols=$(model_columns "$dir/own-threads" "$@")
+    "$dir/own-threads" "$@" --format csv --columns "$cols" >"$TMP/want" 2>&1
+    timeout 120 mpirun --oversubscribe --mca mpi_yield_when_idle 1 -np "$np" "$dir/own-mpi" "$@" \
+        --format csv --columns "$cols" >"$TMP/got" 2>"$TMP/err"
+    if [ "$(wc -l <"$TMP/want")" -eq 2 ] && grep -q -e ',ok,' -e ',ok$' "$TMP/want" &&
+        cmp -s "$TMP/want" "$TMP/got"; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL: examples/own_command at P = $np: the engines differ"
+        diff "$TMP/want" "$TMP/got" | head -4
+        head -3 "$TMP/err"
+    fi
+done
 # The comparison can fail: async on threads and sync (a deadlock) on MPI must differ.
 "$dir/ring-threads" 2 async complete >"$TMP/threads"
 timeout 60 mpirun --oversubscribe -np 2 "$dir/ring-mpi" 2 sync complete 2>/dev/null | sort -u >"$TMP/got"
@@ -48,5 +107,74 @@ if cmp -s "$TMP/threads" "$TMP/got"; then
 else
     pass=$((pass + 1))
 fi
+# ... and so can the configs': another seed on MPI.
+set -- tests/mpi/configs/hrel.ini --set machine.procs=2
+cols=$(model_columns "$hremu" "$@")
+"$hremu" "$@" --format csv --columns "$cols" >"$TMP/want" 2>/dev/null
+timeout 60 mpirun --oversubscribe -np 2 "$hremu_mpi" "$@" --set machine.seed=4 --format csv \
+    --columns "$cols" >"$TMP/got" 2>/dev/null
+if cmp -s "$TMP/want" "$TMP/got"; then
+    fail=$((fail + 1)); echo "FAIL: seed 3 on threads and seed 4 on MPI compare equal"
+else
+    pass=$((pass + 1))
+fi
+# Faults: one clear line and the same non-zero status on every rank, never a hang.
+expect() {    # expect WHAT STATUS PATTERN: the last command's status and stderr ($TMP/err)
+    if [ "$rc" -eq "$2" ] && [ "$(grep -c -e "$3" "$TMP/err")" -eq 1 ]; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL: $1: exit $rc (want $2), stderr:"
+        head -4 "$TMP/err"
+    fi
+}
+hrel=tests/mpi/configs/hrel.ini
+# a config only some ranks can read
+timeout 60 mpirun --oversubscribe -np 1 "$hremu_mpi" "$hrel" --set machine.procs=2 : \
+    -np 1 "$hremu_mpi" "$TMP/none.ini" >/dev/null 2>"$TMP/err"
+rc=$?
+expect "a config rank 1 cannot read" 2 "^hremu: rank 1: $TMP/none.ini: cannot open"
+# procs other than the ranks
+timeout 60 mpirun --oversubscribe -np 3 "$hremu_mpi" "$hrel" >/dev/null 2>"$TMP/err"
+rc=$?
+expect "procs = 4 on 3 ranks" 2 "no row has procs = 3"
+# an algorithm that fails on one rank (counting sort's keys are too wide on P0): the row fails
+# as on threads, the status 1
+set -- tests/mpi/configs/sort.ini --set machine.procs=2 --set workload.dataset=R \
+    --set run.algorithms=sort.counting --set machine.discipline=async
+timeout 60 mpirun --oversubscribe -np 2 "$hremu_mpi" "$@" --format csv >"$TMP/got" 2>"$TMP/err"
+rc=$?
+expect "sort.counting failing on P0" 1 "^hremu: sort.counting: P0: sort.counting: the largest key"
+# no mpirun: one rank, said
+"$hremu_mpi" "$hrel" --set machine.procs=1,2 >/dev/null 2>"$TMP/err"
+rc=$?
+expect "hremu-mpi alone" 0 "not started by mpirun"
+# a rank killed mid-run: mpirun ends the job
+timeout 120 mpirun --oversubscribe --mca mpi_yield_when_idle 1 -np 2 "$hremu_mpi" "$hrel" \
+    --set machine.procs=2 --set run.repeat=1000000 >/dev/null 2>"$TMP/err" &
+job=$!
+sleep 2
+kill -9 "$(pgrep -f "^$hremu_mpi $hrel --set machine.procs=2 --set run.repeat=1000000" | tail -1)"
+wait "$job"
+rc=$?
+if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ]; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1)); echo "FAIL: a rank killed mid-run: mpirun exited $rc"
+fi
+
+# The commands README.md and docs/mpi.md show (mpirun lines; synopses skipped), on this box's
+# cores: --oversubscribe added.
+grep -h -e '^ *mpirun ' README.md docs/mpi.md | grep -v -e CONFIG -e HOSTS -e '\.\.\.' -e ' P ' |
+    sed 's/^ *mpirun /mpirun --oversubscribe --mca mpi_yield_when_idle 1 /' >"$TMP/commands"
+while IFS= read -r cmd; do
+    if timeout 120 sh -c "$cmd" >/dev/null 2>"$TMP/err"; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1)); echo "FAIL: $cmd"; head -3 "$TMP/err"
+    fi
+done <"$TMP/commands"
+[ -s "$TMP/commands" ] || { fail=$((fail + 1)); echo "FAIL: no mpirun command found in the docs"; }
+
 echo "$pass passed, $fail failed (the MPI engine against the thread engine)"
 [ "$fail" -eq 0 ]

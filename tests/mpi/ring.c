@@ -1,7 +1,8 @@
 /* ring.c: examples/ring_sum on P processors under a discipline and a topology, then requests
  * (hr_isend, hr_irecv, hr_waitall; an hr_recv that a pending hr_irecv overtakes; hr_test and
  * hr_iprobe), the topology's enquiries, hr_sendrecv, receives from any source, and collectives (hr_bcast, hr_allreduce,
- * hr_transpose, and hr_group_allreduce in the halves hr_group_split makes). One source file
+ * hr_transpose, and hr_group_allreduce in the halves hr_group_split makes), and supersteps
+ * (hr_put and hr_get to others and to itself, hr_sync, hr_barrier). One source file
  * linked with either engine (make mpi builds both): it prints the run's model figures, one
  * line, and fails the run unless every result is the sequential one.
  *
@@ -51,6 +52,37 @@ static void requests(hr_proc *p, int me, int left, int right)
     hr_recv(p, left, 10, &b, sizeof b, NULL);
     if (a != right || b != left || ps.source != left)
         hr_fail(p, "hr_test gave %" PRId64 " and hr_iprobe %" PRId64, a, b);
+}
+
+/* Every processor puts 1000 + its id into word `me` of everyone's array, itself included, and
+ * gets word 0 of its right neighbour's, which must be the value from before the superstep's
+ * puts; then a get and a put to itself across a barrier, which applies neither. */
+static void supersteps(hr_proc *p, int me, int n)
+{
+    int64_t *words = hr_malloc(p, sizeof *words * (size_t)n), before = 0, after = 0;
+    for (int j = 0; j < n; j++)
+        words[j] = -1;
+    int slot = hr_register(p, words, sizeof *words * (size_t)n), right = (me + 1) % n;
+    for (int j = 0; j < n; j++) {
+        int64_t v = 1000 + me;
+        hr_put(p, j, slot, sizeof v * (size_t)me, &v, sizeof v);
+    }
+    hr_get(p, right, slot, 0, &before, sizeof before);
+    hr_sync(p);
+    for (int j = 0; j < n; j++)
+        if (words[j] != 1000 + j)
+            hr_fail(p, "after hr_sync, word %d is %" PRId64 ", not %d", j, words[j], 1000 + j);
+    if (before != -1)
+        hr_fail(p, "hr_get read %" PRId64 ", not the superstep's start value -1", before);
+    int64_t seven = 7;
+    hr_get(p, right, slot, sizeof after * (size_t)(n - 1), &after, sizeof after);
+    hr_put(p, me, slot, 0, &seven, sizeof seven);
+    hr_barrier(p);
+    if (words[0] != 1000 || after != 0)
+        hr_fail(p, "hr_barrier applied a put or a get");
+    hr_sync(p);
+    if (words[0] != 7 || after != 1000 + n - 1)
+        hr_fail(p, "the second superstep left %" PRId64 " and got %" PRId64, words[0], after);
 }
 
 static void body(hr_proc *p, void *arg)
@@ -116,6 +148,7 @@ static void body(hr_proc *p, void *arg)
     int lo = me < n / 2 ? 0 : n / 2, hi = me < n / 2 ? n / 2 : n;
     if (sum != (int64_t)(hi * (hi + 1) - lo * (lo + 1)) / 2)
         hr_fail(p, "hr_group_allreduce gave %" PRId64 " in [%d, %d)", sum, lo, hi);
+    supersteps(p, me, n);
 }
 
 int main(int argc, char **argv)
@@ -147,6 +180,13 @@ int main(int argc, char **argv)
         hr_machine_region_result(m, 0, &rr) == HR_OK)
         printf("region %s time_s %.17g messages %" PRIu64 "\n", rr.name, rr.time_s,
                rr.messages);
+    /* The supersteps, likewise. */
+    for (size_t k = 0; res.status == HR_OK && k < hr_machine_supersteps(m); k++) {
+        hr_superstep_result sr;
+        if (hr_machine_superstep_result(m, k, &sr) == HR_OK)
+            printf("superstep %zu time_s %.17g messages %" PRIu64 " bytes %" PRIu64 " h %" PRIu64
+                   "\n", k, sr.time_s, sr.messages, sr.bytes, sr.h);
+    }
     hr_machine_destroy(m);
     if (res.status != HR_OK)
         printf("%s", res.report);
