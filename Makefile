@@ -57,7 +57,7 @@ TESTS    := $(BUILD)/tests/check_hremu
 EXAMPLE  := $(BUILD)/examples/check_example
 
 .PHONY: all deps run check check-tests check-browser stress bench install uninstall fuzz fuzzers \
-        clean mpi check-mpi
+        clean mpi check-mpi bench-mpi
 all: $(BIN) hremu
 
 deps:
@@ -123,7 +123,8 @@ MPI_LIB   := $(MPI_BUILD)/libhremu-mpi.a
 MPI_BIN   := $(BUILD)/hremu-mpi
 CORE_OBJ  := $(filter $(BUILD)/src/core/%,$(LIB_OBJ))
 MPI_OBJ   := $(MPI_BUILD)/model_core.o $(MPI_BUILD)/model.o $(MPI_BUILD)/engine.o \
-             $(MPI_BUILD)/world.o $(filter-out $(CORE_OBJ),$(LIB_OBJ))
+             $(MPI_BUILD)/direct.o $(MPI_BUILD)/world.o $(MPI_BUILD)/calibrate.o \
+             $(filter-out $(CORE_OBJ),$(LIB_OBJ))
 
 $(MPI_BUILD)/core.syms: $(CORE_OBJ)
 	@mkdir -p $(dir $@)
@@ -140,7 +141,8 @@ $(MPI_BUILD)/rename.h: $(MPI_BUILD)/core.syms
 $(MPI_BUILD)/model.o: src/mpi/model.c $(MPI_BUILD)/rename.h
 	$(MPICC) $(CFLAGS) $(PKG_CFLAGS) -include $(MPI_BUILD)/rename.h -c $< -o $@
 
-$(MPI_BUILD)/engine.o $(MPI_BUILD)/world.o: $(MPI_BUILD)/%.o: src/mpi/%.c
+$(MPI_BUILD)/engine.o $(MPI_BUILD)/direct.o $(MPI_BUILD)/world.o $(MPI_BUILD)/calibrate.o: \
+    $(MPI_BUILD)/%.o: src/mpi/%.c
 	@mkdir -p $(dir $@)
 	$(MPICC) $(CFLAGS) $(PKG_CFLAGS) -c $< -o $@
 
@@ -176,6 +178,15 @@ $(MPI_BUILD)/own-mpi: $(OWN_SRC) $(MPI_LIB)
 
 mpi: $(MPI_BIN) $(MPI_LIB) $(MPI_BUILD)/hremu-mpi.pc $(MPI_BUILD)/ring-threads $(MPI_BUILD)/ring-mpi \
      $(MPI_BUILD)/own-threads $(MPI_BUILD)/own-mpi
+
+# The plain MPI reference of `make bench-mpi`.
+$(BUILD)/bench/ref_alltoallv_mpi: bench/ref_alltoallv_mpi.c bench/bench_common.h
+	@mkdir -p $(dir $@)
+	$(MPICC) -std=c11 -D_GNU_SOURCE -O2 -g $(WARN) -pthread -o $@ $< $(LDLIBS)
+
+bench-mpi: deps
+	@$(MAKE) --no-print-directory mpi $(BUILD)/bench/ref_alltoallv_mpi
+	scripts/bench_mpi.sh $(BUILD)
 
 check-mpi: deps
 	@$(MAKE) --no-print-directory mpi
@@ -287,4 +298,4 @@ uninstall:
 clean:
 	rm -rf build build-* hremu
 
--include $(DEPS)
+-include $(DEPS) $(wildcard $(MPI_BUILD)/*.d)

@@ -37,8 +37,27 @@ START_TEST(test_options_table)
         }
         ck_assert_msg(o->man != NULL && o->man[strlen(o->man) - 1] == '\n', "%s", o->name);
     }
-    ck_assert_int_eq(n, 21);
+    ck_assert_int_eq(n, 22);
     ck_assert_int_eq(hidden, 2);
+}
+END_TEST
+
+/* --calibrate is a form of its own: its usage line names it with --out, and parsing sets it. */
+START_TEST(test_options_calibrate)
+{
+    hr_options o;
+    char *room[4];
+    const char *a[] = { "hremu-mpi", "--calibrate", "--out", "cost.ini", NULL };
+    ck_assert_int_eq(parse(&o, a, room), HR_EXIT_OK);
+    ck_assert_int_eq(o.calibrate, 1);
+    ck_assert_str_eq(o.out, "cost.ini");
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    hr__options_help(f);
+    fclose(f);
+    ck_assert_msg(strstr(text, "\n       hremu-mpi --calibrate [--out FILE]\n") != NULL, "%s", text);
+    free(text);
 }
 END_TEST
 
@@ -128,6 +147,7 @@ Suite *hr_options_suite(void)
     Suite *s = suite_create("options");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_options_table);
+    tcase_add_test(tc, test_options_calibrate);
     tcase_add_test(tc, test_options_parse);
     tcase_add_test(tc, test_options_refused);
     tcase_add_test(tc, test_options_man);

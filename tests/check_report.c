@@ -30,10 +30,10 @@ static void expectations(void)
              "algorithm,procs,n,h,discipline,topology,cost,seed,model_time_s,rounds,messages,bytes,"
              "max_out_bytes,max_in_bytes,wall_s,verified,steps,rounds_per_h,lost,stalls,status,"
              "engine,hosts,distribution,dataset,%sbuffer,eager_limit,switching,tau,sigma,overhead,hop,compute_unit,"
-             "compute,repeat,params,plan_s,plan_steps\n", names);
+             "compute,model,repeat,params,plan_s,plan_steps\n", names);
     /* The sample's settings, as the columns after status print them, up to params. */
     snprintf(settings, sizeof settings, "threads,1,skewed,,%sunlimited,,cut_through,8.8e-05,5e-08,0,0,1e-09,"
-             "units,3,", commas);
+             "units,on,3,", commas);
 }
 
 /* How many columns of declared keys there are. */
@@ -144,9 +144,32 @@ START_TEST(test_report_csv)
              "1966200,0.25,true,30,7.62939453125e-06,0,0,ok,%s,,\n"
              "hrel.direct,16,1048576,262144,async,complete,cm5,1,0.3333333333333333,2,347,"
              "7866224,524408,1966200,0.25,false,30,7.62939453125e-06,0,0,wrong,threads,1,,R,%s65536,8192,cut_through,"
-             "8.8e-05,5.0000000000000004e-08,1e-06,0,1e-09,measured,1,K=1.5 r=8,0.5,6\n",
+             "8.8e-05,5.0000000000000004e-08,1e-06,0,1e-09,measured,on,1,K=1.5 r=8,0.5,6\n",
              csv_header, settings, commas);
     ck_assert_str_eq(out, want);
+    free(out);
+}
+END_TEST
+
+/* [run] model = off: the model's columns are empty (null in JSON), wall_s and the rest are
+ * there, and the model column says off. */
+START_TEST(test_report_model_off)
+{
+    hr_row r = sample();
+    r.model_off = 1;
+    char *out = render(HR_FORMAT_CSV, &r, 1), want[4096], commas[256] = "";
+    for (int i = 0; hr_workload_column_at(i) != NULL; i++)
+        strcat(commas, ",");
+    expectations();
+    snprintf(want, sizeof want, "%shrel.direct,16,1048576,262144,async,complete,cm5,1,,,,,,,0.25,"
+             "true,,,,,ok,threads,1,skewed,,%sunlimited,,cut_through,8.8e-05,5e-08,0,0,1e-09,"
+             "units,off,3,,,\n", csv_header, commas);
+    ck_assert_str_eq(out, want);
+    free(out);
+    out = render(HR_FORMAT_JSON, &r, 1);
+    ck_assert_msg(strstr(out, "\"model_time_s\":null,\"rounds\":null,\"messages\":null") != NULL &&
+                  strstr(out, "\"wall_s\":0.25") != NULL && strstr(out, "\"model\":\"off\"") != NULL,
+                  "%s", out);
     free(out);
 }
 END_TEST
@@ -186,7 +209,7 @@ START_TEST(test_report_json)
         "\"status\":\"ok\",\"engine\":\"threads\",\"hosts\":1,\"distribution\":\"skewed\",\"dataset\":\"\",%s"
         "\"buffer\":\"unlimited\",\"eager_limit\":null,\"switching\":\"cut_through\","
         "\"tau\":8.8e-05,\"sigma\":5e-08,\"overhead\":0,\"hop\":0,\"compute_unit\":1e-09,"
-        "\"compute\":\"units\",\"repeat\":3,\"params\":\"\",\"plan_s\":null,\"plan_steps\":null}\n",
+        "\"compute\":\"units\",\"model\":\"on\",\"repeat\":3,\"params\":\"\",\"plan_s\":null,\"plan_steps\":null}\n",
         json_declared);
     ck_assert_str_eq(out, want);
     free(out);
@@ -419,6 +442,7 @@ Suite *hr_report_suite(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_report_format_names);
     tcase_add_test(tc, test_report_declared);
+    tcase_add_test(tc, test_report_model_off);
     tcase_add_test(tc, test_report_columns_table);
     tcase_add_test(tc, test_report_table_needs);
     tcase_add_test(tc, test_report_csv);

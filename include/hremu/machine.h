@@ -212,6 +212,12 @@ int  hr_machine_procs(const hr_machine *m);
  * on complete every pair is linked. Their hr_run_result.rounds is then the run's steps, as the
  * papers of such algorithms count them. Machine thread, between runs. */
 void hr_machine_neighbour_only(hr_machine *m, int on);
+/* For the following runs: keep the model (on, the default) or not. Off runs the algorithm with
+ * no clock, no conservative waiting and no figure but wall_s (docs/mpi.md, `[run] model = off`):
+ * the MPI engine's, to time an algorithm alone on a cluster. HR_OK, or HR_EINVAL where the
+ * engine cannot: the thread engine (its processors' waits are the model's), a round discipline
+ * (a round's outcome is the model's). Machine thread, between runs. */
+int  hr_machine_model(hr_machine *m, int on);
 
 /* The i-th discipline / topology name and summary (i from 0); NULL past the end. */
 const char *hr_discipline_name(int i, const char **summary);

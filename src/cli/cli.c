@@ -114,8 +114,6 @@ static void note_row(void *arg, const char *algorithm, const char *msg)
 {
     progress *g = arg;
     g->done++;
-    if (hr__world()->rank != 0)
-        return;
     if (msg == NULL) {
         if (g->on)
             progress_line(g);
@@ -136,8 +134,7 @@ static void note_row(void *arg, const char *algorithm, const char *msg)
 static void warn(void *arg, const char *msg)
 {
     (void)arg;
-    if (hr__world()->rank == 0)
-        fprintf(stderr, "hremu: %s\n", msg);
+    fprintf(stderr, "hremu: %s\n", msg);
 }
 
 static int config_error(const hr_config_error *e)
@@ -156,7 +153,7 @@ static int agree(int code, const char *msg)
         if (who == 0)
             fprintf(stderr, "hremu: %s\n", msg);
         else
-            fprintf(stderr, "hremu: rank %d: %s\n", who, msg);
+            hr__world_say("hremu: rank %d: %s\n", who, msg);
     }
     return worst;
 }
@@ -441,8 +438,7 @@ static int run(const hr_options *o, const hr_config *c, const hr_sweep_plan *pla
         fprintf(stderr, "hremu: %s\n", why);
         return HR_EXIT_USAGE;
     }
-    if (hr__world()->rank == 0)
-        sweep_notes(&st);
+    sweep_notes(&st);
     if (err < 0)
         return config_error(&e);
     if (werr < 0 || side_err) {
@@ -471,6 +467,46 @@ static int topology_info(const hr_options *o, hr_format format)
     return HR_EXIT_OK;
 }
 
+/* --calibrate (hremu-mpi): the ranks measure their machine; rank 0 writes the [cost] section. */
+static int calibrate(const hr_options *o)
+{
+    hr_calibration c = { .repeats = 0 };
+    char why[PATH_MAX + 128];
+    if (hr__world_calibrate(&c, why, sizeof why) != HR_OK) {
+        fprintf(stderr, "hremu: %s\n", why);
+        return HR_EXIT_USAGE;
+    }
+    if (hr__world()->rank != 0)
+        return HR_EXIT_OK;
+    hr_outputs outs = { .n = 0 };
+    FILE *f = stdout;
+    if (o->out != NULL && hr__outputs_open(&outs, "--out", o->out, &f, why, sizeof why) != 0) {
+        fprintf(stderr, "hremu: %s\n", why);
+        return HR_EXIT_USAGE;
+    }
+    fprintf(f, "; hremu-mpi --calibrate: %d ranks on %d host%s. Each figure is the median over the %d\n"
+            "; pairs of rank 0 with another rank of the medians of %d repeats (docs/mpi.md).\n"
+            "; A config names this file: [machine] cost = file:PATH.\n"
+            "[cost]\n", c.ranks, c.hosts, c.hosts == 1 ? "" : "s", c.pairs, c.repeats);
+    fprintf(f, "tau = %.3e          ; half an empty message's round trip (%.3e s, %d in a row),\n"
+            "                         ; less a send's overhead\n", c.tau, c.rtt0, c.rt_rounds);
+    fprintf(f, "sigma = %.3e        ; seconds a byte, %d messages of %zu bytes streamed one way\n",
+            c.sigma, c.stream_msgs, c.stream_bytes);
+    fprintf(f, "overhead = %.3e     ; a send's time, bursts of %d one-byte sends\n", c.overhead,
+            c.burst);
+    fprintf(f, "hop = 0                  ; not measured: a topology's links are the config's\n"
+            "compute_unit = 1e-09     ; not measured: hremu's default, 1 ns an hr_compute unit\n");
+    fprintf(f, "; every pair at once (MPI_Alltoall of %zu-byte blocks): %.3e s a byte a\n"
+            "; processor, %.2f times sigma: contention the model's complete graph does not have\n",
+            c.all_bytes, c.sigma_all, c.sigma > 0 ? c.sigma_all / c.sigma : 0);
+    int bad = ferror(f) || (f == stdout && fflush(stdout) != 0);
+    if (o->out != NULL && hr__outputs_close(&outs, !bad, why, sizeof why) != 0) {
+        fprintf(stderr, "hremu: %s\n", why);
+        return HR_EXIT_USAGE;
+    }
+    return bad ? HR_EXIT_USAGE : HR_EXIT_OK;
+}
+
 int hremu_main(int argc, char **argv)
 {
     hr_options o = { .sets.v = calloc((size_t)argc, sizeof(char *)) };
@@ -480,11 +516,10 @@ int hremu_main(int argc, char **argv)
     }
     const hr_world_info *w = hr__world();
     int rc = hr__options_parse(argc, argv, &o);
-    if (w->rank != 0) {      /* rank 0 writes; the others' files are no files */
-        if (freopen("/dev/null", "w", stdout) == NULL)
-            rc = HR_EXIT_USAGE;
+    hr__world_quiet();       /* rank 0 speaks and writes; the others' files are no files */
+    if (w->rank != 0)
         o.out = o.trace = o.schedule = o.rounds = o.html = o.regions = NULL;
-    } else if (w->note != NULL) {
+    else if (w->note != NULL) {
         fprintf(stderr, "hremu: note: %s\n", w->note);
     }
     hr_format format = HR_FORMAT_TABLE;
@@ -494,6 +529,8 @@ int hremu_main(int argc, char **argv)
         printf("hremu " HREMU_VERSION "\n");
     else if (rc == HR_EXIT_OK && o.list)
         list_all();
+    else if (rc == HR_EXIT_OK && o.calibrate)
+        rc = calibrate(&o);
     else if (rc == HR_EXIT_OK && o.man_options)
         hr__options_man(stdout);
     else if (rc == HR_EXIT_OK && o.doc_columns)

@@ -30,6 +30,7 @@ typedef struct hr_row {
     uint64_t    lost;
     uint64_t    stalls;
     const char *status;
+    int         model_off;    /* [run] model = off: no model figures */
     const char *engine;       /* the engine's name (core/world.h) */
     int         hosts;        /* distinct hosts its processes ran on */
     const char *distribution, *dataset;   /* NULL: the kind takes none */

@@ -352,8 +352,8 @@ static char *read_line(char *str, int num, void *stream)
     return str;
 }
 
-/* A [workload] value "file:PATH" with a relative PATH names a file beside the config, as its
- * reader expects: PATH becomes DIR/PATH, DIR being the config file's directory (ps->dir, NULL
+/* A [workload] value, or [machine] cost, "file:PATH" with a relative PATH names a file beside
+ * the config, as its reader expects: PATH becomes DIR/PATH, DIR being the config file's directory (ps->dir, NULL
  * for a config read from the current directory or from text). --set values stay relative to the
  * current directory, as any command-line path is. */
 static int beside_config(parse_state *ps, char **item)
@@ -392,7 +392,9 @@ static int on_key(void *user, const char *section, const char *key, const char *
     size_t n = 0;
     if (err == HR_OK)
         err = split_items(where, key, value, &items, &n, ps->e);
-    for (size_t i = 0; err == HR_OK && i < n && strcmp(section, "workload") == 0; i++)
+    int paths = strcmp(section, "workload") == 0 ||
+                (strcmp(section, "machine") == 0 && strcmp(key, "cost") == 0);
+    for (size_t i = 0; err == HR_OK && i < n && paths; i++)
         err = beside_config(ps, &items[i]);
     if (err == HR_OK)
         err = add_entry(ps->c, where, ps->line, section, key, items, n, ps->e);

@@ -7,7 +7,8 @@
  *   [workload] kind (hrelation), n (2^20), h (0: the distribution's own), distribution (uniform);
  *              h and distribution for kind hrelation only, dataset (required) for kinds sort and
  *              values only; then the keys each kind declares (hr_workload.keys), for that kind
- *   [run]      algorithms (no default: required), repeat (1), verify (true), unreceived (warn)
+ *   [run]      algorithms (no default: required), repeat (1), verify (true), unreceived (warn),
+ *              model (on)
  *   [ALGORITHM] one key per entry of that algorithm's hr_param_spec list (its .def by default)
  * Every value may be a comma list: the sweep is the cross product of all lists. Rows run in the
  * order machine point, workload point, run point, algorithm (as listed), algorithm parameters;
@@ -59,6 +60,7 @@ typedef struct hr_point {
     unsigned            repeat;
     int                 verify;
     int                 unreceived_error;  /* [run] unreceived = error: such a row fails */
+    int                 model;         /* [run] model: on (1) or off (0, hremu-mpi only) */
     const hr_algorithm *alg;
     double              params[HR_CONFIG_MAX_PARAMS];  /* in the order of alg->params */
     int                 nparams;

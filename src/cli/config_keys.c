@@ -9,7 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ini.h>
+
 #include "cli/expr.h"
+#include "core/world.h"
 #include "net/discipline.h"
 #include "net/link_model.h"
 
@@ -189,15 +192,80 @@ static int set_eager_limit(hr_point *pt, const char *s, char *why, size_t len)
                        "every send a rendezvous)", why, len);
 }
 
+static int set_tau(hr_point *pt, const char *s, char *why, size_t len);
+static int set_sigma(hr_point *pt, const char *s, char *why, size_t len);
+static int set_overhead(hr_point *pt, const char *s, char *why, size_t len);
+static int set_hop(hr_point *pt, const char *s, char *why, size_t len);
+static int set_compute_unit(hr_point *pt, const char *s, char *why, size_t len);
+
+/* A cost file being read: its figures go to a scratch point; why gets the first error. */
+typedef struct cost_file {
+    hr_point scratch;
+    char     why[200];
+} cost_file;
+
+static int cost_key(void *user, const char *section, const char *key, const char *value)
+{
+    static const struct {
+        const char *name;
+        int (*set)(hr_point *, const char *, char *, size_t);
+    } keys[] = { { "tau", set_tau }, { "sigma", set_sigma }, { "overhead", set_overhead },
+                 { "hop", set_hop }, { "compute_unit", set_compute_unit } };
+    cost_file *f = user;
+    if (strcmp(section, "cost") != 0) {
+        snprintf(f->why, sizeof f->why, "[%s]: a cost file has one section, [cost]", section);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (strcmp(key, keys[i].name) == 0) {
+            char reason[160];
+            if (keys[i].set(&f->scratch, value, reason, sizeof reason) == HR_OK)
+                return 1;
+            snprintf(f->why, sizeof f->why, "%s: %s", key, reason);
+            return 0;
+        }
+    snprintf(f->why, sizeof f->why, "unknown key '%s' (tau, sigma, overhead, hop, compute_unit)",
+             key);
+    return 0;
+}
+
+/* cost = file:PATH: the [cost] section of PATH (hremu-mpi --calibrate writes one), each key as
+ * [machine] takes it; a key the file leaves out is 0, compute_unit 1 ns. */
+static int cost_from_file(hr_point *pt, const char *path, char *why, size_t len)
+{
+    cost_file f = { .why = "" };
+    f.scratch.machine.cost = (hr_cost){ .compute_unit = 1e-9 };
+    errno = 0;
+    int line = ini_parse(path, cost_key, &f);
+    if (line == -1) {
+        snprintf(why, len, "%s: cannot open: %s", path, strerror(errno ? errno : ENOENT));
+        return HR_ENOENT;
+    }
+    if (line != 0) {
+        snprintf(why, len, "%s:%d: %s", path, line, f.why[0] ? f.why : "not a key = value line");
+        return HR_EINVAL;
+    }
+    if (f.scratch.machine.cost.tau <= 0) {
+        snprintf(why, len, "%s: no tau (the latency must be more than 0)", path);
+        return HR_EINVAL;
+    }
+    pt->machine.cost = f.scratch.machine.cost;
+    const char *base = strrchr(path, '/');
+    snprintf(pt->cost, sizeof pt->cost, "file:%s", base != NULL ? base + 1 : path);
+    return HR_OK;
+}
+
 static int set_cost(hr_point *pt, const char *s, char *why, size_t len)
 {
+    if (strncmp(s, "file:", 5) == 0 && s[5] != '\0')
+        return cost_from_file(pt, s + 5, why, len);
     if (hr_cost_preset(s, &pt->machine.cost) == HR_OK) {
         snprintf(pt->cost, sizeof pt->cost, "%s", s);
         return HR_OK;
     }
     char names[256];
     list_names(names, sizeof names, hr_cost_preset_name);
-    snprintf(why, len, "unknown cost preset (presets: %s)", names);
+    snprintf(why, len, "unknown cost preset (presets: %s; or file:PATH, a [cost] section)", names);
     return HR_ENOENT;
 }
 
@@ -446,6 +514,22 @@ static int set_unreceived(hr_point *pt, const char *s, char *why, size_t len)
     return HR_EINVAL;
 }
 
+/* Keep the model or not (docs/mpi.md): off is the MPI engine's. */
+static int set_model(hr_point *pt, const char *s, char *why, size_t len)
+{
+    if (strcmp(s, "on") != 0 && strcmp(s, "off") != 0) {
+        snprintf(why, len, "expected on or off");
+        return HR_EINVAL;
+    }
+    pt->model = strcmp(s, "on") == 0;
+    if (!pt->model && strcmp(hr__world()->engine, "threads") == 0) {
+        snprintf(why, len, "only hremu-mpi runs without the model (docs/mpi.md): on threads "
+                 "every wait is the model's");
+        return HR_EINVAL;
+    }
+    return HR_OK;
+}
+
 /* ---- the tables ------------------------------------------------------------------------------
  * Order matters: setters run top to bottom, so cost comes before the keys that override it, procs
  * before n (which may use p), n before h, kind before distribution, dataset and every key that
@@ -504,6 +588,7 @@ static const hr_config_key run_keys[] = {
     { .name = "repeat",       .def = "1",         .set = set_repeat },
     { .name = "verify",       .def = "true",      .set = set_verify },
     { .name = "unreceived",   .def = "warn",      .set = set_unreceived },
+    { .name = "model",        .def = "on",        .set = set_model },
     { .name = NULL }
 };
 

@@ -55,7 +55,7 @@ static const hr_option options[] = {
              ".B json\n"
              "(one object per line).\n" },
     { .name = "--out", .kind = HR_OPT_VALUE, .at = offsetof(hr_options, out),
-      .arg = "FILE", .forms = HR_FORM_RUN,
+      .arg = "FILE", .forms = HR_FORM_RUN | HR_FORM_CALIBRATE,
       .help = "write the rows to FILE instead of standard output",
       .man = "Write the rows to FILE instead of standard output. Every output file (\\-\\-out,\n"
              "\\-\\-trace, \\-\\-schedule, \\-\\-rounds, \\-\\-html, \\-\\-regions) is written\n"
@@ -186,6 +186,18 @@ static const hr_option options[] = {
       .arg = "P", .forms = HR_FORM_TOPOLOGY,
       .help = "the processors for --topology, where the shape does not fix them",
       .man = "The processors for \\-\\-topology, where the shape does not fix them.\n" },
+    { .name = "--calibrate", .kind = HR_OPT_FLAG, .at = offsetof(hr_options, calibrate),
+      .forms = HR_FORM_CALIBRATE,
+      .help = "hremu-mpi under mpirun: measure the ranks' machine (latency,\n"
+              "seconds a byte, overhead, all pairs at once) and write it as a\n"
+              "[cost] section a config names (cost = file:FILE; docs/mpi.md)",
+      .man = "Under mpirun, hremu-mpi only: measure the machine the ranks run on (an empty\n"
+             "message's round trip, a stream's seconds a byte, a send's overhead, every pair\n"
+             "exchanging at once; each repeated, medians) and write the model's cost figures\n"
+             "as a [cost] section to standard output or\n"
+             ".BR \\-\\-out ,\n"
+             "which a config names with\n"
+             ".BR \"cost = file:FILE\" .\n" },
     { .name = "--list", .kind = HR_OPT_FLAG, .at = offsetof(hr_options, list),
       .forms = HR_FORM_ALONE,
       .help = "algorithms, workloads, disciplines, topologies, cost presets, link models",
@@ -324,6 +336,14 @@ static void usage(FILE *out)
             spelled(word, sizeof word, o, 1);
             usage_word(out, &col, word);
         }
+    fputs("\n       hremu-mpi", out);
+    col = (int)strlen("       hremu-mpi");
+    for (int flags = 1; flags >= 0; flags--)      /* --calibrate, then its options */
+        for (const hr_option *o = options; o->name != NULL; o++)
+            if ((o->forms & HR_FORM_CALIBRATE) && (o->kind == HR_OPT_FLAG) == flags) {
+                spelled(word, sizeof word, o, !flags);
+                usage_word(out, &col, word);
+            }
     fputs("\n       hremu", out);
     const char *sep = " ";
     for (const hr_option *o = options; o->name != NULL; o++)

@@ -31,6 +31,7 @@ typedef struct hr_options {
     const char    *topology, *procs;
     int            list, help, version;
     int            man_options, doc_columns;   /* hidden: the docs' generated parts */
+    int            calibrate;
 } hr_options;
 
 typedef enum hr_option_kind {
@@ -45,6 +46,7 @@ enum {
     HR_FORM_TOPOLOGY = 2,   /* hremu --topology SPEC [--name ARG] ... */
     HR_FORM_ALONE = 4,      /* hremu --list | --help | --version */
     HR_FORM_TOPOLOGY_MODE = 8,  /* the first word of the topology form (--topology SPEC) */
+    HR_FORM_CALIBRATE = 16, /* hremu-mpi --calibrate [--out FILE] */
 };
 
 /* An option. Rows are in the order of the usage line, --help and the man page; the table ends

@@ -259,7 +259,9 @@ static int run_once(sweep *s, size_t k, hr_run_result *res, outcome *o)
     int traced = (s->trace != NULL || s->rounds != NULL || s->html != NULL) && k == 0;
     hr_machine_events(s->m, traced ? (s->trace != NULL ? s->trace->limit : 1000000) : 0);
     hr_machine_neighbour_only(s->m, pt->alg->neighbour_only);
-    int err = hr_machine_run(s->m, body, &b, res);
+    int err = hr_machine_model(s->m, pt->model);
+    if (err == HR_OK)
+        err = hr_machine_run(s->m, body, &b, res);
     hr_machine_events(s->m, 0);
     if (s->world->ranks == 1)
         return judge(s, k, res, o, err, traced);
@@ -311,8 +313,10 @@ static int judge(sweep *s, size_t k, hr_run_result *res, outcome *o, int err, in
         return 1;
     }
     char why[512] = "";
-    if (verifies(s) &&
-        (err = hr_workload_verify(pt->workload, s->inst, res->bytes, why, sizeof why)) != HR_OK) {
+    /* With the model off no bytes are counted: the verifier's floor on them is not checked. */
+    if (verifies(s) && (err = hr_workload_verify(pt->workload, s->inst,
+                                                 pt->model ? res->bytes : UINT64_MAX, why,
+                                                 sizeof why)) != HR_OK) {
         o->status = "wrong";
         snprintf(o->msg, sizeof o->msg, "verification failed (run %zu): %s", k + 1,
                  why[0] ? why : hr_strerror(err));
@@ -320,7 +324,8 @@ static int judge(sweep *s, size_t k, hr_run_result *res, outcome *o, int err, in
     }
     /* Charging measured CPU time makes model time this box's: not deterministic (docs/model.md),
      * so its runs are not compared, and the row shows their median. */
-    if (k > 0 && !pt->machine.cost.measured && model_differs(&o->first, res, why, sizeof why)) {
+    if (k > 0 && !pt->machine.cost.measured && pt->model &&
+        model_differs(&o->first, res, why, sizeof why)) {
         o->status = "nondeterministic";
         snprintf(o->msg, sizeof o->msg, "model figures differ between run 1 and run %zu of the "
                  "same config and seed: %s", k + 1, why);
@@ -360,6 +365,7 @@ static void report_row(sweep *s, const outcome *o, double wall)
         .sigma = pt->machine.cost.sigma, .overhead = pt->machine.cost.overhead,
         .hop = pt->machine.cost.hop, .compute_unit = pt->machine.cost.compute_unit,
         .measured = pt->machine.cost.measured, .repeat = pt->repeat, .params = params,
+        .model_off = !pt->model,
         .planned = o->planned, .plan_s = o->plan_s, .plan_steps = o->plan_steps,
     };
     hr__report_row(s->rep, &row);
@@ -478,6 +484,12 @@ static int algorithm_level(sweep *s)
             for (size_t q = 0; q < hr__config_params(c, a) && err == HR_OK; q++) {
                 hr_config_error why;
                 err = hr__config_algorithm(c, a, q, &s->pt, &why);
+                if (err == HR_OK && !s->pt.model && is_round(s->pt.machine.discipline)) {
+                    err = HR_EKIND;     /* a round's outcome is the model's */
+                    snprintf(why.msg, sizeof why.msg, "%s: model = off: discipline %s decides "
+                             "each round in the model", s->pt.alg->name,
+                             s->pt.machine.discipline);
+                }
                 if (err == HR_EKIND) {    /* hr__config_check made sure some row fits */
                     if (s->st->skipped++ == 0)
                         snprintf(s->st->skip_why, sizeof s->st->skip_why, "%s", why.msg);
@@ -725,6 +737,8 @@ int hr__sweep_check(const hr_config *c, hr_sweep_plan *plan, hr_config_error *e)
         if (e != NULL)
             *e = s.first_invalid;
         err = HR_EINVAL;
+    } else if (err == HR_OK && st.skipped > 0 && p->rows == 0) {
+        err = hr__config_fail(e, HR_EINVAL, NULL, "no row can run: %s", st.skip_why);
     } else if (err == HR_OK && st.other_procs > 0 && p->rows == 0) {
         char where[320];
         hr__config_locate(c, "machine", where, sizeof where);

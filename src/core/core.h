@@ -23,6 +23,7 @@
 #include <setjmp.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <string.h>
 #include <hremu/machine.h>
 
 #include "core/engine.h"
@@ -394,7 +395,22 @@ typedef struct hr_machine {
     void               (*taken)(void *arg, hr_proc *p, int src, int tag, uint64_t seq, size_t len,
                                 const void *into);
     void                *taken_arg;
+    /* Set with taken: messages, round messages and puts carry their lengths, not their bytes
+     * (the ranks move those), so nothing is copied or kept (hr__kept, hr__copy_bytes). */
+    int                  no_bytes;
 } hr_machine;
+
+/* The bytes a message of len bytes keeps, and its copy: none on the MPI engine's model rank. */
+static inline size_t hr__kept(const hr_machine *m, size_t len)
+{
+    return m->no_bytes ? 0 : len;
+}
+
+static inline void hr__copy_bytes(const hr_machine *m, void *dst, const void *src, size_t len)
+{
+    if (len > 0 && !m->no_bytes)
+        memcpy(dst, src, len);
+}
 
 /* wait.c: blocking waits and the resolver */
 typedef int (*hr_ready_fn)(hr_proc *p, void *ctx);

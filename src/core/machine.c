@@ -216,6 +216,12 @@ void hr_machine_neighbour_only(hr_machine *m, int on)
     m->neighbour_only = on != 0;
 }
 
+int hr_machine_model(hr_machine *m, int on)
+{
+    (void)m;
+    return on ? HR_OK : HR_EINVAL;    /* the waits are the model's: docs/mpi.md */
+}
+
 int hr_machine_procs(const hr_machine *m)
 {
     return m->p;

@@ -166,12 +166,11 @@ static void send_begin(hr_proc *p, int dest, const char *call)
 static void send_async(hr_proc *p, int dest, int tag, const void *buf, size_t len)
 {
     hr_time before = atomic_load_explicit(&p->pub_clock, memory_order_relaxed);
-    hr_msg *msg = malloc(sizeof *msg + len);
+    hr_msg *msg = malloc(sizeof *msg + hr__kept(p->m, len));
     if (msg == NULL)
         hr_fail(p, "out of memory sending %zu bytes", len);
     *msg = (hr_msg){ .kind = HR_MSG_COPY, .tag = tag, .len = len, .data = msg->payload };
-    if (len > 0)
-        memcpy(msg->payload, buf, len);
+    hr__copy_bytes(p->m, msg->payload, buf, len);
     stamp_async(p, msg, dest);
     p->clock = hr__tadd(p->clock, p->m->cost.overhead);
     if (p->m->cfg.buffer != 0 && dest != p->id) {
@@ -442,8 +441,7 @@ static void take(hr_proc *p, const recv_ctx *c, void *buf)
     hr_time r = absorb(p, c);
     took(p, msg);
     tell_taken(p, msg, buf);
-    if (msg->len > 0)
-        memcpy(buf, msg->data, msg->len);
+    hr__copy_bytes(p->m, buf, msg->data, msg->len);
     release(p, c, r);
     /* A lent block that is copied is given back at once (mismatched views, e.g. hr_transpose
      * against hr_transpose_view: wrong, but not this side's harm). */
@@ -893,11 +891,11 @@ hr_request *hr__eng_isend(hr_proc *p, int dest, int tag, const void *buf, size_t
     if (rendezvous(p, len)) {
         /* The rendezvous reads a copy: a request left pending when the algorithm returns (a
          * failure) may still be taken, after buf's frame is gone. */
-        void *copy = len > 0 ? hr__alloc(&p->mem, len) : NULL;
-        if (len > 0 && copy == NULL)
+        size_t kept = hr__kept(p->m, len);
+        void *copy = kept > 0 ? hr__alloc(&p->mem, kept) : NULL;
+        if (kept > 0 && copy == NULL)
             hr_fail(p, "hr_isend: out of memory for %zu bytes", len);
-        if (len > 0)
-            memcpy(copy, buf, len);
+        hr__copy_bytes(p->m, copy, buf, len);
         r->buf = copy;
         r->msg = sync_post(p, dest, tag, copy, len, 1);
     } else {

@@ -106,10 +106,9 @@ hr_fate hr_round_send(hr_proc *p, int dest, const void *buf, size_t len, uint64_
         hr__misuse(p, "hr_round_send: a second message in one round (one per round)");
     if (r->state == HR_ROUT_QUEUED)
         return HR_FATE_STALLED;
-    if (reserve(&r->buf, &r->cap, len) != 0)
+    if (reserve(&r->buf, &r->cap, hr__kept(p->m, len)) != 0)
         hr_fail(p, "out of memory sending %zu bytes", len);
-    if (len > 0)
-        memcpy(r->buf, buf, len);
+    hr__copy_bytes(p->m, r->buf, buf, len);
     r->dest = dest;
     r->len = len;
     r->prio = prio;
@@ -125,10 +124,9 @@ hr_fate hr_round_send(hr_proc *p, int dest, const void *buf, size_t len, uint64_
 static int deliver(hr_proc *j, hr_proc *s)
 {
     hr_round_proc *rj = &j->rnd, *rs = &s->rnd;
-    if (reserve(&rj->got, &rj->got_cap, rs->len) != 0)
+    if (reserve(&rj->got, &rj->got_cap, hr__kept(j->m, rs->len)) != 0)
         return -1;
-    if (rs->len > 0)
-        memcpy(rj->got, rs->buf, rs->len);
+    hr__copy_bytes(j->m, rj->got, rs->buf, rs->len);
     rj->got_src = s->id;
     rj->got_len = rs->len;
     if (j->m->taken != NULL)      /* the sender's round message number nsent - 1 */
@@ -304,8 +302,7 @@ int hr_round_recv(hr_proc *p, void *buf, size_t cap, hr_status *st)
     if (r->got_len > cap)
         hr__misuse(p, "hr_round_recv: a message of %zu bytes from P%d, but room for %zu", r->got_len,
                 r->got_src, cap);
-    if (r->got_len > 0)
-        memcpy(buf, r->got, r->got_len);
+    hr__copy_bytes(p->m, buf, r->got, r->got_len);
     if (st != NULL)
         *st = (hr_status){ r->got_src, 0, r->got_len };
     r->got_src = -1;

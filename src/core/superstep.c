@@ -196,7 +196,7 @@ static hr_rma *rma_new(hr_proc *p, int peer, int slot, size_t off, size_t len, s
     hr__check_peer(p, peer, call, 0);
     hr__proc_comm_point(p);
     hr__proc_check_link(p, peer, call);
-    hr_rma *r = malloc(sizeof *r + payload);
+    hr_rma *r = malloc(sizeof *r + hr__kept(p->m, payload));
     if (r == NULL)
         hr_fail(p, "out of memory in %s", call);
     *r = (hr_rma){ .peer = peer, .slot = slot, .off = off, .len = len };
@@ -222,8 +222,7 @@ void hr_put(hr_proc *p, int dest, int slot, size_t off, const void *src, size_t 
     if (src == NULL && len > 0)
         hr__misuse(p, "hr_put: NULL source of %zu bytes", len);
     hr_rma *r = rma_new(p, dest, slot, off, len, len, "hr_put");
-    if (len > 0)
-        memcpy(r->payload, src, len);
+    hr__copy_bytes(p->m, r->payload, src, len);
 }
 
 void hr_get(hr_proc *p, int src, int slot, size_t off, void *dst, size_t len)
@@ -338,8 +337,9 @@ static void sync_serial(hr_machine *m, void *ctx)
                 if (r->is_get != pass)
                     continue;
                 unsigned char *at = rma_target(m, q, r);
-                if (at != NULL && r->len > 0)
-                    memcpy(r->is_get ? r->dst : at, r->is_get ? at : r->payload, r->len);
+                if (at != NULL)
+                    hr__copy_bytes(m, r->is_get ? r->dst : at, r->is_get ? at : r->payload,
+                                   r->len);
                 if (r->peer == i)
                     continue;
                 hr_time lat = link_latency(m, i, r->peer);

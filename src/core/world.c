@@ -1,7 +1,11 @@
 /* world.c: the thread engine's world (world.h): one process, which runs machines of any procs. */
 #include "core/world.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
+
+#include <hremu/error.h>
 
 #include "util/sync.h"
 
@@ -41,4 +45,24 @@ void *hr__world_recv(int from, size_t *len)
 _Noreturn void hr__world_abort(int status)
 {
     exit(status);
+}
+
+void hr__world_quiet(void)
+{
+}
+
+void hr__world_say(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+}
+
+int hr__world_calibrate(hr_calibration *c, char *why, size_t len)
+{
+    (void)c;
+    snprintf(why, len, "--calibrate measures messages between MPI ranks: run it on hremu-mpi "
+             "(mpirun -np P build/hremu-mpi --calibrate)");
+    return HR_EINVAL;
 }

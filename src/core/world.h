@@ -37,4 +37,30 @@ void *hr__world_recv(int from, size_t *len);
 /* End every rank's command now with this exit status, the reason said already (MPI_Abort). */
 _Noreturn void hr__world_abort(int status);
 
+/* What `hremu-mpi --calibrate` measures (src/mpi/calibrate.c): seconds, medians of repeats. */
+typedef struct hr_calibration {
+    double tau, sigma, overhead;  /* the model's figures, fitted */
+    double rtt0;                  /* an empty message's round trip, measured */
+    double sigma_all;             /* seconds a byte a processor, every pair exchanging at once */
+    int    ranks, hosts;
+    int    repeats;               /* each pattern's repeats (0 asks for the default, 11) */
+    int    pairs;                 /* pairs measured: rank 0 with every other rank */
+    int    rt_rounds, burst, stream_msgs;
+    size_t stream_bytes, all_bytes;
+} hr_calibration;
+
+/* Measure the machine the ranks run on (every rank calls it; rank 0 gets the figures). HR_OK,
+ * or HR_EINVAL with the reason in why (the thread engine; one rank). */
+int hr__world_calibrate(hr_calibration *c, char *why, size_t len);
+
+/* Silence this process's standard output and error unless it is rank 0, so that the command
+ * speaks once; a line another rank must say all the same goes through hr__world_say, to the
+ * standard error it had. */
+void hr__world_quiet(void);
+void hr__world_say(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
 #endif

@@ -16,91 +16,19 @@
  * are none yet. A block's bytes travel with it, so a lent block is the receiver's copy, viewed
  * until hr__view_end; the model costs it as lent all the same.
  */
-#include <mpi.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stdint.h>
+#include "mpi/rank.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <hremu/hremu.h>
-#include <hremu/machine.h>
 
-#include "core/engine.h"
 #include "core/world.h"
-#include "mpi/model.h"
-#include "mpi/wire.h"
 #include "net/cost.h"
-#include "net/discipline.h"
 #include "net/link_model.h"
-#include "net/topology.h"
 #include "util/alloc.h"
 #include "util/clock.h"
 #include "util/rng.h"
 #include "util/sync.h"
-
-/* A message's bytes that came before the receive that takes them. */
-typedef struct stashed {
-    struct stashed *next;
-    int             src;
-    hr_wire_data    h;
-    uint8_t         bytes[];
-} stashed;
-
-/* A request: the model's handle (token), and for a receive where its bytes go and whether the
- * model has taken its message yet. */
-struct hr_request {
-    hr_request *next;
-    uint64_t    token;
-    void       *buf;
-    size_t      cap;
-    int         got;
-    hr_status   st;
-};
-
-/* A send still under way: its buffer lives until MPI is done with it. */
-typedef struct sending {
-    MPI_Request req;
-    void       *buf;
-} sending;
-
-struct hr_proc {
-    HR_ENG_HEAD;                     /* engine.h's head, first */
-    struct hr_machine *m;
-    jmp_buf   exit;
-    int64_t   clock;                 /* ps, as the model rank last said */
-    int       quiet;                 /* calls reported since the last answer (HR_W_WINDOW) */
-    stashed **stash;                 /* [nprocs] in arrival order */
-    sending  *out;
-    int       nout, capout;
-    uint64_t  seq;                   /* messages sent this run: the model's numbering */
-    stashed  *own;                   /* the message the last call took for itself */
-    hr_request *reqs;                /* its requests not yet completed */
-    int       coll_tag;              /* the tag of the collective under way (hr__coll_begin) */
-    stashed  *views;                 /* blocks viewed in place until hr__view_end */
-    void     *slots[HR_NSLOTS];
-    uint64_t  rseq;                  /* round messages sent this run */
-    /* supersteps: the registered regions, this superstep's gets (their replies' buffers) and
-     * puts to itself in issue order, and the puts and gets to each processor (engine.c) */
-    struct { void *base; size_t bytes; } *regs;
-    int       nregs, capregs;
-    struct rma { int peer; int64_t slot; size_t off, len; void *to; struct rma *next; }
-             *rma_head, *rma_tail;
-    uint64_t *counts;                /* [2 nprocs]: puts, then gets, to each processor */
-    stashed  *rgot;                  /* the message the last round delivered, until taken */
-    int       rfate;                 /* hr_round_fate: the last round's */
-};
-
-struct hr_machine {
-    hr_machine_config cfg;
-    const hr_disc *disc;
-    hr_topo  *topo;                  /* every rank's own copy, for the topology's enquiries */
-    MPI_Comm  ctl, data;
-    int       rank, size;
-    uint64_t  run;
-    hr_proc   proc;
-    hr_model *model;                 /* rank 0 */
-};
 
 static void rma_drop(hr_proc *p);
 
@@ -225,41 +153,53 @@ static void wait_end(hr_proc *p)
     while (rep.status != HR_W_END);
 }
 
-#define ANY_SEQ UINT64_MAX
-
-/* Is s message number seq (ANY_SEQ: any) of src's messages of that kind (hr_wire_kind)? */
+/* Is s message number seq (HR_ANY_SEQ: any) of its sender's messages of that kind? */
 static int is_msg(const stashed *s, int kind, uint64_t seq)
 {
-    return s->h.kind == kind && (seq == ANY_SEQ || s->h.seq == seq);
+    return s->h.kind == kind && (seq == HR_ANY_SEQ || s->h.seq == seq);
 }
 
-/* The bytes of src's message number seq of a kind (ANY_SEQ: its first): stashed already, or
- * from MPI, stashing what came before it. */
-static stashed *data_of(hr_proc *p, int src, int kind, uint64_t seq)
+stashed *hr__rank_pull(hr_proc *p, int src)
 {
-    stashed **at = &p->stash[src];
-    for (; *at != NULL; at = &(*at)->next)
-        if (is_msg(*at, kind, seq)) {
-            stashed *s = *at;
-            *at = s->next;
-            return s;
-        }
-    for (;;) {
-        MPI_Status st;
-        int n;
-        MPI_Probe(src, HR_W_TAG_DATA, p->m->data, &st);
-        MPI_Get_count(&st, MPI_BYTE, &n);
-        stashed *s = malloc(offsetof(stashed, h) + (size_t)n);
-        if (s == NULL)
-            hr_fail(p, "out of memory receiving %d bytes", n);
-        MPI_Recv(&s->h, n, MPI_BYTE, src, HR_W_TAG_DATA, p->m->data, MPI_STATUS_IGNORE);
-        s->next = NULL;
-        s->src = src;
-        if (is_msg(s, kind, seq))
-            return s;
-        *at = s;
-        at = &s->next;
+    MPI_Status st;
+    int n;
+    MPI_Probe(src, HR_W_TAG_DATA, p->m->data, &st);
+    MPI_Get_count(&st, MPI_BYTE, &n);
+    stashed *s = malloc(offsetof(stashed, h) + (size_t)n);
+    if (s == NULL)
+        hr_fail(p, "out of memory receiving %d bytes", n);
+    MPI_Recv(&s->h, n, MPI_BYTE, st.MPI_SOURCE, HR_W_TAG_DATA, p->m->data, MPI_STATUS_IGNORE);
+    s->next = NULL;
+    s->src = st.MPI_SOURCE;
+    s->arrival = p->arrivals++;
+    stashed **at = &p->stash[s->src];
+    while (*at != NULL)
+        at = &(*at)->next;
+    *at = s;
+    return s;
+}
+
+void hr__rank_unstash(hr_proc *p, stashed *s)
+{
+    stashed **at = &p->stash[s->src];
+    while (*at != s)
+        at = &(*at)->next;
+    *at = s->next;
+    s->next = NULL;
+}
+
+stashed *hr__rank_data(hr_proc *p, int src, int kind, uint64_t seq)
+{
+    stashed *s = p->stash[src];
+    while (s != NULL && !is_msg(s, kind, seq))
+        s = s->next;
+    while (s == NULL) {
+        stashed *got = hr__rank_pull(p, src);
+        if (is_msg(got, kind, seq))
+            s = got;
     }
+    hr__rank_unstash(p, s);
+    return s;
 }
 
 static hr_request *request_of(hr_proc *p, uint64_t token)
@@ -274,7 +214,8 @@ static hr_request *request_of(hr_proc *p, uint64_t token)
  * own, kept in p->own for the call. */
 static void take_taken(hr_proc *p, const hr_wire_taken *t)
 {
-    stashed *s = data_of(p, t->src, t->tag == HR__TAG_ROUND ? HR_W_ROUND_MSG : HR_W_MSG, t->seq);
+    stashed *s = hr__rank_data(p, t->src, t->tag == HR__TAG_ROUND ? HR_W_ROUND_MSG : HR_W_MSG,
+                               t->seq);
     if (s->h.len != t->len)
         hr_fail(p, "the MPI engine's message %llu from P%d has %llu bytes where the model took "
                 "%llu", (unsigned long long)t->seq, t->src, (unsigned long long)s->h.len,
@@ -334,9 +275,11 @@ static void report_extra(hr_proc *p, const void *extra, size_t len)
     free(b);
 }
 
-/* Report r and wait for the answer. */
+/* Report r and wait for the answer. With the model off there is no one to tell: nothing. */
 static hr_wire_rep call(hr_proc *p, hr_wire_req *r)
 {
+    if (p->off)
+        return (hr_wire_rep){ .status = HR_W_OK };
     report(p, r);
     return answer(p);
 }
@@ -345,6 +288,8 @@ static hr_wire_rep call(hr_proc *p, hr_wire_req *r)
  * performs without blocking and that take nothing. p->clock is behind until the next answer. */
 static void tell(hr_proc *p, hr_wire_req *r)
 {
+    if (p->off)
+        return;
     if (p->quiet == HR_W_WINDOW) {
         call(p, r);
         return;
@@ -373,6 +318,8 @@ static size_t own_into(hr_proc *p, const hr_wire_rep *rep, void *buf, hr_status 
 static __attribute__((noreturn)) void leave_failed(hr_proc *p, int misuse, const char *fmt,
                                                    va_list ap)
 {
+    if (p->off)
+        hr__direct_fail(p, misuse, fmt, ap);
     hr_wire_req r = { .op = HR_W_FAIL, .misuse = misuse };
     vsnprintf(r.text, sizeof r.text, fmt, ap);
     report(p, &r);
@@ -466,12 +413,16 @@ int hr_machine_run(hr_machine *m, void (*fn)(hr_proc *, void *), void *arg, hr_r
     p->nregs = 0;
     rma_drop(p);
     memset(p->counts, 0, 2 * (size_t)p->nprocs * sizeof *p->counts);
-    if (m->rank == 0)
+    p->arrivals = 0;
+    p->off = m->model_off;
+    if (m->rank == 0 && !p->off)
         hr__model_begin(m->model, m->run);
     MPI_Barrier(m->ctl);
     double t0 = hr__wall_s();
-    int how = setjmp(p->exit);
-    if (how == 0) {
+    if (p->off) {                    /* direct.c: the algorithm alone */
+        hr__direct_begin(p);
+        fn(p, arg);
+    } else if (setjmp(p->exit) == 0) {
         fn(p, arg);
         hr_wire_req r = { .op = HR_W_DONE };
         report(p, &r);
@@ -479,7 +430,9 @@ int hr_machine_run(hr_machine *m, void (*fn)(hr_proc *, void *), void *arg, hr_r
     }
     double wall = hr__wall_s() - t0;
     settle(p);
-    if (m->rank == 0)
+    if (p->off)
+        hr__direct_end(p);
+    else if (m->rank == 0)
         hr__model_end(m->model, res);
     MPI_Bcast(res, sizeof *res, MPI_BYTE, 0, m->ctl);
     MPI_Allreduce(&wall, &res->wall_s, 1, MPI_DOUBLE, MPI_MAX, m->ctl);
@@ -491,6 +444,8 @@ int hr_machine_run(hr_machine *m, void (*fn)(hr_proc *, void *), void *arg, hr_r
 /* After quiet calls the rank's clock is behind: ask. */
 double hr_now(const hr_proc *p)
 {
+    if (p->off)                      /* no model clock: the run's wall time so far */
+        return hr__wall_s() - p->t0;
     if (p->quiet > 0) {
         hr_wire_req r = { .op = HR_W_NOW };
         call((hr_proc *)p, &r);
@@ -510,11 +465,8 @@ void **hr__proc_slot(hr_proc *p, int slot) { return &p->slots[slot]; }
 
 /* ---- point-to-point ----------------------------------------------------------------------- */
 
-/* Send len bytes of buf to dest, on the data communicator, as a message of that kind
- * (hr_wire_kind) with tag, numbered seq (as the model numbers p's messages, or its round
- * messages); buf may change at once. */
-static void data_send(hr_proc *p, int dest, int kind, int tag, uint64_t seq, const void *buf,
-                      size_t len)
+/* Room for one more send under way. */
+static sending *out_slot(hr_proc *p, size_t len)
 {
     sends_reap(p);
     if (p->nout == p->capout) {
@@ -525,6 +477,15 @@ static void data_send(hr_proc *p, int dest, int kind, int tag, uint64_t seq, con
         p->out = o;
         p->capout = cap;
     }
+    sending *o = &p->out[p->nout++];
+    o->borrowed = 0;
+    return o;
+}
+
+void hr__rank_send(hr_proc *p, int dest, int kind, int tag, uint64_t seq, const void *buf,
+                   size_t len)
+{
+    sending *o = out_slot(p, len);
     uint8_t *b = malloc(sizeof(hr_wire_data) + len);
     if (b == NULL)
         hr_fail(p, "out of memory sending %zu bytes", len);
@@ -532,9 +493,51 @@ static void data_send(hr_proc *p, int dest, int kind, int tag, uint64_t seq, con
     memcpy(b, &h, sizeof h);
     if (len > 0)
         memcpy(b + sizeof h, buf, len);
-    sending *o = &p->out[p->nout++];
     o->buf = b;
     MPI_Isend(b, (int)(sizeof h + len), MPI_BYTE, dest, HR_W_TAG_DATA, p->m->data, &o->req);
+}
+
+/* Below this a copy costs less than a datatype of two pieces. */
+#define BORROW_MIN 4096
+
+void hr__rank_send_borrowed(hr_proc *p, int dest, int kind, int tag, uint64_t seq,
+                            const void *buf, size_t len)
+{
+    if (len < BORROW_MIN || len > INT32_MAX) {
+        hr__rank_send(p, dest, kind, tag, seq, buf, len);
+        return;
+    }
+    sending *o = out_slot(p, len);
+    hr_wire_data *h = malloc(sizeof *h);
+    if (h == NULL)
+        hr_fail(p, "out of memory sending %zu bytes", len);
+    *h = (hr_wire_data){ .tag = tag, .kind = kind, .len = len, .seq = seq };
+    /* The head and the bytes where they are, as one message. */
+    MPI_Aint at[2];
+    int lens[2] = { (int)sizeof *h, (int)len };
+    MPI_Get_address(h, &at[0]);
+    MPI_Get_address(buf, &at[1]);
+    MPI_Datatype two;
+    MPI_Type_create_hindexed(2, lens, at, MPI_BYTE, &two);
+    MPI_Type_commit(&two);
+    MPI_Isend(MPI_BOTTOM, 1, two, dest, HR_W_TAG_DATA, p->m->data, &o->req);
+    MPI_Type_free(&two);
+    o->buf = h;
+    o->borrowed = 1;
+}
+
+void hr__rank_borrowed_wait(hr_proc *p)
+{
+    int k = 0;
+    for (int i = 0; i < p->nout; i++) {
+        if (p->out[i].borrowed) {
+            MPI_Wait(&p->out[i].req, MPI_STATUS_IGNORE);
+            free(p->out[i].buf);
+        } else {
+            p->out[k++] = p->out[i];
+        }
+    }
+    p->nout = k;
 }
 
 /* The model numbered the message just sent as this rank did, or the two part ways. */
@@ -548,7 +551,12 @@ static void check_seq(hr_proc *p, const hr_wire_rep *rep)
 /* Send through the model: op (HR_W_SEND, HR_W_ISEND, HR_W_POST, HR_W_LEND). */
 static hr_wire_rep send_call(hr_proc *p, int op, int dest, int tag, const void *buf, size_t len)
 {
-    data_send(p, dest, HR_W_MSG, tag, p->seq++, buf, len);
+    if (op == HR_W_POST || op == HR_W_LEND)     /* borrowed until hr__coll_complete */
+        hr__rank_send_borrowed(p, dest, HR_W_MSG, tag, p->seq++, buf, len);
+    else
+        hr__rank_send(p, dest, HR_W_MSG, tag, p->seq++, buf, len);
+    if (p->off)
+        return (hr_wire_rep){ .token = 1 };     /* done: a direct request's token */
     hr_wire_req r = { .op = op, .peer = dest, .tag = tag, .len = len };
     hr_wire_rep rep = call(p, &r);
     check_seq(p, &rep);
@@ -568,7 +576,7 @@ void hr__eng_send(hr_proc *p, int dest, int tag, const void *buf, size_t len)
         send_call(p, HR_W_SEND, dest, tag, buf, len);
         return;
     }
-    data_send(p, dest, HR_W_MSG, tag, p->seq++, buf, len);
+    hr__rank_send(p, dest, HR_W_MSG, tag, p->seq++, buf, len);
     hr_wire_req r = { .op = HR_W_SEND, .peer = dest, .tag = tag, .len = len };
     tell(p, &r);
 }
@@ -576,7 +584,8 @@ void hr__eng_send(hr_proc *p, int dest, int tag, const void *buf, size_t len)
 size_t hr__eng_recv(hr_proc *p, int src, int tag, void *buf, size_t cap, hr_status *st,
                     const char *call_name)
 {
-    (void)call_name;
+    if (p->off)
+        return hr__direct_recv(p, src, tag, buf, cap, st, call_name);
     hr_wire_req r = { .op = HR_W_RECV, .peer = src, .tag = tag, .len = cap };
     hr_wire_rep rep = call(p, &r);
     return own_into(p, &rep, buf, st);
@@ -585,7 +594,9 @@ size_t hr__eng_recv(hr_proc *p, int src, int tag, void *buf, size_t cap, hr_stat
 size_t hr__eng_sendrecv(hr_proc *p, int dest, int sendtag, const void *sendbuf, size_t sendlen,
                         int src, int recvtag, void *recvbuf, size_t cap, hr_status *st)
 {
-    data_send(p, dest, HR_W_MSG, sendtag, p->seq++, sendbuf, sendlen);
+    hr__rank_send(p, dest, HR_W_MSG, sendtag, p->seq++, sendbuf, sendlen);
+    if (p->off)
+        return hr__direct_recv(p, src, recvtag, recvbuf, cap, st, "hr_sendrecv");
     hr_wire_req r = { .op = HR_W_SENDRECV, .peer = dest, .tag = sendtag, .len = sendlen,
                       .peer2 = src, .tag2 = recvtag, .cap = cap };
     hr_wire_rep rep = call(p, &r);
@@ -594,6 +605,10 @@ size_t hr__eng_sendrecv(hr_proc *p, int dest, int sendtag, const void *sendbuf, 
 
 void hr__eng_probe(hr_proc *p, int src, int tag, hr_status *st)
 {
+    if (p->off) {
+        hr__direct_probe(p, src, tag, st);
+        return;
+    }
     hr_wire_req r = { .op = HR_W_PROBE, .peer = src, .tag = tag };
     hr_wire_rep rep = call(p, &r);
     if (st != NULL)
@@ -602,6 +617,8 @@ void hr__eng_probe(hr_proc *p, int src, int tag, hr_status *st)
 
 int hr__eng_iprobe(hr_proc *p, int src, int tag, hr_status *st)
 {
+    if (p->off)
+        return hr__direct_iprobe(p, src, tag, st);
     hr_wire_req r = { .op = HR_W_IPROBE, .peer = src, .tag = tag };
     hr_wire_rep rep = call(p, &r);
     if (rep.flag && st != NULL)
@@ -611,7 +628,7 @@ int hr__eng_iprobe(hr_proc *p, int src, int tag, hr_status *st)
 
 /* ---- requests ----------------------------------------------------------------------------- */
 
-static hr_request *request_new(hr_proc *p, uint64_t token, void *buf, size_t cap)
+hr_request *hr__rank_request(hr_proc *p, uint64_t token, void *buf, size_t cap)
 {
     hr_request *q = malloc(sizeof *q);
     if (q == NULL)
@@ -621,7 +638,7 @@ static hr_request *request_new(hr_proc *p, uint64_t token, void *buf, size_t cap
     return q;
 }
 
-static void request_free(hr_proc *p, hr_request **req)
+void hr__rank_request_free(hr_proc *p, hr_request **req)
 {
     for (hr_request **at = &p->reqs; *at != NULL; at = &(*at)->next)
         if (*at == *req) {
@@ -636,7 +653,7 @@ static void drop_requests(hr_proc *p)
 {
     while (p->reqs != NULL) {
         hr_request *q = p->reqs;
-        request_free(p, &q);
+        hr__rank_request_free(p, &q);
     }
 }
 
@@ -652,14 +669,16 @@ void hr__eng_request_check(hr_proc *p, const hr_request *r, const char *call_nam
 hr_request *hr__eng_isend(hr_proc *p, int dest, int tag, const void *buf, size_t len)
 {
     hr_wire_rep rep = send_call(p, HR_W_ISEND, dest, tag, buf, len);
-    return request_new(p, rep.token, NULL, 0);
+    return hr__rank_request(p, rep.token, NULL, 0);
 }
 
 hr_request *hr__eng_irecv(hr_proc *p, int src, int tag, void *buf, size_t cap)
 {
+    if (p->off)
+        return hr__direct_irecv(p, src, tag, buf, cap);
     hr_wire_req r = { .op = HR_W_IRECV, .peer = src, .tag = tag, .len = cap };
     hr_wire_rep rep = call(p, &r);
-    return request_new(p, rep.token, buf, cap);
+    return hr__rank_request(p, rep.token, buf, cap);
 }
 
 /* *req is complete, its status st as the model says: set it free. */
@@ -669,13 +688,15 @@ static size_t request_done(hr_proc *p, hr_request **req, hr_status st, hr_status
         hr_fail(p, "the model completed a receive whose bytes this rank was not told of");
     if (out != NULL)
         *out = st;
-    request_free(p, req);
+    hr__rank_request_free(p, req);
     return st.bytes;
 }
 
 size_t hr__eng_wait(hr_proc *p, hr_request **req, hr_status *st, const char *call_name)
 {
     (void)call_name;
+    if (p->off)
+        return hr__direct_wait(p, req, st);
     hr_wire_req r = { .op = HR_W_WAIT, .token = (*req)->token };
     hr_wire_rep rep = call(p, &r);
     return request_done(p, req, (hr_status){ rep.src, rep.tag, rep.len }, st);
@@ -683,6 +704,8 @@ size_t hr__eng_wait(hr_proc *p, hr_request **req, hr_status *st, const char *cal
 
 int hr__eng_test(hr_proc *p, hr_request **req, hr_status *st)
 {
+    if (p->off)
+        return hr__direct_test(p, req, st);
     hr_wire_req r = { .op = HR_W_TEST, .token = (*req)->token };
     hr_wire_rep rep = call(p, &r);
     if (rep.flag)
@@ -692,6 +715,12 @@ int hr__eng_test(hr_proc *p, hr_request **req, hr_status *st)
 
 void hr__eng_waitall(hr_proc *p, int n, hr_request **reqs, hr_status *st)
 {
+    if (p->off) {
+        for (int i = 0; i < n; i++)
+            if (reqs[i] != NULL)
+                hr__direct_wait(p, &reqs[i], st != NULL ? &st[i] : NULL);
+        return;
+    }
     uint64_t *tokens = malloc((size_t)(n > 0 ? n : 1) * sizeof *tokens);
     hr_wire_status *sts = malloc((size_t)(n > 0 ? n : 1) * sizeof *sts);
     if (tokens == NULL || sts == NULL)
@@ -759,6 +788,10 @@ void hr__coll_lend(hr_proc *p, int dest, const void *buf, size_t len)
 
 void hr__coll_take(hr_proc *p, int src, void *buf, size_t len)
 {
+    if (p->off) {
+        hr__direct_recv(p, src, p->coll_tag, buf, len, NULL, "a collective");
+        return;
+    }
     block_call(p, HR_W_TAKE, src, len);
     stashed *s = block_data(p);
     if (len > 0)
@@ -769,6 +802,8 @@ void hr__coll_take(hr_proc *p, int src, void *buf, size_t len)
 /* The block stays the rank's until hr__view_end (the sender's copy went with the message). */
 const void *hr__coll_view(hr_proc *p, int src, size_t len)
 {
+    if (p->off)
+        return hr__direct_view(p, src, len);
     block_call(p, HR_W_VIEW, src, len);
     stashed *s = block_data(p);
     s->next = p->views;
@@ -780,14 +815,23 @@ void hr__view_end(hr_proc *p)
 {
     block_call(p, HR_W_VIEW_END, 0, 0);
     drop_views(p);
+    hr__rank_borrowed_wait(p);
 }
 
 void hr__coll_await(hr_proc *p, int count) { block_call(p, HR_W_AWAIT, 0, (size_t)count); }
-void hr__coll_complete(hr_proc *p)         { block_call(p, HR_W_COMPLETE, 0, 0); }
+
+/* Every block posted is taken (the model says so): their bytes have left, or are leaving. */
+void hr__coll_complete(hr_proc *p)
+{
+    block_call(p, HR_W_COMPLETE, 0, 0);
+    hr__rank_borrowed_wait(p);
+}
 
 /* The model names groups, so that every rank's id for one key is the same as on threads. */
 int hr__ctx_id(hr_proc *p, const void *key, size_t len)
 {
+    if (p->off)
+        return hr__direct_ctx_id(key, len);
     hr_wire_req r = { .op = HR_W_CTX, .len = len };
     report(p, &r);
     report_extra(p, key, len);
@@ -826,7 +870,7 @@ hr_fate hr_round_send(hr_proc *p, int dest, const void *buf, size_t len, uint64_
     hr_wire_req r = { .op = HR_W_ROUND_SEND, .peer = dest, .len = len, .token = prio };
     hr_wire_rep rep = call(p, &r);
     if (rep.flag == HR_FATE_SENT)
-        data_send(p, dest, HR_W_ROUND_MSG, 0, p->rseq++, buf, len);
+        hr__rank_send(p, dest, HR_W_ROUND_MSG, 0, p->rseq++, buf, len);
     return (hr_fate)rep.flag;
 }
 
@@ -900,8 +944,12 @@ static void rma_drop(hr_proc *p)
 /* Bytes off .. off + len of this rank's region slot, which the model has checked. */
 static uint8_t *region_at(hr_proc *p, int64_t slot, size_t off, size_t len)
 {
-    HR_ASSERT(slot >= 0 && slot < p->nregs && off <= p->regs[slot].bytes &&
-              len <= p->regs[slot].bytes - off);
+    if (slot < 0 || slot >= p->nregs || off > p->regs[slot].bytes ||
+        len > p->regs[slot].bytes - off) {
+        HR_ASSERT(p->off);           /* the model said it is sound: no rank gets here */
+        hr__misuse(p, "hr_sync: a put or get to bytes %zu..%zu of P%d's slot %lld, which it "
+                   "has not registered so far", off, off + len, p->id, (long long)slot);
+    }
     return (uint8_t *)p->regs[slot].base + off;
 }
 
@@ -909,6 +957,8 @@ int hr_register(hr_proc *p, void *base, size_t bytes)
 {
     hr_wire_req r = { .op = HR_W_REGISTER, .len = bytes, .misuse = base == NULL };
     hr_wire_rep rep = call(p, &r);           /* the model says a NULL base's misuse */
+    if (p->off && base == NULL && bytes > 0)
+        hr__misuse(p, "hr_register: NULL region of %zu bytes", bytes);
     if (p->nregs == p->capregs) {
         int cap = p->capregs ? 2 * p->capregs : 8;
         void *g = realloc(p->regs, (size_t)cap * sizeof *p->regs);
@@ -919,7 +969,7 @@ int hr_register(hr_proc *p, void *base, size_t bytes)
     }
     p->regs[p->nregs].base = base;
     p->regs[p->nregs].bytes = bytes;
-    HR_ASSERT(rep.tag == p->nregs);
+    HR_ASSERT(p->off || rep.tag == p->nregs);
     return p->nregs++;
 }
 
@@ -935,26 +985,33 @@ static void rma_send(hr_proc *p, int kind, int peer, int slot, size_t off, const
     memcpy(b, &h, sizeof h);
     if (src != NULL && len > 0)
         memcpy(b + sizeof h, src, len);
-    data_send(p, peer, kind, 0, 0, b, n);
+    hr__rank_send(p, peer, kind, 0, 0, b, n);
     free(b);
 }
 
-/* Is a put or get to peer of len bytes at buf a misuse the rank can see? Then the model, told
- * the same (misuse: buf is NULL), says which, and the run ends. */
-static int rma_misuse(const hr_proc *p, int peer, const void *buf, size_t len)
+/* Tell the model of a put or get (op) of len bytes at buf to or from peer; 0 when it is a
+ * misuse the rank can see: the model, told the same (misuse: buf is NULL), says which, and the
+ * run ends (with the model off, the rank says it). */
+static int rma_call(hr_proc *p, int op, int peer, int slot, size_t off, const void *buf,
+                    size_t len)
 {
-    return peer < 0 || peer >= p->nprocs || (buf == NULL && len > 0);
+    hr_wire_req r = { .op = op, .peer = peer, .tag = slot, .cap = off, .len = len,
+                      .misuse = buf == NULL };
+    if (peer < 0 || peer >= p->nprocs || (buf == NULL && len > 0)) {
+        if (p->off)
+            hr__misuse(p, "%s: P%d, %zu bytes at %p", op == HR_W_PUT ? "hr_put" : "hr_get",
+                       peer, len, buf);
+        call(p, &r);
+        return 0;
+    }
+    tell(p, &r);
+    return 1;
 }
 
 void hr_put(hr_proc *p, int dest, int slot, size_t off, const void *src, size_t len)
 {
-    hr_wire_req r = { .op = HR_W_PUT, .peer = dest, .tag = slot, .cap = off, .len = len,
-                      .misuse = src == NULL };
-    if (rma_misuse(p, dest, src, len)) {
-        call(p, &r);
+    if (!rma_call(p, HR_W_PUT, dest, slot, off, src, len))
         return;
-    }
-    tell(p, &r);
     if (dest == p->id) {
         void *copy = malloc(len > 0 ? len : 1);
         if (copy == NULL)
@@ -970,13 +1027,8 @@ void hr_put(hr_proc *p, int dest, int slot, size_t off, const void *src, size_t 
 
 void hr_get(hr_proc *p, int src, int slot, size_t off, void *dst, size_t len)
 {
-    hr_wire_req r = { .op = HR_W_GET, .peer = src, .tag = slot, .cap = off, .len = len,
-                      .misuse = dst == NULL };
-    if (rma_misuse(p, src, dst, len)) {
-        call(p, &r);
+    if (!rma_call(p, HR_W_GET, src, slot, off, dst, len))
         return;
-    }
-    tell(p, &r);
     rma_add(p, src, slot, off, len, dst);
     if (src != p->id) {
         rma_send(p, HR_W_GET_MSG, src, slot, off, NULL, len);
@@ -984,8 +1036,9 @@ void hr_get(hr_proc *p, int src, int slot, size_t off, void *dst, size_t len)
     }
 }
 
-/* After the model's answer to hr_sync: the superstep's bytes, in the canonical order. */
-static void sync_move(hr_proc *p)
+/* After the model's answer to hr_sync (model off: at once): the superstep's bytes, in the
+ * canonical order. */
+void hr__rank_sync_move(hr_proc *p)
 {
     int np = p->nprocs;
     uint64_t *from = malloc(2 * (size_t)np * sizeof *from);
@@ -1009,16 +1062,16 @@ static void sync_move(hr_proc *p)
             continue;
         }
         for (uint64_t k = 0; k < from[np + s]; k++) {
-            stashed *q = data_of(p, s, HR_W_GET_MSG, ANY_SEQ);
+            stashed *q = hr__rank_data(p, s, HR_W_GET_MSG, HR_ANY_SEQ);
             hr_wire_rma h;
             memcpy(&h, q->bytes, sizeof h);
-            data_send(p, s, HR_W_REPLY_MSG, 0, 0, region_at(p, h.slot, h.off, h.len), h.len);
+            hr__rank_send(p, s, HR_W_REPLY_MSG, 0, 0, region_at(p, h.slot, h.off, h.len), h.len);
             free(q);
         }
     }
     for (struct rma *r = p->rma_head; r != NULL; r = r->next)
         if (r->peer >= 0 && r->peer != p->id) {
-            stashed *q = data_of(p, r->peer, HR_W_REPLY_MSG, ANY_SEQ);
+            stashed *q = hr__rank_data(p, r->peer, HR_W_REPLY_MSG, HR_ANY_SEQ);
             if (r->len > 0)
                 memcpy(r->to, q->bytes, r->len);
             free(q);
@@ -1036,7 +1089,7 @@ static void sync_move(hr_proc *p)
             continue;
         }
         for (uint64_t k = 0; k < from[s]; k++) {
-            stashed *q = data_of(p, s, HR_W_PUT_MSG, ANY_SEQ);
+            stashed *q = hr__rank_data(p, s, HR_W_PUT_MSG, HR_ANY_SEQ);
             hr_wire_rma h;
             memcpy(&h, q->bytes, sizeof h);
             if (h.len > 0)
@@ -1053,13 +1106,15 @@ void hr_sync(hr_proc *p)
 {
     hr_wire_req r = { .op = HR_W_SYNC };
     call(p, &r);
-    sync_move(p);
+    hr__rank_sync_move(p);
 }
 
 void hr_barrier(hr_proc *p)
 {
     hr_wire_req r = { .op = HR_W_BARRIER };
     call(p, &r);
+    if (p->off)
+        MPI_Barrier(p->m->data);
 }
 
 /* The last run's figures beyond hr_run_result are the model rank's: rank 0 has them, the other
@@ -1082,6 +1137,14 @@ int hr_machine_event_each(const hr_machine *m, void (*sink)(void *arg, const hr_
 {
     return m->model != NULL ? hr__model_event_each(m->model, sink, arg) : HR_EINVAL;
 }
+int hr_machine_model(hr_machine *m, int on)
+{
+    if (!on && (m->disc->traits & HR_DISC_IN_ROUNDS))
+        return HR_EINVAL;            /* a round's outcome is the model's */
+    m->model_off = !on;
+    return HR_OK;
+}
+
 /* The model checks the rule on every rank's calls. */
 void hr_machine_neighbour_only(hr_machine *m, int on)
 {

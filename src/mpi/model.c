@@ -34,7 +34,7 @@ typedef struct slot {
     pthread_cond_t  cond;
     hr_wire_req    *q;         /* its rank's calls not yet performed, a ring of capq */
     int             head, n, capq;
-    uint8_t        *buf;       /* where the proxy's own receives copy to: len bytes */
+    uint8_t        *buf;       /* the call's extra bytes (extra) */
     size_t          cap;
     hr_wire_taken  *taken;     /* what the call under way took, in order */
     int             ntaken, captaken;
@@ -42,16 +42,13 @@ typedef struct slot {
     int             nposted, capposted;
 } slot;
 
-/* What the proxies send and post instead of the data: zeros, read only, mapped but never
- * backed (a message's bytes are the ranks' business; the model needs only their length). */
+/* What the proxies send, receive, register and get instead of the data: zeros, read only,
+ * mapped but never backed. The model's machine copies no bytes (hr_machine.no_bytes): a
+ * message's bytes are the ranks' business, the model needs only their length. */
 #define ZEROS_LEN ((size_t)1 << 36)
 
 struct hr_model {
     const uint8_t *zeros;      /* ZEROS_LEN bytes */
-    uint8_t       *regions;    /* ZEROS_LEN bytes, writable, that every registered region is:
-                                * the model checks a put's or get's bounds and copies bytes
-                                * that mean nothing (mapped lazily, touched as far as used) */
-    uint8_t       *got;        /* likewise, where every get copies to */
     hr_machine   *m;
     MPI_Comm      comm;
     int           p;
@@ -115,23 +112,25 @@ static const void *source(hr_proc *p, hr_model *md, size_t len)
 
 /* The proxy's own buffer, of len bytes at least: where its receives copy to, and where a
  * call's extra bytes come in. */
-static void *bytes(hr_proc *p, slot *s, size_t len)
+/* Where a receive of len bytes goes in the model: nowhere (hr_machine.no_bytes), but the calls
+ * want an address. */
+static void *bytes(hr_proc *p, hr_model *md, size_t len)
 {
-    if (len > s->cap) {
-        uint8_t *b = realloc(s->buf, len);
-        if (b == NULL)
-            hr_fail(p, "the model rank is out of memory for a %zu-byte message", len);
-        s->buf = b;
-        s->cap = len;
-    }
-    return s->buf;
+    return (void *)source(p, md, len);
 }
 
 /* The extra bytes of p's call (HR_W_TAG_EXTRA): len bytes after the run's number. Bytes an
  * ended run left (its rank sent them as the run ended) are dropped. */
 static void *extra(hr_proc *p, hr_model *md, slot *s, size_t len)
 {
-    uint8_t *b = bytes(p, s, sizeof(uint64_t) + len);
+    if (sizeof(uint64_t) + len > s->cap) {
+        uint8_t *g = realloc(s->buf, sizeof(uint64_t) + len);
+        if (g == NULL)
+            hr_fail(p, "the model rank is out of memory for a call of %zu bytes", len);
+        s->buf = g;
+        s->cap = sizeof(uint64_t) + len;
+    }
+    uint8_t *b = s->buf;
     uint64_t run;
     do {
         MPI_Recv(b, (int)(sizeof run + len), MPI_BYTE, p->id, HR_W_TAG_EXTRA, md->comm,
@@ -169,7 +168,7 @@ static void taken(void *arg, hr_proc *p, int src, int tag, uint64_t seq, size_t 
 
 static hr_request *post_recv(hr_proc *p, slot *s, int src, int tag, size_t cap)
 {
-    void *sink = malloc(cap > 0 ? cap : 1);
+    void *sink = malloc(1);       /* no bytes land there: it names the receive (taken) */
     if (sink == NULL)
         hr_fail(p, "the model rank is out of memory for a %zu-byte receive", cap);
     if (s->nposted == s->capposted)
@@ -228,11 +227,11 @@ static hr_wire_status *perform(hr_proc *p, hr_model *md, slot *s, const hr_wire_
         hr__eng_send(p, r->peer, r->tag, source(p, md, r->len), r->len);
         break;
     case HR_W_RECV:
-        hr__eng_recv(p, r->peer, r->tag, bytes(p, s, r->len), r->len, st, "hr_recv");
+        hr__eng_recv(p, r->peer, r->tag, bytes(p, md, r->len), r->len, st, "hr_recv");
         break;
     case HR_W_SENDRECV:
         hr__eng_sendrecv(p, r->peer, r->tag, source(p, md, r->len), r->len, r->peer2, r->tag2,
-                         bytes(p, s, r->cap), r->cap, st);
+                         bytes(p, md, r->cap), r->cap, st);
         break;
     case HR_W_PROBE:
         hr__eng_probe(p, r->peer, r->tag, st);
@@ -253,7 +252,7 @@ static hr_wire_status *perform(hr_proc *p, hr_model *md, slot *s, const hr_wire_
         hr__coll_lend(p, r->peer, source(p, md, r->len), r->len);
         break;
     case HR_W_TAKE:
-        hr__coll_take(p, r->peer, bytes(p, s, r->len), r->len);
+        hr__coll_take(p, r->peer, bytes(p, md, r->len), r->len);
         break;
     case HR_W_VIEW:
         hr__coll_view(p, r->peer, r->len);
@@ -306,16 +305,16 @@ static hr_wire_status *perform(hr_proc *p, hr_model *md, slot *s, const hr_wire_
         st->tag = (int)hr_round_fate(p);
         break;
     case HR_W_ROUND_RECV:
-        hr_round_recv(p, bytes(p, s, r->len), r->len, NULL);
+        hr_round_recv(p, bytes(p, md, r->len), r->len, NULL);
         break;
     case HR_W_REGISTER:      /* misuse: the rank's base is NULL */
-        st->tag = hr_register(p, r->misuse ? NULL : md->regions, r->len);
+        st->tag = hr_register(p, r->misuse ? NULL : (void *)md->zeros, r->len);
         break;
     case HR_W_PUT:
         hr_put(p, r->peer, r->tag, r->cap, r->misuse ? NULL : source(p, md, r->len), r->len);
         break;
     case HR_W_GET:
-        hr_get(p, r->peer, r->tag, r->cap, r->misuse ? NULL : md->got, r->len);
+        hr_get(p, r->peer, r->tag, r->cap, r->misuse ? NULL : (void *)md->zeros, r->len);
         break;
     case HR_W_SYNC:
         hr_sync(p);
@@ -420,16 +419,6 @@ int hr__model_create(const hr_machine_config *cfg, MPI_Comm comm, hr_model **out
         return HR_ENOMEM;
     }
     md->zeros = z;
-    void *g = mmap(NULL, ZEROS_LEN, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    void *w = mmap(NULL, ZEROS_LEN, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    md->got = g != MAP_FAILED ? g : NULL;
-    md->regions = w != MAP_FAILED ? w : NULL;
-    if (md->got == NULL || md->regions == NULL) {
-        hr__model_destroy(md);
-        return HR_ENOMEM;
-    }
     int err = hr_machine_create(cfg, &md->m, why);
     if (err != HR_OK) {
         hr__model_destroy(md);
@@ -439,6 +428,7 @@ int hr__model_create(const hr_machine_config *cfg, MPI_Comm comm, hr_model **out
     md->p = hr_machine_procs(md->m);
     md->m->taken = taken;
     md->m->taken_arg = md;
+    md->m->no_bytes = 1;      /* the ranks move the bytes: the model copies none */
     if ((md->slots = calloc((size_t)md->p, sizeof *md->slots)) == NULL) {
         hr__model_destroy(md);
         return HR_ENOMEM;
@@ -523,9 +513,5 @@ void hr__model_destroy(hr_model *md)
     }
     free(md->slots);
     munmap((void *)md->zeros, ZEROS_LEN);
-    if (md->regions != NULL)
-        munmap(md->regions, ZEROS_LEN);
-    if (md->got != NULL)
-        munmap(md->got, ZEROS_LEN);
     free(md);
 }

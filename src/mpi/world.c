@@ -3,11 +3,15 @@
  * MPI starts here, at the first call, with MPI_THREAD_MULTIPLE (the model rank's dispatcher and
  * proxies call MPI beside the rank's processor), and ends at exit.
  */
+#include <fcntl.h>
+#include <malloc.h>
 #include <mpi.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/world.h"
 #include <hremu/error.h>
@@ -16,6 +20,7 @@
 static hr_world_info world;
 static MPI_Comm cmd = MPI_COMM_NULL;
 static int      started;     /* HR_OK, or why MPI could not start */
+static int      said = -1;   /* the standard error a quiet rank had (hr__world_quiet) */
 
 static void mpi_end(void)
 {
@@ -64,6 +69,12 @@ static int start(void)
     if (cmd != MPI_COMM_NULL || started != 0)
         return started;
     int on, provided = 0, alone = !launched();    /* before MPI_Init, which may set them */
+    /* A rank receives a run's messages into memory it frees after the run, and the next run's
+     * are as large: keep freed memory in the heap rather than handing it back to the kernel
+     * (glibc maps blocks from 128 KiB up afresh, and every page of a fresh map faults when it is
+     * first written), so that a run's wall_s is not its page faults. */
+    mallopt(M_MMAP_THRESHOLD, 1 << 30);
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
     MPI_Initialized(&on);
     if (!on) {
         if (MPI_Init_thread(NULL, NULL, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
@@ -143,7 +154,37 @@ void *hr__world_recv(int from, size_t *len)
 _Noreturn void hr__world_abort(int status)
 {
     fflush(stdout);
-    fflush(stderr);
+    fflush(stderr);     /* rank 0's; another rank said what it had to by hr__world_say */
     MPI_Abort(MPI_COMM_WORLD, status);
     exit(status);
+}
+
+void hr__world_quiet(void)
+{
+    if (hr__world()->rank == 0 || said >= 0)
+        return;
+    fflush(stdout);
+    fflush(stderr);
+    int null = open("/dev/null", O_WRONLY);
+    said = dup(STDERR_FILENO);
+    if (null >= 0) {
+        dup2(null, STDOUT_FILENO);
+        dup2(null, STDERR_FILENO);
+        close(null);
+    }
+}
+
+void hr__world_say(const char *fmt, ...)
+{
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    size_t len = (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
+    fflush(stderr);
+    if (write(said >= 0 ? said : STDERR_FILENO, line, len) < 0)
+        return;
 }

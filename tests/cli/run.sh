@@ -61,6 +61,20 @@ col() {
                           c { print $c }' "${2:-$TMP/out}"
 }
 
+# ---- a cost file (hremu-mpi --calibrate writes one): its figures, its name in the cost column
+run tests/data/good_cost_file.ini --format csv
+expect_rc 0 "cost = file:"
+if [ "$(col cost)" = "file:cost_good.ini" ] && [ "$(col tau)" = "2e-06" ] &&
+    [ "$(col sigma)" = "1e-09" ] && [ "$(col overhead)" = "1e-07" ]; then ok; else
+    bad "cost = file:cost_good.ini: the row says cost $(col cost), tau $(col tau), sigma $(col sigma)"
+fi
+
+# --calibrate measures MPI ranks: the thread engine's hremu says where it runs (tests/mpi/check.sh
+# runs it on hremu-mpi)
+run --calibrate
+expect_rc 2 "--calibrate on threads"
+expect_err "hremu: --calibrate measures messages between MPI ranks: run it on hremu-mpi (mpirun -np P build/hremu-mpi --calibrate)" "--calibrate on threads"
+
 # ---- information -----------------------------------------------------------------------
 run --version
 expect_rc 0 "--version"
@@ -84,10 +98,11 @@ usage: hremu [CONFIG.ini] [--set SECTION.KEY=VALUE]... [--format table|csv|json]
              [--trace-wall] [--rounds FILE|-] [--html FILE] [--schedule FILE|-]
              [--regions FILE] [--columns LIST] [--aggregate seed] [--quiet]
        hremu --topology SPEC [--format table|csv|json] [--procs P]
+       hremu-mpi --calibrate [--out FILE]
        hremu --list | --help | --version
 
 EOF
-head -7 "$TMP/out" | diff "$TMP/want" - >"$TMP/diff" && ok || { bad "--help's usage lines differ:"; cat "$TMP/diff"; }
+head -8 "$TMP/out" | diff "$TMP/want" - >"$TMP/diff" && ok || { bad "--help's usage lines differ:"; cat "$TMP/diff"; }
 # Every option of the table has its --help line ("  --name"); the hidden ones have none.
 for opt in --set --format --out --trace --trace-limit --trace-sample --trace-wall --rounds \
            --html --schedule --regions --columns --aggregate --quiet --topology --procs --list \
@@ -105,7 +120,7 @@ run --man-options
 expect_rc 0 "--man-options"
 sed -n '/^\.SH OPTIONS$/,/^\.SH /p' docs/hremu.1 | sed '$d' | diff - "$TMP/out" >"$TMP/diff" && ok ||
     { bad "docs/hremu.1's OPTIONS differ from hremu --man-options (- the page, + the table):"; head -20 "$TMP/diff"; }
-[ "$(grep -c '^\.TP$' "$TMP/out")" -eq 19 ] && ok || bad "--man-options: $(grep -c '^\.TP$' "$TMP/out") options, want 19"
+[ "$(grep -c '^\.TP$' "$TMP/out")" -eq 20 ] && ok || bad "--man-options: $(grep -c '^\.TP$' "$TMP/out") options, want 20"
 
 # docs/config.md's list of columns is the column table's (src/cli/columns.c): every row has its
 # line there, and the list has no other (`hremu --doc-columns` prints it).

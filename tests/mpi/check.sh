@@ -18,6 +18,18 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/hremu-mpi.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT INT TERM
 pass=0
 fail=0
+# verdict WHAT: count the case, passed when the condition before it held ($? is 0); else say
+# WHAT, how $TMP/want and $TMP/got differ, and $TMP/err's first lines.
+verdict() {
+    if [ "$?" -eq 0 ]; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL: $1"
+        diff "$TMP/want" "$TMP/got" 2>/dev/null | head -6
+        head -3 "$TMP/err" 2>/dev/null
+    fi
+}
 for btl in "vader,self" "tcp,self"; do
     for np in 1 2 4 8; do
         for disc in async sync eager; do
@@ -28,15 +40,9 @@ for btl in "vader,self" "tcp,self"; do
                 # The thread engine's lines; every rank printed the run's
                 sort -u "$TMP/threads" >"$TMP/want"
                 sort -u "$TMP/mpi" >"$TMP/got"
-                if [ -s "$TMP/want" ] && cmp -s "$TMP/want" "$TMP/got" &&
-                    [ "$(grep -c '^status' "$TMP/mpi")" -eq "$np" ]; then
-                    pass=$((pass + 1))
-                else
-                    fail=$((fail + 1))
-                    echo "FAIL: btl $btl, P = $np, $disc on $topo: the engines differ"
-                    diff "$TMP/want" "$TMP/got" | head -6
-                    head -3 "$TMP/err"
-                fi
+                [ -s "$TMP/want" ] && cmp -s "$TMP/want" "$TMP/got" &&
+                    [ "$(grep -c '^status' "$TMP/mpi")" -eq "$np" ]
+                verdict "btl $btl, P = $np, $disc on $topo: the engines differ"
             done
         done
     done
@@ -70,18 +76,51 @@ for btl in "vader,self" "tcp,self"; do
             timeout 300 mpirun --oversubscribe --mca mpi_yield_when_idle 1 --mca btl "$btl" \
                 -np "$np" "$hremu_mpi" "$@" --format csv --columns "$cols" >"$TMP/got" 2>"$TMP/err"
             rc_m=$?
-            if [ "$rc_t" -eq 0 ] && [ "$rc_m" -eq 0 ] && [ "$(wc -l <"$TMP/want")" -gt 1 ] &&
-                cmp -s "$TMP/want" "$TMP/got"; then
-                pass=$((pass + 1))
-            else
-                fail=$((fail + 1))
-                echo "FAIL: btl $btl, P = $np, $cfg: exit $rc_t on threads, $rc_m on MPI"
-                diff "$TMP/want" "$TMP/got" | head -6
-                head -3 "$TMP/err"
-            fi
+            [ "$rc_t" -eq 0 ] && [ "$rc_m" -eq 0 ] && [ "$(wc -l <"$TMP/want")" -gt 1 ] &&
+                cmp -s "$TMP/want" "$TMP/got"
+            verdict "btl $btl, P = $np, $cfg: exit $rc_t on threads, $rc_m on MPI"
         done
     done
 done
+# expect WHAT STATUS PATTERN: the last command's status ($rc) and one line of $TMP/err matching.
+expect() {
+    [ "$rc" -eq "$2" ] && [ "$(grep -c -e "$3" "$TMP/err")" -eq 1 ]
+    verdict "$1: exit $rc (want $2)"
+}
+# The side outputs come from rank 0's model: --trace, --rounds and --regions equal the thread
+# engine's, byte for byte (no --trace-wall), at P = 4.
+for cfg in tests/mpi/configs/hrel.ini tests/mpi/configs/rounds.ini; do
+    set -- "$cfg" --set machine.procs=4 --set "machine.topology=complete, torus 2x2" --quiet
+    "$hremu" "$@" --format csv --out "$TMP/rows" --trace "$TMP/trace.thr" --rounds \
+        "$TMP/rounds.thr" --regions "$TMP/regions.thr" 2>/dev/null
+    timeout 300 mpirun --oversubscribe --mca mpi_yield_when_idle 1 -np 4 "$hremu_mpi" "$@" \
+        --format csv --out "$TMP/rows" --trace "$TMP/trace.mpi" --rounds "$TMP/rounds.mpi" \
+        --regions "$TMP/regions.mpi" 2>/dev/null
+    cat "$TMP/trace.thr" "$TMP/rounds.thr" "$TMP/regions.thr" >"$TMP/want"
+    cat "$TMP/trace.mpi" "$TMP/rounds.mpi" "$TMP/regions.mpi" >"$TMP/got"
+    [ -s "$TMP/trace.thr" ] && cmp -s "$TMP/want" "$TMP/got"
+    verdict "$cfg at P = 4: --trace, --rounds or --regions differ between the engines"
+done
+
+# model = off (direct.c): every config but the round disciplines', at P = 2 and 4, every row
+# verified (the model columns empty); the thread engine refuses it.
+for np in 2 4; do
+    for cfg in tests/mpi/configs/*.ini; do
+        [ "$cfg" = tests/mpi/configs/rounds.ini ] && continue
+        timeout 300 mpirun --oversubscribe --mca mpi_yield_when_idle 1 -np "$np" "$hremu_mpi" \
+            "$cfg" --set machine.procs="$np" --set "machine.topology=$(topologies "$np")" \
+            --set run.model=off --format csv --columns algorithm,model,model_time_s,status \
+            >"$TMP/got" 2>"$TMP/err"
+        rc=$?
+        grep -v ',off,,ok$' "$TMP/got" >"$TMP/want"     # the header alone
+        [ "$rc" -eq 0 ] && [ "$(wc -l <"$TMP/got")" -gt 1 ] && [ "$(wc -l <"$TMP/want")" -eq 1 ]
+        verdict "model = off, P = $np, $cfg: exit $rc, rows not ok (want: the header alone)"
+    done
+done
+"$hremu" tests/mpi/configs/hrel.ini --set run.model=off >/dev/null 2>"$TMP/err"
+rc=$?
+expect "model = off on threads" 2 "only hremu-mpi runs without the model"
+
 # examples/own_command, a user's workload and algorithm with hremu_main, linked with each engine.
 for np in 1 2 4; do
     set -- examples/own_command/prefix.ini --set machine.procs="$np"
@@ -89,45 +128,24 @@ for np in 1 2 4; do
     "$dir/own-threads" "$@" --format csv --columns "$cols" >"$TMP/want" 2>&1
     timeout 120 mpirun --oversubscribe --mca mpi_yield_when_idle 1 -np "$np" "$dir/own-mpi" "$@" \
         --format csv --columns "$cols" >"$TMP/got" 2>"$TMP/err"
-    if [ "$(wc -l <"$TMP/want")" -eq 2 ] && grep -q -e ',ok,' -e ',ok$' "$TMP/want" &&
-        cmp -s "$TMP/want" "$TMP/got"; then
-        pass=$((pass + 1))
-    else
-        fail=$((fail + 1))
-        echo "FAIL: examples/own_command at P = $np: the engines differ"
-        diff "$TMP/want" "$TMP/got" | head -4
-        head -3 "$TMP/err"
-    fi
+    [ "$(wc -l <"$TMP/want")" -eq 2 ] && grep -q -e ',ok,' -e ',ok$' "$TMP/want" &&
+        cmp -s "$TMP/want" "$TMP/got"
+    verdict "examples/own_command at P = $np: the engines differ"
 done
 # The comparison can fail: async on threads and sync (a deadlock) on MPI must differ.
 "$dir/ring-threads" 2 async complete >"$TMP/threads"
 timeout 60 mpirun --oversubscribe -np 2 "$dir/ring-mpi" 2 sync complete 2>/dev/null | sort -u >"$TMP/got"
-if cmp -s "$TMP/threads" "$TMP/got"; then
-    fail=$((fail + 1)); echo "FAIL: async on threads and sync on MPI compare equal"
-else
-    pass=$((pass + 1))
-fi
+! cmp -s "$TMP/threads" "$TMP/got"
+verdict "async on threads and sync on MPI compare equal"
 # ... and so can the configs': another seed on MPI.
 set -- tests/mpi/configs/hrel.ini --set machine.procs=2
 cols=$(model_columns "$hremu" "$@")
 "$hremu" "$@" --format csv --columns "$cols" >"$TMP/want" 2>/dev/null
 timeout 60 mpirun --oversubscribe -np 2 "$hremu_mpi" "$@" --set machine.seed=4 --format csv \
     --columns "$cols" >"$TMP/got" 2>/dev/null
-if cmp -s "$TMP/want" "$TMP/got"; then
-    fail=$((fail + 1)); echo "FAIL: seed 3 on threads and seed 4 on MPI compare equal"
-else
-    pass=$((pass + 1))
-fi
+! cmp -s "$TMP/want" "$TMP/got"
+verdict "seed 3 on threads and seed 4 on MPI compare equal"
 # Faults: one clear line and the same non-zero status on every rank, never a hang.
-expect() {    # expect WHAT STATUS PATTERN: the last command's status and stderr ($TMP/err)
-    if [ "$rc" -eq "$2" ] && [ "$(grep -c -e "$3" "$TMP/err")" -eq 1 ]; then
-        pass=$((pass + 1))
-    else
-        fail=$((fail + 1))
-        echo "FAIL: $1: exit $rc (want $2), stderr:"
-        head -4 "$TMP/err"
-    fi
-}
 hrel=tests/mpi/configs/hrel.ini
 # a config only some ranks can read
 timeout 60 mpirun --oversubscribe -np 1 "$hremu_mpi" "$hrel" --set machine.procs=2 : \
@@ -157,22 +175,20 @@ sleep 2
 kill -9 "$(pgrep -f "^$hremu_mpi $hrel --set machine.procs=2 --set run.repeat=1000000" | tail -1)"
 wait "$job"
 rc=$?
-if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ]; then
-    pass=$((pass + 1))
-else
-    fail=$((fail + 1)); echo "FAIL: a rank killed mid-run: mpirun exited $rc"
-fi
+[ "$rc" -ne 0 ] && [ "$rc" -ne 124 ]
+verdict "a rank killed mid-run: mpirun exited $rc (124: a hang the timeout ended)"
 
-# The commands README.md and docs/mpi.md show (mpirun lines; synopses skipped), on this box's
-# cores: --oversubscribe added.
-grep -h -e '^ *mpirun ' README.md docs/mpi.md | grep -v -e CONFIG -e HOSTS -e '\.\.\.' -e ' P ' |
+# The commands README.md and docs/mpi.md show (mpirun lines and scripts; synopses skipped), on
+# this box's cores (--oversubscribe added), in a scratch directory that links to the checkout's
+# build/, configs/ and scripts/, so that a command's files (--out cost.ini) land there.
+root=$(pwd)
+mkdir "$TMP/run" && ln -s "$root/build" "$root/configs" "$root/scripts" "$TMP/run/"
+grep -h -e '^ *mpirun ' -e '^ *scripts/mpi_predict' README.md docs/mpi.md |
+    grep -v -e CONFIG -e HOSTS -e '\.\.\.' -e ' P ' |
     sed 's/^ *mpirun /mpirun --oversubscribe --mca mpi_yield_when_idle 1 /' >"$TMP/commands"
 while IFS= read -r cmd; do
-    if timeout 120 sh -c "$cmd" >/dev/null 2>"$TMP/err"; then
-        pass=$((pass + 1))
-    else
-        fail=$((fail + 1)); echo "FAIL: $cmd"; head -3 "$TMP/err"
-    fi
+    (cd "$TMP/run" && timeout 300 sh -c "$cmd" </dev/null) >/dev/null 2>"$TMP/err"
+    verdict "$cmd"
 done <"$TMP/commands"
 [ -s "$TMP/commands" ] || { fail=$((fail + 1)); echo "FAIL: no mpirun command found in the docs"; }
 

@@ -1,0 +1,180 @@
+/* calibrate.c: `hremu-mpi --calibrate` (docs/mpi.md, "Calibration"): the model's cost figures
+ * of the machine the ranks run on, measured as Netgauge and SMPI's calibration do, with
+ * repeated patterns and medians:
+ *
+ *   round trip   an empty message to a partner and back, RT_ROUNDS times in a row: rtt0
+ *   overhead     a burst of BURST one-byte sends into receives posted before it: a send's time
+ *   stream       STREAM_MSGS messages of STREAM_BYTES one way, then an empty answer: the
+ *                seconds a byte takes once the stream flows, (T - rtt0) / bytes
+ *   all pairs    MPI_Alltoall of ALL_BYTES blocks between every pair at once: the seconds a byte
+ *                a processor, beside the stream's, is what the network loses when every pair
+ *                talks (the model's complete graph has no shared links to lose it on)
+ *
+ * The first three run between rank 0 and every other rank in turn (a cluster's pairs cross its
+ * hosts); each is repeated `repeats` times, its median taken per pair, and the median over the
+ * pairs kept. The model's figures follow from its own formulas (docs/model.md): an idle one-way
+ * message of m bytes takes tau + sigma m + overhead, so tau = rtt0 / 2 - overhead, sigma the
+ * stream's seconds a byte.
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <hremu/error.h>
+
+#include "core/world.h"
+
+#define RT_ROUNDS    100
+#define BURST        100
+#define STREAM_MSGS  8
+#define STREAM_BYTES ((size_t)4 << 20)
+#define ALL_BYTES    ((size_t)64 << 10)
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, by_value);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* One pair's round trip of an empty message, seconds (rank 0's figure). */
+static double round_trip(MPI_Comm c, int me, int peer)
+{
+    char b = 0;
+    MPI_Barrier(c);
+    double t0 = MPI_Wtime();
+    for (int k = 0; k < RT_ROUNDS; k++) {
+        if (me == 0) {
+            MPI_Send(&b, 0, MPI_BYTE, peer, 1, c);
+            MPI_Recv(&b, 0, MPI_BYTE, peer, 1, c, MPI_STATUS_IGNORE);
+        } else {
+            MPI_Recv(&b, 0, MPI_BYTE, 0, 1, c, MPI_STATUS_IGNORE);
+            MPI_Send(&b, 0, MPI_BYTE, 0, 1, c);
+        }
+    }
+    return (MPI_Wtime() - t0) / RT_ROUNDS;
+}
+
+/* A send's time on rank 0, the receives posted before the burst. */
+static double send_overhead(MPI_Comm c, int me, int peer, char *buf)
+{
+    MPI_Request r[BURST];
+    double t = 0;
+    if (me != 0)
+        for (int k = 0; k < BURST; k++)
+            MPI_Irecv(buf + k, 1, MPI_BYTE, 0, 2, c, &r[k]);
+    MPI_Barrier(c);
+    if (me == 0) {
+        double t0 = MPI_Wtime();
+        for (int k = 0; k < BURST; k++)
+            MPI_Send(buf + k, 1, MPI_BYTE, peer, 2, c);
+        t = (MPI_Wtime() - t0) / BURST;
+    } else {
+        MPI_Waitall(BURST, r, MPI_STATUSES_IGNORE);
+    }
+    return t;
+}
+
+/* The stream's time on rank 0, to the answer. */
+static double stream(MPI_Comm c, int me, int peer, char *buf)
+{
+    char b = 0;
+    MPI_Barrier(c);
+    double t0 = MPI_Wtime();
+    if (me == 0) {
+        for (int k = 0; k < STREAM_MSGS; k++)
+            MPI_Send(buf, (int)STREAM_BYTES, MPI_BYTE, peer, 3, c);
+        MPI_Recv(&b, 0, MPI_BYTE, peer, 4, c, MPI_STATUS_IGNORE);
+    } else {
+        for (int k = 0; k < STREAM_MSGS; k++)
+            MPI_Recv(buf, (int)STREAM_BYTES, MPI_BYTE, 0, 3, c, MPI_STATUS_IGNORE);
+        MPI_Send(&b, 0, MPI_BYTE, 0, 4, c);
+    }
+    return MPI_Wtime() - t0;
+}
+
+int hr__world_calibrate(hr_calibration *cal, char *why, size_t len)
+{
+    const hr_world_info *w = hr__world();
+    if (w->ranks < 2) {
+        snprintf(why, len, "--calibrate measures messages between ranks: start two or more "
+                 "(mpirun -np P build/hremu-mpi --calibrate)");
+        return HR_EINVAL;
+    }
+    int repeats = cal->repeats > 0 ? cal->repeats : 11;
+    MPI_Comm c;
+    MPI_Comm_dup(MPI_COMM_WORLD, &c);
+    int me, p;
+    MPI_Comm_rank(c, &me);
+    MPI_Comm_size(c, &p);
+    size_t big = STREAM_BYTES > ALL_BYTES * (size_t)p ? STREAM_BYTES : ALL_BYTES * (size_t)p;
+    char *buf = calloc(1, big), *all = calloc(1, ALL_BYTES * (size_t)p);
+    double *rt = malloc(sizeof(double) * (size_t)repeats), *oh = malloc(sizeof(double) * (size_t)repeats);
+    double *st = malloc(sizeof(double) * (size_t)repeats), *al = malloc(sizeof(double) * (size_t)repeats);
+    double *pair_rt = malloc(sizeof(double) * (size_t)p), *pair_oh = malloc(sizeof(double) * (size_t)p);
+    double *pair_st = malloc(sizeof(double) * (size_t)p);
+    if (!buf || !all || !rt || !oh || !st || !al || !pair_rt || !pair_oh || !pair_st) {
+        snprintf(why, len, "out of memory to calibrate");
+        hr__world_abort(2);
+    }
+    for (int peer = 1; peer < p; peer++) {
+        /* The pair alone, on a communicator of its own; the others wait at the next split. */
+        int in = me == 0 || me == peer;
+        MPI_Comm pair;
+        MPI_Comm_split(c, in ? 0 : MPI_UNDEFINED, me, &pair);
+        if (in) {
+            int pm;
+            MPI_Comm_rank(pair, &pm);
+            for (int k = 0; k < repeats; k++) {
+                rt[k] = round_trip(pair, pm, 1);
+                oh[k] = send_overhead(pair, pm, 1, buf);
+                st[k] = stream(pair, pm, 1, buf);
+            }
+            MPI_Comm_free(&pair);
+        }
+        if (me == 0) {
+            pair_rt[peer - 1] = median(rt, repeats);
+            pair_oh[peer - 1] = median(oh, repeats);
+            pair_st[peer - 1] = median(st, repeats);
+        }
+    }
+    for (int k = 0; k < repeats; k++) {
+        MPI_Barrier(c);
+        double t0 = MPI_Wtime();
+        MPI_Alltoall(buf, (int)ALL_BYTES, MPI_BYTE, all, (int)ALL_BYTES, MPI_BYTE, c);
+        double mine = MPI_Wtime() - t0;
+        MPI_Allreduce(&mine, &al[k], 1, MPI_DOUBLE, MPI_MAX, c);
+    }
+    if (me == 0) {
+        double rtt0 = median(pair_rt, p - 1), o = median(pair_oh, p - 1);
+        double stream_s = median(pair_st, p - 1), all_s = median(al, repeats);
+        double sigma = (stream_s - rtt0) / (double)(STREAM_MSGS * STREAM_BYTES);
+        *cal = (hr_calibration){
+            /* tau must be more than 0 (it is the lookahead of receives from any source): a
+             * send's time measured above half the round trip leaves it a quarter of it */
+            .rtt0 = rtt0, .overhead = o, .tau = rtt0 / 2 - o > rtt0 / 4 ? rtt0 / 2 - o : rtt0 / 4,
+            .sigma = sigma > 0 ? sigma : 0,
+            .sigma_all = all_s / ((double)(p - 1) * (double)ALL_BYTES),
+            .ranks = p, .hosts = w->hosts, .repeats = repeats, .pairs = p - 1,
+            .rt_rounds = RT_ROUNDS, .burst = BURST, .stream_msgs = STREAM_MSGS,
+            .stream_bytes = STREAM_BYTES, .all_bytes = ALL_BYTES,
+        };
+    }
+    free(buf);
+    free(all);
+    free(rt);
+    free(oh);
+    free(st);
+    free(al);
+    free(pair_rt);
+    free(pair_oh);
+    free(pair_st);
+    MPI_Comm_free(&c);
+    return HR_OK;
+}
