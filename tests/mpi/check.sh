@@ -145,6 +145,20 @@ timeout 60 mpirun --oversubscribe -np 2 "$hremu_mpi" "$@" --set machine.seed=4 -
     --columns "$cols" >"$TMP/got" 2>/dev/null
 ! cmp -s "$TMP/want" "$TMP/got"
 verdict "seed 3 on threads and seed 4 on MPI compare equal"
+# MPICH (MPICH_BUILD: a build with MPICC=mpicc.mpich, make check-mpi's): every config at P = 4
+# under its launcher, the model columns hremu's.
+if [ -n "${MPICH_BUILD:-}" ]; then
+    for cfg in tests/mpi/configs/*.ini; do
+        set -- "$cfg" --set machine.procs=4 --set "machine.topology=$(topologies 4)"
+        cols=$(model_columns "$hremu" "$@")
+        "$hremu" "$@" --format csv --columns "$cols" >"$TMP/want" 2>/dev/null
+        timeout 300 mpirun.mpich -np 4 "$MPICH_BUILD/hremu-mpi" "$@" --format csv \
+            --columns "$cols" >"$TMP/got" 2>"$TMP/err"
+        [ "$(wc -l <"$TMP/want")" -gt 1 ] && cmp -s "$TMP/want" "$TMP/got"
+        verdict "MPICH, P = 4, $cfg: the engines differ"
+    done
+fi
+
 # Faults: one clear line and the same non-zero status on every rank, never a hang.
 hrel=tests/mpi/configs/hrel.ini
 # a config only some ranks can read
