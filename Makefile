@@ -161,20 +161,22 @@ $(MPI_BUILD)/hremu-mpi.pc: scripts/hremu.pc.in
 	    -e 's|^Description: |Description: (on MPI: link with mpicc) |' \
 	    -e 's|-lhremu|-lhremu-mpi|' $< >$@
 
-# tests/mpi/ring.c, one file linked with each engine: its figures must agree.
+# tests/mpi/ring.c, one file linked with each engine: its figures must agree. (The programs
+# are compiled and linked at once: -MMD's .d names their headers as prerequisites, which the
+# link line leaves out.)
 $(MPI_BUILD)/ring-threads: tests/mpi/ring.c examples/ring_sum/ring_sum.c $(LIB)
-	$(CC) $(filter-out -Isrc,$(CFLAGS)) -Iexamples/ring_sum $(PKG_CFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+	$(CC) $(filter-out -Isrc,$(CFLAGS)) -Iexamples/ring_sum $(PKG_CFLAGS) -o $@ $(filter %.c %.a,$^) $(PKG_LIBS) $(LDLIBS)
 
 $(MPI_BUILD)/ring-mpi: tests/mpi/ring.c examples/ring_sum/ring_sum.c $(MPI_LIB)
-	$(MPICC) $(filter-out -Isrc,$(CFLAGS)) -Iexamples/ring_sum $(PKG_CFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+	$(MPICC) $(filter-out -Isrc,$(CFLAGS)) -Iexamples/ring_sum $(PKG_CFLAGS) -o $@ $(filter %.c %.a,$^) $(PKG_LIBS) $(LDLIBS)
 
 # examples/own_command, a user's program with the whole command, linked with each engine.
 OWN_SRC := examples/own_command/main.c examples/own_command/prefix.c
 $(MPI_BUILD)/own-threads: $(OWN_SRC) $(LIB)
-	$(CC) $(filter-out -Isrc,$(CFLAGS)) $(PKG_CFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+	$(CC) $(filter-out -Isrc,$(CFLAGS)) $(PKG_CFLAGS) -o $@ $(filter %.c %.a,$^) $(PKG_LIBS) $(LDLIBS)
 
 $(MPI_BUILD)/own-mpi: $(OWN_SRC) $(MPI_LIB)
-	$(MPICC) $(filter-out -Isrc,$(CFLAGS)) $(PKG_CFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+	$(MPICC) $(filter-out -Isrc,$(CFLAGS)) $(PKG_CFLAGS) -o $@ $(filter %.c %.a,$^) $(PKG_LIBS) $(LDLIBS)
 
 mpi: $(MPI_BIN) $(MPI_LIB) $(MPI_BUILD)/hremu-mpi.pc $(MPI_BUILD)/ring-threads $(MPI_BUILD)/ring-mpi \
      $(MPI_BUILD)/own-threads $(MPI_BUILD)/own-mpi
@@ -215,6 +217,7 @@ check-tests: $(TESTS) $(EXAMPLE) $(BIN) $(REPLAYS)
 	$(TSAN_ENV) $(ASAN_ENV) HREMU_BIN=$(CURDIR)/$(BIN) tests/cli/commands.sh
 	$(TSAN_ENV) $(ASAN_ENV) HREMU_BIN=$(CURDIR)/$(BIN) tests/cli/recipes.sh
 	$(TSAN_ENV) $(ASAN_ENV) HREMU_BIN=$(CURDIR)/$(BIN) SAN="$(SAN)" tests/cli/determinism.sh
+	$(TSAN_ENV) $(ASAN_ENV) HREMU_BIN=$(CURDIR)/$(BIN) tests/cli/engines.sh
 	$(TSAN_ENV) $(ASAN_ENV) HREMU_BIN=$(CURDIR)/$(BIN) tests/plots.sh
 	$(TSAN_ENV) $(ASAN_ENV) HREMU_BIN=$(CURDIR)/$(BIN) tests/browser.sh
 	$(TSAN_ENV) $(ASAN_ENV) SAN="$(SAN)" CC="$(CC)" CFLAGS="$(if $(SAN),-fsanitize=$(SAN) -fno-omit-frame-pointer)" \

@@ -39,9 +39,9 @@ int main(int argc, char **argv)
         if (g % (uint64_t)p == (uint64_t)rank)
             in[g / (uint64_t)p] = (elem){ .data = (uint32_t)g, .dest = d };
     }
-    int *scount = bench_alloc((size_t)p * sizeof *scount), *sdispl = bench_alloc((size_t)p * sizeof *sdispl);
-    int *rcount = bench_alloc((size_t)p * sizeof *rcount), *rdispl = bench_alloc((size_t)p * sizeof *rdispl);
-    int *at = bench_alloc((size_t)p * sizeof *at);
+    size_t ints = (size_t)p * sizeof(int);
+    int *scount = bench_alloc(ints), *sdispl = bench_alloc(ints), *rcount = bench_alloc(ints);
+    int *rdispl = bench_alloc(ints), *at = bench_alloc(ints);
     elem *out = NULL;
     size_t out_cap = 0;
     double *t = bench_alloc((size_t)a.runs * sizeof *t);

@@ -56,7 +56,8 @@ START_TEST(test_options_calibrate)
     FILE *f = open_memstream(&text, &len);
     hr__options_help(f);
     fclose(f);
-    ck_assert_msg(strstr(text, "\n       hremu-mpi --calibrate [--out FILE]\n") != NULL, "%s", text);
+    ck_assert_msg(strstr(text, "\n       hremu-mpi --calibrate [--out FILE]\n") != NULL, "%s",
+                  text);
     free(text);
 }
 END_TEST

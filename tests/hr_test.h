@@ -21,6 +21,7 @@
     X(order)              \
     X(buffer)             \
     X(deadlock)           \
+    X(fibers)             \
     X(superstep)          \
     X(region)             \
     X(round)              \

@@ -41,7 +41,12 @@ typedef struct hr_machine_config {
     uint64_t    seed;
     int         jitter;       /* random yields and short sleeps at communication points; < 0: read
                                  HREMU_JITTER from the environment */
+    const char *engine;       /* how processors run: "threads" (NULL: a POSIX thread each) or
+                                 "fibers" (user-level contexts on one carrier thread) */
+    size_t      stack;        /* fibers: each processor's stack, bytes; 0: HR_FIBER_STACK */
 } hr_machine_config;
+
+#define HR_FIBER_STACK (64 * 1024)
 
 /* hr_run_result.notes: the run called collectives on a machine whose discipline is sync or eager
  * or whose buffers are bounded; collectives are costed by the async rules all the same (docs/model.md). */

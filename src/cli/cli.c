@@ -5,10 +5,10 @@
  * status: 0 every row verified, 1 a row failed, 2 usage or config error.
  *
  * On the MPI engine (hremu-mpi) every rank runs this command on the same argv and config: rank
- * 0 alone writes rows, files and notes (the others' standard output goes to /dev/null), and
- * wherever one rank may fail where another does not (reading the config, opening the files)
- * the ranks agree on the worst outcome before going on, so that all go on or all stop with it
- * (core/world.h). */
+ * 0 alone writes rows, files and notes (the others' standard output and error go to /dev/null,
+ * hr__world_quiet), and wherever one rank may fail where another does not (reading the config,
+ * opening the files) the ranks agree on the worst outcome before going on, so that all go on or
+ * all stop with it (core/world.h). */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -244,10 +244,11 @@ static int side_output(hr_outputs *outs, const char *opt, const char *path, cons
 static int pick_columns(hr_report *rep, const hr_options *o, const hr_sweep_plan *plan)
 {
     char why[2048];
+    int engines = strcmp(hr__world()->engine, "threads") != 0 || plan->fibers;
     hr_report_rows can = { .traits = (plan->rounds ? HR_ROWS_ROUNDS : 0) |
                                      (plan->lossy ? HR_ROWS_LOSSY : 0) |
                                      (plan->stalls ? HR_ROWS_STALLS : 0) |
-                                     (strcmp(hr__world()->engine, "threads") != 0 ? HR_ROWS_RANKS : 0),
+                                     (engines ? HR_ROWS_ENGINE : 0),
                            .kinds = plan->kinds, .nkinds = plan->nkinds };
     if (hr__report_pick(rep, o->columns, o->aggregate != NULL, &can, why, sizeof why) != HR_OK) {
         fprintf(stderr, "hremu: %s\n", why);
@@ -484,8 +485,9 @@ static int calibrate(const hr_options *o)
         fprintf(stderr, "hremu: %s\n", why);
         return HR_EXIT_USAGE;
     }
-    fprintf(f, "; hremu-mpi --calibrate: %d ranks on %d host%s. Each figure is the median over the %d\n"
-            "; pairs of rank 0 with another rank of the medians of %d repeats (docs/mpi.md).\n"
+    fprintf(f, "; hremu-mpi --calibrate: %d ranks on %d host%s. Each figure is the median over "
+            "the %d\n; pairs of rank 0 with another rank of the medians of %d repeats "
+            "(docs/mpi.md).\n"
             "; A config names this file: [machine] cost = file:PATH.\n"
             "[cost]\n", c.ranks, c.hosts, c.hosts == 1 ? "" : "s", c.pairs, c.repeats);
     fprintf(f, "tau = %.3e          ; half an empty message's round trip (%.3e s, %d in a row),\n"

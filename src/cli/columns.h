@@ -33,6 +33,8 @@ typedef struct hr_row {
     int         model_off;    /* [run] model = off: no model figures */
     const char *engine;       /* the engine's name (core/world.h) */
     int         hosts;        /* distinct hosts its processes ran on */
+    int         fibers;       /* [machine] engine = fibers ... */
+    uint64_t    stack;        /* ... with stacks of this many bytes */
     const char *distribution, *dataset;   /* NULL: the kind takes none */
     const hr_workload   *workload;        /* the row's kind, for its declared keys ... */
     const hr_wkey_value *wkeys;           /* ... and their values, in its order */
@@ -82,7 +84,7 @@ enum {
     HR_ROWS_ROUNDS = 1,  /* some row runs a round discipline (fifo, priority, arbitrary, ocpc) */
     HR_ROWS_LOSSY = 2,   /* some row's discipline can lose messages (arbitrary, ocpc) */
     HR_ROWS_STALLS = 4,  /* some row can stall a send (sync, a bounded buffer, fifo, priority) */
-    HR_ROWS_RANKS = 8,   /* the rows run on an engine of processes (MPI), not on threads */
+    HR_ROWS_ENGINE = 8,  /* some row runs on another engine than threads (fibers, MPI) */
 };
 
 /* What --aggregate seed makes of a column, over a group of rows equal in all but the seed and

@@ -353,9 +353,9 @@ static char *read_line(char *str, int num, void *stream)
 }
 
 /* A [workload] value, or [machine] cost, "file:PATH" with a relative PATH names a file beside
- * the config, as its reader expects: PATH becomes DIR/PATH, DIR being the config file's directory (ps->dir, NULL
- * for a config read from the current directory or from text). --set values stay relative to the
- * current directory, as any command-line path is. */
+ * the config, as its reader expects: PATH becomes DIR/PATH, DIR being the config file's
+ * directory (ps->dir, NULL for a config read from the current directory or from text). --set
+ * values stay relative to the current directory, as any command-line path is. */
 static int beside_config(parse_state *ps, char **item)
 {
     const char *path = *item + 5;

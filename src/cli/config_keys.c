@@ -3,6 +3,7 @@
 #include "cli/config_int.h"
 
 #include <ctype.h>
+#include <inttypes.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -190,6 +191,31 @@ static int set_eager_limit(hr_point *pt, const char *s, char *why, size_t len)
 {
     return parse_bytes(s, &pt->machine.eager_limit, "must be > 0 bytes (discipline sync makes "
                        "every send a rendezvous)", why, len);
+}
+
+/* How the processors run: threads (a POSIX thread each) or fibers (src/core/fibers.c). */
+static int set_engine(hr_point *pt, const char *s, char *why, size_t len)
+{
+    if (strcmp(s, "threads") != 0 && strcmp(s, "fibers") != 0) {
+        snprintf(why, len, "expected threads or fibers");
+        return HR_EINVAL;
+    }
+    pt->machine.engine = s;
+    return HR_OK;
+}
+
+/* A fiber's stack, bytes. */
+static int set_stack(hr_point *pt, const char *s, char *why, size_t len)
+{
+    uint64_t v;
+    int err = parse_bytes(s, &v, "must be 16K .. 1G", why, len);
+    if (err == HR_OK && (v < 16 * 1024 || v > (UINT64_C(1) << 30))) {
+        snprintf(why, len, "must be 16K .. 1G (it is %" PRIu64 " bytes)", v);
+        err = HR_EINVAL;
+    }
+    if (err == HR_OK)
+        pt->machine.stack = (size_t)v;
+    return err;
 }
 
 static int set_tau(hr_point *pt, const char *s, char *why, size_t len);
@@ -551,6 +577,8 @@ static const hr_config_key machine_keys[] = {
     { .name = "compute_unit", .def = NULL,        .set = set_compute_unit },
     { .name = "compute",      .def = "units",     .set = set_compute },
     { .name = "seed",         .def = "1",         .set = set_seed },
+    { .name = "engine",       .def = "threads",   .set = set_engine },
+    { .name = "stack",        .def = "64K",       .set = set_stack },
     { .name = NULL }
 };
 

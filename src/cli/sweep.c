@@ -230,7 +230,7 @@ static const char *const statuses[] = { "ok", "unchecked", "error", "deadlock", 
                                         "nondeterministic", NULL };
 
 /* Every rank takes rank 0's verdict on the run: whether the row stops, its status and why. */
-static int follow(sweep *s, outcome *o, int stop)
+static int follow(outcome *o, int stop)
 {
     struct { int stop, status; } v = { stop, 0 };
     while (statuses[v.status] != NULL && strcmp(statuses[v.status], o->status) != 0)
@@ -239,7 +239,6 @@ static int follow(sweep *s, outcome *o, int stop)
     hr__world_bcast(&v, sizeof v);
     hr__world_bcast(o->msg, sizeof o->msg);
     o->status = statuses[v.status];
-    (void)s;
     return v.stop;
 }
 
@@ -268,7 +267,7 @@ static int run_once(sweep *s, size_t k, hr_run_result *res, outcome *o)
     /* The run's result is rank 0's on every rank, so all collect or none. */
     if (err == HR_OK && res->status == HR_OK && verifies(s))
         collect(s);
-    return follow(s, o, s->world->rank == 0 ? judge(s, k, res, o, err, traced) : 0);
+    return follow(o, s->world->rank == 0 ? judge(s, k, res, o, err, traced) : 0);
 }
 
 /* Rank 0's checks of a run: the side outputs, the status, the verifier, determinism. */
@@ -354,7 +353,12 @@ static void report_row(sweep *s, const outcome *o, double wall)
         .max_out_bytes = o->first.max_out_bytes, .max_in_bytes = o->first.max_in_bytes,
         .wall_s = wall, .verified = strcmp(o->status, "ok") == 0, .stalls = o->first.stalls,
         .lost = o->first.lost,
-        .status = o->status, .engine = s->world->engine, .hosts = s->world->hosts,
+        .status = o->status, .hosts = s->world->hosts,
+        /* the processes' engine (MPI), or on threads' process how its processors ran */
+        .engine = strcmp(s->world->engine, "threads") != 0 ? s->world->engine
+                  : pt->machine.engine != NULL ? pt->machine.engine : "threads",
+        .fibers = pt->machine.engine != NULL && strcmp(pt->machine.engine, "fibers") == 0,
+        .stack = pt->machine.stack,
         .distribution = pt->workload->distributions ? pt->work.distribution : NULL,
         .dataset = pt->workload->datasets ? pt->work.dataset : NULL,
         .workload = pt->workload, .wkeys = pt->wkeys,
@@ -467,6 +471,7 @@ static void plan_row(sweep *s)
     plan->lossy |= (t & HR_DISC_LOSES) != 0;
     plan->stalls |= (t & HR_DISC_STALLS) != 0 || s->pt.machine.buffer != 0;
     plan->schedules |= s->pt.alg->plan_print != NULL;
+    plan->fibers |= s->pt.machine.engine != NULL && strcmp(s->pt.machine.engine, "fibers") == 0;
     int k = 0;
     while (k < plan->nkinds && plan->kinds[k] != s->pt.workload)
         k++;

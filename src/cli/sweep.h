@@ -54,6 +54,7 @@ typedef struct hr_sweep_plan {
     int    lossy;     /* some row's discipline can lose messages (arbitrary, ocpc) */
     int    stalls;    /* some row can stall a send (sync, a bounded buffer, fifo, priority) */
     int    schedules; /* some row's algorithm plans a schedule (hr_algorithm.plan_print) */
+    int    fibers;    /* some row runs on engine fibers */
     const hr_workload *kinds[HR_SWEEP_MAX_KINDS];  /* the workload kinds of the rows */
     int    nkinds;
     /* The instances the check made and kept, so that the run makes none of them again, in sweep

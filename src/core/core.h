@@ -321,6 +321,9 @@ typedef struct hr_machine {
                                          * without links (complete): transit.c */
     hr_proc             *procs;
 
+    /* -- how the processors run: the engine (hr_exec) and its own state (fibers.c) */
+    const struct hr_exec *exec;
+    void                *fibers;
     /* -- the thread engine (threads.c): the threads, and the words they sleep on between runs
      * (the machine thread writes fn, arg between runs; procs read them after gen changes) */
     pthread_t           *threads;
@@ -390,8 +393,9 @@ typedef struct hr_machine {
     size_t               nregions_out;
     /* If set, told of every message a processor takes: its source, tag, sequence number and
      * length, and where it went (NULL: viewed in place, or a round's message: tag
-     * HR__TAG_ROUND, numbered by its sender's round messages). The MPI engine's model rank (mpi/model.c)
-     * sets it, to tell each rank which message's bytes to take; never set on threads. */
+     * HR__TAG_ROUND, numbered by its sender's round messages). The MPI engine's model rank
+     * (mpi/model.c) sets it, to tell each rank which message's bytes to take; never set on
+     * threads. */
     void               (*taken)(void *arg, hr_proc *p, int src, int tag, uint64_t seq, size_t len,
                                 const void *into);
     void                *taken_arg;
@@ -424,7 +428,8 @@ void hr__wait_word(hr_proc *p, const hr_wait_desc *d, _Atomic uint32_t *word, ui
 /* p has finished the run: it sends nothing more, and the resolver may run. */
 void hr__proc_finished(hr_proc *p);
 
-/* threads.c: how processors run and wake (the thread engine: a POSIX thread each, futexes) */
+/* threads.c: how processors wake (any engine), and the thread engine's way of running them: a
+ * POSIX thread each, futexes */
 /* Wake q if it is blocked (it re-checks its condition). Any proc. */
 void hr__wake(hr_proc *q);
 /* A message from src was put in q's mailbox: wake q if it waits for a message from src or ANY.
@@ -433,19 +438,34 @@ void hr__wake_for(hr_proc *q, int src);
 /* Mark every blocked processor but self running, bump *word and wake its sleepers: one futex
  * call for all. */
 void hr__release_word(hr_machine *m, hr_proc *self, _Atomic uint32_t *word);
-/* Create the processors, parked, each to run entry(p) in every run: HR_OK, HR_ENOMEM, HR_ESYS. */
-int  hr__exec_start(hr_machine *m, void (*entry)(hr_proc *p));
-void hr__exec_stop(hr_machine *m);     /* end and join them (after a failed start too) */
-/* Release every processor for a run (each runs its entry); return once all have finished. */
-void hr__exec_run(hr_machine *m);
-void hr__exec_done(hr_proc *p);        /* p has finished the run (hr__proc_finished, last) */
-/* Sleep while *word == val; may return early (the caller re-checks). Owner only. */
-void hr__exec_sleep(hr_proc *p, _Atomic uint32_t *word, uint32_t val);
-void hr__exec_wake(_Atomic uint32_t *word, int n);   /* wake up to n sleepers on word */
-void hr__exec_yield(hr_proc *p);       /* let another processor run (one mid-send) */
-/* HREMU_JITTER: at communication points, sometimes yield or sleep a few microseconds, to shake
- * out any dependence of results on the schedule (p->jitter is its private PRNG word). */
-void hr__exec_jitter(hr_proc *p);
+/* How an engine runs processors (hr_machine.exec): threads.c's, a POSIX thread each, or
+ * fibers.c's, user-level contexts on one carrier thread ([machine] engine). Everything else in
+ * core/ (the waits, the resolver, the model) is the same on both. */
+typedef struct hr_exec {
+    const char *name;
+    /* Create the processors, parked, each to run entry(p) in every run: HR_OK, HR_ENOMEM,
+     * HR_ESYS. */
+    int  (*start)(hr_machine *m, void (*entry)(hr_proc *p));
+    void (*stop)(hr_machine *m);       /* end them (after a failed start too) */
+    /* Release every processor for a run (each runs its entry); return once all have finished. */
+    void (*run)(hr_machine *m);
+    void (*done)(hr_proc *p);          /* p has finished the run (hr__proc_finished, last) */
+    /* Sleep while *word == val; may return early (the caller re-checks). Owner only. */
+    void (*sleep)(hr_proc *p, _Atomic uint32_t *word, uint32_t val);
+    void (*wake)(hr_machine *m, _Atomic uint32_t *word, int n);   /* up to n sleepers on word */
+    void (*yield)(hr_proc *p);         /* let another processor run (one mid-send) */
+    /* HREMU_JITTER: at communication points, sometimes yield or sleep a few microseconds, to
+     * shake out any dependence of results on the schedule (p->jitter is its PRNG word). */
+    void (*jitter)(hr_proc *p);
+} hr_exec;
+
+extern const hr_exec hr__exec_threads;   /* threads.c */
+extern const hr_exec hr__exec_fibers;    /* fibers.c */
+
+static inline void hr__exec_sleep(hr_proc *p, _Atomic uint32_t *word, uint32_t val);
+static inline void hr__exec_wake(hr_machine *m, _Atomic uint32_t *word, int n);
+static inline void hr__exec_yield(hr_proc *p);
+static inline void hr__exec_jitter(hr_proc *p);
 
 /* runlog.c */
 /* Add a line to the run's report; "P<id>: text" lines of one text are grouped. Any thread. */
@@ -635,6 +655,40 @@ static inline int hr__msg_before(hr_time t1, const hr_msg *m1, hr_time t2, const
     if (m1->src != m2->src)
         return m1->src < m2->src;
     return m1->seq < m2->seq;
+}
+
+/* HREMU_JITTER's next draw for p (xorshift64 on p->jitter): it needs no quality, only
+ * independence from the model's streams. Each engine decides what a draw does. */
+static inline uint64_t hr__jitter_draw(hr_proc *p)
+{
+    uint64_t x = p->jitter;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    p->jitter = x;
+    return x;
+}
+
+/* ---- the engine's calls (hr_exec), inline: one indirect call each ------------------------- */
+
+static inline void hr__exec_sleep(hr_proc *p, _Atomic uint32_t *word, uint32_t val)
+{
+    p->m->exec->sleep(p, word, val);
+}
+
+static inline void hr__exec_wake(hr_machine *m, _Atomic uint32_t *word, int n)
+{
+    m->exec->wake(m, word, n);
+}
+
+static inline void hr__exec_yield(hr_proc *p)
+{
+    p->m->exec->yield(p);
+}
+
+static inline void hr__exec_jitter(hr_proc *p)
+{
+    p->m->exec->jitter(p);
 }
 
 #endif

@@ -53,6 +53,16 @@ static const char *check_config(const hr_machine_config *cfg, hr_machine *m)
     m->disc = hr__discipline_find(cfg->discipline ? cfg->discipline : "async");
     if (m->disc == NULL)
         return "unknown discipline";
+    if (cfg->engine == NULL || strcmp(cfg->engine, "threads") == 0)
+        m->exec = &hr__exec_threads;
+    else if (strcmp(cfg->engine, "fibers") == 0)
+        m->exec = &hr__exec_fibers;
+    else
+        return "engine must be threads or fibers";
+    if (cfg->stack != 0 && (cfg->stack < 16 * 1024 || cfg->stack > ((size_t)1 << 30)))
+        return "a fiber's stack must be 16 KiB to 1 GiB";
+    if (m->exec == &hr__exec_fibers && cfg->cost.measured)
+        return "compute = measured charges a thread's CPU time: it needs engine threads";
     if (hr__cost_convert(&cfg->cost, &m->cost, &why) != HR_OK)
         return why;
     if (cfg->buffer != 0 && !(m->disc->traits & HR_DISC_BUFFERED))
@@ -151,6 +161,9 @@ int hr_machine_create(const hr_machine_config *cfg, hr_machine **out, const char
     m->cfg.procs = m->p;
     m->cfg.topology = m->net->shape;
     m->cfg.jitter = jitter_wanted(cfg);
+    m->cfg.engine = m->exec->name;
+    if (m->cfg.stack == 0)
+        m->cfg.stack = HR_FIBER_STACK;
     hr__mutex_init(&m->resolve_lock);
     hr__mutex_init(&m->report_lock);
     hr__mutex_init(&m->ctx_lock);
@@ -175,7 +188,7 @@ int hr_machine_create(const hr_machine_config *cfg, hr_machine **out, const char
     if ((m->bar_time = malloc(2 * sizeof(hr_time) * (size_t)m->p)) == NULL ||
         hr__round_init(m) != HR_OK)
         goto fail_boxes;
-    if ((err = hr__exec_start(m, proc_run)) != HR_OK) {
+    if ((err = m->exec->start(m, proc_run)) != HR_OK) {
         if (why != NULL && err == HR_ESYS)
             *why = "cannot create the processor threads";
         hr_machine_destroy(m);
@@ -201,7 +214,7 @@ void hr_machine_destroy(hr_machine *m)
 {
     if (m == NULL)
         return;
-    hr__exec_stop(m);
+    m->exec->stop(m);
     destroy_procs(m, m->p);
     hr__mutex_destroy(&m->ctx_lock);
     hr__mutex_destroy(&m->report_lock);
@@ -278,7 +291,7 @@ int hr_machine_run(hr_machine *m, void (*fn)(hr_proc *, void *), void *arg, hr_r
     m->rnd_count = 0;
 
     double t0 = hr__wall_s();
-    hr__exec_run(m);
+    m->exec->run(m);
     res->wall_s = hr__wall_s() - t0;
 
     collect(m, res);

@@ -61,7 +61,7 @@ static void wake_blocked(hr_proc *q)
     uint32_t expect = HR_PROC_BLOCKED;
     if (atomic_compare_exchange_strong(&q->state, &expect, HR_PROC_RUNNING)) {
         atomic_fetch_add(&q->m->wakes, 1);
-        hr__exec_wake(&q->state, 1);
+        hr__exec_wake(q->m, &q->state, 1);
     }
 }
 
@@ -97,7 +97,7 @@ void hr__release_word(hr_machine *m, hr_proc *self, _Atomic uint32_t *word)
     }
     if (woken > 0)
         atomic_fetch_add(&m->wakes, woken);
-    hr__exec_wake(word, INT32_MAX);
+    hr__exec_wake(m, word, INT32_MAX);
 }
 
 /* ---- running the processors ----------------------------------------------------------------- */
@@ -118,7 +118,7 @@ static void *proc_main(void *arg)
     }
 }
 
-int hr__exec_start(hr_machine *m, void (*entry)(hr_proc *p))
+static int threads_start(hr_machine *m, void (*entry)(hr_proc *p))
 {
     m->entry = entry;
     if ((m->threads = malloc(sizeof(pthread_t) * (size_t)m->p)) == NULL)
@@ -133,7 +133,7 @@ int hr__exec_start(hr_machine *m, void (*entry)(hr_proc *p))
     return m->started < m->p ? HR_ESYS : HR_OK;
 }
 
-void hr__exec_stop(hr_machine *m)
+static void threads_stop(hr_machine *m)
 {
     atomic_store(&m->quit, 1);
     atomic_fetch_add(&m->gen, 1);
@@ -145,7 +145,7 @@ void hr__exec_stop(hr_machine *m)
     m->started = 0;
 }
 
-void hr__exec_run(hr_machine *m)
+static void threads_run(hr_machine *m)
 {
     atomic_store(&m->ndone, 0);
     atomic_fetch_add(&m->gen, 1);
@@ -155,38 +155,34 @@ void hr__exec_run(hr_machine *m)
         futex_wait(&m->ndone, n);
 }
 
-void hr__exec_done(hr_proc *p)
+static void threads_done(hr_proc *p)
 {
     hr_machine *m = p->m;
     if (atomic_fetch_add(&m->ndone, 1) + 1 == (uint32_t)m->p)
         futex_wake(&m->ndone, 1);
 }
 
-void hr__exec_sleep(hr_proc *p, _Atomic uint32_t *word, uint32_t val)
+static void threads_sleep(hr_proc *p, _Atomic uint32_t *word, uint32_t val)
 {
     (void)p;
     futex_wait(word, val);
 }
 
-void hr__exec_wake(_Atomic uint32_t *word, int n)
+static void threads_wake(hr_machine *m, _Atomic uint32_t *word, int n)
 {
+    (void)m;
     futex_wake(word, n);
 }
 
-void hr__exec_yield(hr_proc *p)
+static void threads_yield(hr_proc *p)
 {
     (void)p;
     sched_yield();
 }
 
-void hr__exec_jitter(hr_proc *p)
+static void threads_jitter(hr_proc *p)
 {
-    /* xorshift64: jitter needs no quality, only independence from the model's streams. */
-    uint64_t x = p->jitter;
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    p->jitter = x;
+    uint64_t x = hr__jitter_draw(p);
     switch (x % 8) {
     case 0:
     case 1:
@@ -201,3 +197,9 @@ void hr__exec_jitter(hr_proc *p)
         break;
     }
 }
+
+const hr_exec hr__exec_threads = {
+    .name = "threads", .start = threads_start, .stop = threads_stop, .run = threads_run,
+    .done = threads_done, .sleep = threads_sleep, .wake = threads_wake, .yield = threads_yield,
+    .jitter = threads_jitter,
+};

@@ -27,7 +27,7 @@ static void abort_run(hr_machine *m, int why)
     atomic_store(&m->abort, why);
     for (int i = 0; i < m->p; i++)
         hr__wake(&m->procs[i]);
-    hr__exec_wake(&m->rnd_gen, INT32_MAX);    /* round waiters sleep on the round's word */
+    hr__exec_wake(m, &m->rnd_gen, INT32_MAX);    /* round waiters sleep on the round's word */
 }
 
 /* Is q waiting for a message to be routed whose key (ev, ...) is above the floor (fl, fl_id,
@@ -189,5 +189,5 @@ void hr__proc_finished(hr_proc *p)
     int live = atomic_fetch_sub(&m->live, 1) - 1;
     if (live > 0 && atomic_load(&m->blocked) == live)
         resolve(m);
-    hr__exec_done(p);
+    p->m->exec->done(p);
 }

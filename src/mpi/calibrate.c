@@ -116,10 +116,9 @@ int hr__world_calibrate(hr_calibration *cal, char *why, size_t len)
     MPI_Comm_size(c, &p);
     size_t big = STREAM_BYTES > ALL_BYTES * (size_t)p ? STREAM_BYTES : ALL_BYTES * (size_t)p;
     char *buf = calloc(1, big), *all = calloc(1, ALL_BYTES * (size_t)p);
-    double *rt = malloc(sizeof(double) * (size_t)repeats), *oh = malloc(sizeof(double) * (size_t)repeats);
-    double *st = malloc(sizeof(double) * (size_t)repeats), *al = malloc(sizeof(double) * (size_t)repeats);
-    double *pair_rt = malloc(sizeof(double) * (size_t)p), *pair_oh = malloc(sizeof(double) * (size_t)p);
-    double *pair_st = malloc(sizeof(double) * (size_t)p);
+    size_t r = sizeof(double) * (size_t)repeats, q = sizeof(double) * (size_t)p;
+    double *rt = malloc(r), *oh = malloc(r), *st = malloc(r), *al = malloc(r);
+    double *pair_rt = malloc(q), *pair_oh = malloc(q), *pair_st = malloc(q);
     if (!buf || !all || !rt || !oh || !st || !al || !pair_rt || !pair_oh || !pair_st) {
         snprintf(why, len, "out of memory to calibrate");
         hr__world_abort(2);

@@ -63,6 +63,10 @@ int hr_machine_create(const hr_machine_config *cfg, hr_machine **out, const char
     } else if (m->cfg.cost.measured) {
         snprintf(reason, sizeof reason, "compute = measured is not on the MPI engine yet");
         err = HR_EINVAL;
+    } else if (m->cfg.engine != NULL && strcmp(m->cfg.engine, "threads") != 0) {
+        snprintf(reason, sizeof reason, "engine = %s: on MPI every processor is a rank",
+                 m->cfg.engine);
+        err = HR_EINVAL;
     } else if (m->rank == 0) {
         const char *w = NULL;
         err = hr__model_create(&m->cfg, m->ctl, &m->model, &w);

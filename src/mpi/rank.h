@@ -4,6 +4,10 @@
  * Every data message goes over the machine's data communicator with an hr_wire_data head
  * (wire.h); a rank keeps what came before the receive that takes it, per source in arrival
  * order. Owner only: one processor a rank.
+ *
+ * The two modes lean on each other: engine.c's public calls hand every call of a run with the
+ * model off to direct.c, and direct.c moves messages through the data path that engine.c
+ * defines (hr__rank_*), which also sends the model's calls' bytes.
  */
 #ifndef HREMU_MPI_RANK_H
 #define HREMU_MPI_RANK_H

@@ -916,7 +916,7 @@ expect_err "hremu: $D: is a directory, not a regular file" "a directory as the c
 
 run "$D/bad_unknown_key.ini"
 expect_rc 2 "bad key"
-expect_err "hremu: $D/bad_unknown_key.ini:4: unknown key 'prcs' in [machine] (keys: procs, topology, fattree_bw, switching, discipline, buffer, eager_limit, cost, tau, sigma, overhead, hop, compute_unit, compute, seed)" "bad key"
+expect_err "hremu: $D/bad_unknown_key.ini:4: unknown key 'prcs' in [machine] (keys: procs, topology, fattree_bw, switching, discipline, buffer, eager_limit, cost, tau, sigma, overhead, hop, compute_unit, compute, seed, engine, stack)" "bad key"
 
 run "$D/bad_procs.ini"
 expect_rc 2 "p > 4096 in a file"

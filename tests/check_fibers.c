@@ -1,0 +1,75 @@
+/* check_fibers.c: the fiber engine ([machine] engine = fibers, src/core/fibers.c): what it
+ * refuses, and a run that needs every processor to sleep and wake many times, against the
+ * thread engine's figures and hand-computed values (check_deadlock.c runs its reports on both
+ * engines). */
+#include "hr_test.h"
+
+#include <string.h>
+
+/* Every processor passes a token around the ring `laps` times, adding its id: each receive
+ * sleeps until the left neighbour sends, so every fiber switches out and back laps times. */
+static void body_laps(hr_proc *p, void *arg)
+{
+    int laps = *(const int *)arg, n = hr_nprocs(p), me = hr_pid(p);
+    int64_t token = 0;
+    for (int k = 0; k < laps; k++) {
+        if (me == 0) {
+            hr_send(p, 1 % n, 1, &token, sizeof token);
+            hr_recv(p, n - 1, 1, &token, sizeof token, NULL);
+        } else {
+            hr_recv(p, me - 1, 1, &token, sizeof token, NULL);
+            token += me;
+            hr_send(p, (me + 1) % n, 1, &token, sizeof token);
+        }
+    }
+    /* laps times the sum of 1 .. n-1 */
+    if (me == 0 && token != (int64_t)laps * n * (n - 1) / 2)
+        hr_fail(p, "the token is %lld", (long long)token);
+}
+
+START_TEST(test_fibers_ring_laps)
+{
+    int laps = 20;
+    hr_run_result on_threads, on_fibers;
+    hr_machine_config cfg = hr_test_config(257, "async");
+    hr_test_run(&cfg, body_laps, &laps, &on_threads);
+    cfg.engine = "fibers";
+    hr_test_run(&cfg, body_laps, &laps, &on_fibers);
+    ck_assert_int_eq(on_fibers.status, HR_OK);
+    ck_assert_int_eq(on_threads.status, HR_OK);
+    /* the model's figures are the thread engine's, bit for bit */
+    ck_assert(memcmp(&on_fibers.model_time_s, &on_threads.model_time_s, sizeof(double)) == 0);
+    ck_assert_uint_eq(on_fibers.messages, 20u * 257u);
+    ck_assert_uint_eq(on_fibers.messages, on_threads.messages);
+    ck_assert_uint_eq(on_fibers.steps, on_threads.steps);
+}
+END_TEST
+
+START_TEST(test_fibers_refused)
+{
+    hr_machine_config cfg = hr_test_config(4, "async");
+    hr_machine *m = NULL;
+    const char *why = NULL;
+    cfg.engine = "coroutines";
+    ck_assert_int_eq(hr_machine_create(&cfg, &m, &why), HR_EINVAL);
+    ck_assert_str_eq(why, "engine must be threads or fibers");
+    cfg.engine = "fibers";
+    cfg.stack = 4096;
+    ck_assert_int_eq(hr_machine_create(&cfg, &m, &why), HR_EINVAL);
+    ck_assert_str_eq(why, "a fiber's stack must be 16 KiB to 1 GiB");
+    cfg.stack = 0;
+    cfg.cost.measured = 1;
+    ck_assert_int_eq(hr_machine_create(&cfg, &m, &why), HR_EINVAL);
+    ck_assert_msg(strstr(why, "needs engine threads") != NULL, "%s", why);
+}
+END_TEST
+
+Suite *hr_fibers_suite(void)
+{
+    Suite *s = suite_create("fibers");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, test_fibers_ring_laps);
+    tcase_add_test(tc, test_fibers_refused);
+    suite_add_tcase(s, tc);
+    return s;
+}
