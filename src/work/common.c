@@ -36,3 +36,12 @@ void hr__work_fill(uint64_t seed, uint64_t tag, size_t bytes, uint8_t *out)
             out[k + b] = (uint8_t)(w >> (8 * b));
     }
 }
+
+int hr__work_counted_parts(size_t *count, void **out, size_t size, hr_part *parts, int max)
+{
+    if (max < 2)
+        return 0;
+    parts[0] = (hr_part){ count, sizeof *count, 0 };
+    parts[1] = (hr_part){ (void *)out, *count * size, 1 };
+    return 2;
+}

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <hremu/workload.h>
 
 /* Write a reason into why (if there is room) and return code, so callers can `return fail(...)`. */
 int hr__work_fail(char *why, size_t whylen, int code, const char *fmt, ...)
@@ -25,6 +26,10 @@ static inline uint64_t hr__work_mix(uint64_t x)
 /* bytes of data for a message drawn from (seed, tag): bytes 8w .. 8w+7 are the mixed word of
  * (seed, tag, w), low byte first. A verifier makes them again to check what arrived. */
 void hr__work_fill(uint64_t seed, uint64_t tag, size_t bytes, uint8_t *out);
+
+/* A processor's output of count elements of `size` bytes at *out, as an instance's parts
+ * (hr_workload.parts): the count, then the array. 2, or 0 when max is short. */
+int hr__work_counted_parts(size_t *count, void **out, size_t size, hr_part *parts, int max);
 
 /* A zeroed bitmap of n bits, to free(); NULL when memory runs out, with the reason in why. */
 uint64_t *hr__work_bitmap(uint64_t n, char *why, size_t whylen);

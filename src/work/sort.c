@@ -243,11 +243,8 @@ void hr__sort_reset(void *inst)
 int hr__sort_parts(void *inst, int pid, hr_part *out, int max)
 {
     hr_sort *r = inst;
-    if (max < 2)
-        return 0;
-    out[0] = (hr_part){ &r->out_count[pid], sizeof r->out_count[pid], 0 };
-    out[1] = (hr_part){ (void *)&r->out[pid], r->out_count[pid] * sizeof(hr_key), 1 };
-    return 2;
+    return hr__work_counted_parts(&r->out_count[pid], (void **)&r->out[pid], sizeof(hr_key),
+                                  out, max);
 }
 
 uint64_t hr__sort_h(const void *inst)

@@ -66,19 +66,29 @@ model_columns() {
     "$@" --format csv 2>/dev/null | head -1 | tr , '\n' |
         grep -v -x -e wall_s -e engine -e hosts -e plan_s | paste -sd , -
 }
+# same_as_threads WHAT CFG NP LAUNCHER...: CFG at NP processors on every topology kind that has
+# them, through hremu and through LAUNCHER (mpirun ... hremu-mpi): both exit 0, and the model
+# columns are equal row for row.
+same_as_threads() {
+    what=$1 cfg=$2 np=$3
+    shift 3
+    topo=$(topologies "$np")
+    cols=$(model_columns "$hremu" "$cfg" --set machine.procs="$np" --set "machine.topology=$topo")
+    "$hremu" "$cfg" --set machine.procs="$np" --set "machine.topology=$topo" --format csv \
+        --columns "$cols" >"$TMP/want" 2>"$TMP/err"
+    rc_t=$?
+    timeout 300 "$@" "$cfg" --set machine.procs="$np" --set "machine.topology=$topo" \
+        --format csv --columns "$cols" >"$TMP/got" 2>"$TMP/err"
+    rc_m=$?
+    [ "$rc_t" -eq 0 ] && [ "$rc_m" -eq 0 ] && [ "$(wc -l <"$TMP/want")" -gt 1 ] &&
+        cmp -s "$TMP/want" "$TMP/got"
+    verdict "$what, P = $np, $cfg: exit $rc_t on threads, $rc_m on MPI"
+}
 for btl in "vader,self" "tcp,self"; do
     for np in 1 2 4 8; do
         for cfg in tests/mpi/configs/*.ini; do
-            set -- "$cfg" --set machine.procs="$np" --set "machine.topology=$(topologies "$np")"
-            cols=$(model_columns "$hremu" "$@")
-            "$hremu" "$@" --format csv --columns "$cols" >"$TMP/want" 2>"$TMP/err"
-            rc_t=$?
-            timeout 300 mpirun --oversubscribe --mca mpi_yield_when_idle 1 --mca btl "$btl" \
-                -np "$np" "$hremu_mpi" "$@" --format csv --columns "$cols" >"$TMP/got" 2>"$TMP/err"
-            rc_m=$?
-            [ "$rc_t" -eq 0 ] && [ "$rc_m" -eq 0 ] && [ "$(wc -l <"$TMP/want")" -gt 1 ] &&
-                cmp -s "$TMP/want" "$TMP/got"
-            verdict "btl $btl, P = $np, $cfg: exit $rc_t on threads, $rc_m on MPI"
+            same_as_threads "btl $btl" "$cfg" "$np" mpirun --oversubscribe \
+                --mca mpi_yield_when_idle 1 --mca btl "$btl" -np "$np" "$hremu_mpi"
         done
     done
 done
@@ -149,13 +159,7 @@ verdict "seed 3 on threads and seed 4 on MPI compare equal"
 # under its launcher, the model columns hremu's.
 if [ -n "${MPICH_BUILD:-}" ]; then
     for cfg in tests/mpi/configs/*.ini; do
-        set -- "$cfg" --set machine.procs=4 --set "machine.topology=$(topologies 4)"
-        cols=$(model_columns "$hremu" "$@")
-        "$hremu" "$@" --format csv --columns "$cols" >"$TMP/want" 2>/dev/null
-        timeout 300 mpirun.mpich -np 4 "$MPICH_BUILD/hremu-mpi" "$@" --format csv \
-            --columns "$cols" >"$TMP/got" 2>"$TMP/err"
-        [ "$(wc -l <"$TMP/want")" -gt 1 ] && cmp -s "$TMP/want" "$TMP/got"
-        verdict "MPICH, P = 4, $cfg: the engines differ"
+        same_as_threads MPICH "$cfg" 4 mpirun.mpich -np 4 "$MPICH_BUILD/hremu-mpi"
     done
 fi
 
