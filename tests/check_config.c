@@ -195,8 +195,8 @@ static const bad_file bad_files[] = {
     { "bad_outside.ini", ":1: key 'procs' outside any section", 0 },
     { "bad_empty_value.ini", ":4: procs has no value", 0 },
     { "bad_empty_item.ini", ":4: procs: empty item in the list", 0 },
-    { "bad_procs.ini", ":2: procs = 4097: must be 1 .. 4096 (it is 4097)", 0 },
-    { "bad_procs_sweep.ini", ":2: procs = 0: must be 1 .. 4096 (it is 0)", 0 },
+    { "bad_procs.ini", ":2: procs = 1048577: must be 1 .. 1048576 (it is 1048577)", 0 },
+    { "bad_procs_sweep.ini", ":2: procs = 0: must be 1 .. 1048576 (it is 0)", 0 },
     { "bad_discipline.ini", ":2: discipline = lockstep: unknown discipline (disciplines: arbitrary, async",
       1 },
     { "bad_topology.ini", ":2: topology = moebius: unknown topology (topologies: ", 1 },
@@ -380,7 +380,7 @@ typedef struct bad_set {
 } bad_set;
 
 static const bad_set bad_sets[] = {
-    { "machine.procs=4097", "--set machine.procs: procs = 4097: must be 1 .. 4096 (it is 4097)",
+    { "machine.procs=1048577", "--set machine.procs: procs = 1048577: must be 1 .. 1048576 (it is 1048577)",
       0 },
     { "machine.procs=", "--set machine.procs: procs has no value", 0 },
     { "machine.procs", "--set machine.procs: expected --set SECTION.KEY=VALUE", 0 },

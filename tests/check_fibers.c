@@ -5,6 +5,8 @@
 #include "hr_test.h"
 
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 /* Every processor passes a token around the ring `laps` times, adding its id: each receive
  * sleeps until the left neighbour sends, so every fiber switches out and back laps times. */
@@ -64,12 +66,77 @@ START_TEST(test_fibers_refused)
 }
 END_TEST
 
+/* Processor `target` recurses through twice its stack; the others wait for it. */
+static int deep(int depth)
+{
+    volatile char frame[1024];
+    for (size_t i = 0; i < sizeof frame; i++)    /* every byte: a canary is a few words */
+        frame[i] = (char)depth;
+    return depth == 0 ? frame[0] : deep(depth - 1) + frame[sizeof frame - 1];
+}
+
+static void body_overflow(hr_proc *p, void *arg)
+{
+    int target = *(const int *)arg;
+    int64_t x = 0;
+    if (hr_pid(p) == target)
+        x = deep(128);          /* 128 frames of 1 KiB and more: twice a 64 KiB stack */
+    hr_allreduce(p, &x, &x, 1, HR_INT64, HR_SUM);
+}
+
+/* Run body_overflow on p fibers in a child process; its exit status and stderr. */
+static int overflow_child(int p, int target, char *err, size_t len)
+{
+    int fd[2];
+    ck_assert_int_eq(pipe(fd), 0);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        dup2(fd[1], STDERR_FILENO);
+        close(fd[0]);
+        hr_machine_config cfg = hr_test_config(p, "async");
+        cfg.engine = "fibers";
+        hr_run_result res;
+        hr_test_run(&cfg, body_overflow, &target, &res);
+        _exit(0);             /* not reached: the overflow ends the process */
+    }
+    close(fd[1]);
+    size_t at = 0;
+    ssize_t n;
+    while (at + 1 < len && (n = read(fd[0], err + at, len - 1 - at)) > 0)
+        at += (size_t)n;
+    err[at] = '\0';
+    close(fd[0]);
+    int status;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* A stack overflow is one line naming the processor and exit status 1: by the guard page's
+ * fault below a small machine's stacks, and by the canary words at the next switch on a machine
+ * too large for a protected page each (past vm.max_map_count / 2). */
+START_TEST(test_fibers_stack_overflow)
+{
+    char err[512];
+    ck_assert_int_eq(overflow_child(4, 3, err, sizeof err), 1);
+    ck_assert_str_eq(err, "hremu: P3 overflowed its fiber stack of 64 KiB: raise [machine] stack\n");
+    ck_assert_int_eq(overflow_child(40000, 39999, err, sizeof err), 1);
+    ck_assert_str_eq(err, "hremu: P39999 overflowed its fiber stack of 64 KiB: raise [machine] "
+                          "stack\n");
+}
+END_TEST
+
 Suite *hr_fibers_suite(void)
 {
     Suite *s = suite_create("fibers");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_fibers_ring_laps);
     tcase_add_test(tc, test_fibers_refused);
+    /* TSan delivers signals on its own terms: the guard's handler is for plain and ASan runs. */
+    if (!HR_TEST_TSAN) {
+        tcase_add_test(tc, test_fibers_stack_overflow);
+        tcase_set_timeout(tc, 60);
+    }
     suite_add_tcase(s, tc);
     return s;
 }

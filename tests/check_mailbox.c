@@ -36,7 +36,7 @@ static void *producer(void *arg)
 START_TEST(test_mailbox_many_producers)
 {
     hr__mbox box;
-    ck_assert_int_eq(hr__mbox_init(&box, PRODUCERS), HR_OK);
+    ck_assert_int_eq(hr__mbox_init(&box), HR_OK);
     pthread_t t[PRODUCERS];
     prod_arg args[PRODUCERS];
     atomic_int done = 0;
@@ -51,7 +51,7 @@ START_TEST(test_mailbox_many_producers)
         last = atomic_load(&done) == PRODUCERS;
         hr__mbox_drain(&box);
         while (box.nactive > 0) {
-            int src = box.active[box.nactive - 1];
+            int src = box.active[box.nactive - 1].src;
             hr_msg *prev;
             hr_msg *m = hr__mbox_find(&box, src, HR_ANY_TAG, &prev);
             ck_assert_ptr_nonnull(m);
@@ -72,10 +72,65 @@ START_TEST(test_mailbox_many_producers)
 }
 END_TEST
 
+/* Sources far apart and one bit apart (a 2^20-cube's neighbours), listed and unlisted in a
+ * scrambled order: after every step each source's list is found whole and in order, against a
+ * count kept here, and the sorted copy names exactly the pending sources in increasing order. */
+START_TEST(test_mailbox_sparse_sources)
+{
+    enum { NSRC = 600, EACH = 3 };
+    static int srcs[NSRC], left[NSRC];
+    for (int i = 0; i < NSRC; i++)
+        srcs[i] = i < 20 ? 1 << i : i < 40 ? (1 << 19) ^ (1 << (i - 20)) : i * 1747 % 1048576;
+    hr__mbox box;
+    ck_assert_int_eq(hr__mbox_init(&box), HR_OK);
+    for (int k = 0; k < EACH; k++)
+        for (int i = 0; i < NSRC; i++) {
+            hr_msg *m = calloc(1, sizeof *m);
+            m->kind = HR_MSG_COPY;
+            m->src = srcs[i];
+            m->seq = (uint64_t)k;
+            hr__mbox_put(&box, m);
+            left[i]++;
+        }
+    ck_assert_int_eq(hr__mbox_drain(&box), 1);
+    ck_assert_int_eq(box.nactive, NSRC);        /* the sources are distinct */
+    uint64_t step = 0;
+    for (int round = 0; round < NSRC * EACH; round++) {
+        int i = (int)((step += 7919) % NSRC);
+        while (left[i] == 0)
+            i = (i + 1) % NSRC;
+        hr_msg *prev;
+        hr_msg *m = hr__mbox_find(&box, srcs[i], HR_ANY_TAG, &prev);
+        ck_assert_ptr_nonnull(m);
+        ck_assert_int_eq(m->src, srcs[i]);
+        hr__mbox_remove(&box, srcs[i], prev, m);
+        free(m);
+        left[i]--;
+        if (round % 97 == 0) {
+            int n, pending = 0;
+            hr__mbox_src *v = hr__mbox_sorted(&box, &n);
+            for (int j = 0; j < NSRC; j++) {
+                int count = 0;
+                for (hr_msg *x = hr__mbox_head(&box, srcs[j]); x != NULL; x = x->next)
+                    ck_assert_uint_eq(x->seq, (uint64_t)(EACH - left[j] + count++));
+                ck_assert_int_eq(count, left[j]);
+                pending += left[j] > 0;
+            }
+            ck_assert_int_eq(n, pending);
+            for (int j = 1; j < n; j++)
+                ck_assert_int_lt(v[j - 1].src, v[j].src);
+            free(v);
+        }
+    }
+    ck_assert_int_eq(box.nactive, 0);
+    hr__mbox_destroy(&box);
+}
+END_TEST
+
 START_TEST(test_mailbox_find_by_tag)
 {
     hr__mbox box;
-    ck_assert_int_eq(hr__mbox_init(&box, 3), HR_OK);
+    ck_assert_int_eq(hr__mbox_init(&box), HR_OK);
     int tags[] = { 4, HR__TAG_COLL, 7, 4 };
     for (int k = 0; k < 4; k++) {
         hr_msg *m = calloc(1, sizeof *m);
@@ -110,6 +165,7 @@ Suite *hr_mailbox_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_mailbox_many_producers);
     tcase_add_test(tc, test_mailbox_find_by_tag);
+    tcase_add_test(tc, test_mailbox_sparse_sources);
     suite_add_tcase(s, tc);
     return s;
 }

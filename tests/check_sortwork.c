@@ -247,7 +247,7 @@ START_TEST(test_sortwork_rejects)
         { "R", NULL, 0, 0, 4, "n must be at least 1" },
         { "C", NULL, (UINT64_C(1) << 32) + 1, 0, 4,
           "n = 4294967297 exceeds 2^32: element ids are 32-bit fields" },
-        { "C", NULL, 16, 0, 0, "procs = 0 is outside 1 .. 4096" },
+        { "C", NULL, 16, 0, 0, "procs = 0 is outside 1 .. 1048576" },
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         hr_workload_spec s = { .kind = "sort", .n = cases[c].n, .h = cases[c].h,

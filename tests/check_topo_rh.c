@@ -60,11 +60,10 @@ START_TEST(test_topo_rh_bad_shapes)
     static const struct { const char *spec, *reason; } bad[] = {
         { "rh 1 2", "k >= n" },      /* k < n: the bad shape (sec. 1.3: k >= n) */
         { "rh 3 0", "at least 1" },  /* sec. 1.3: n > 0 */
-        { "rh 8 3", "65536" },       /* RH(8,3) of sec. 1.3.1: 2^16 processors */
-        { "rh 11 1", "8192" },
-        { "rh 9 2", "8192" },
-        { "rh 5 3", "8192" },
-        { "rh 4 4", "2^(4+2^4)" },   /* 2^20 */
+        { "rh 13 3", "2097152" },    /* 2^21 processors: past HR_MAX_PROCS */
+        { "rh 20 1", "4194304" },
+        { "rh 17 2", "2097152" },
+        { "rh 5 4", "2^(5+2^4)" },   /* 2^21 */
         { "rh 40 40", "2^(40+2^40)" },
         { "rh 3", "K N" },
         { "rh", "K N" },
@@ -94,8 +93,8 @@ START_TEST(test_topo_rh_bad_shapes)
     t = NULL;
     ck_assert_int_eq(hr__topo_make("rh 3 1", 64, &t, why, sizeof why), -1);
     ck_assert_ptr_null(t);
-    /* the analysis builder takes RH(8,3) but not beyond 2^16 nodes, nor k < n */
-    ck_assert_int_eq(hr__rh_new(9, 3, &t, why, sizeof why), -1);
+    /* the analysis builder takes RH(12,3) but not beyond 2^20 nodes, nor k < n */
+    ck_assert_int_eq(hr__rh_new(13, 3, &t, why, sizeof why), -1);
     ck_assert_int_eq(hr__rh_new(1, 2, &t, why, sizeof why), -1);
     ck_assert_ptr_null(t);
 }

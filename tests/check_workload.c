@@ -320,7 +320,7 @@ START_TEST(test_workload_rejects)
         { "zipf",      1024, 0, 4, "unknown hrelation distribution \"zipf\"" },
         { "uniform",   0, 0, 4, "n must be at least 1" },
         { "uniform",   1024, 0, 0, "procs = 0 is outside" },
-        { "uniform",   1024, 0, 5000, "procs = 5000 is outside" },
+        { "uniform",   1024, 0, 65537, "procs = 65537 is outside 1 .. 65536 (destinations are kept in 16 bits)" },
         { "uniform",   (UINT64_C(1) << 32) + 1, 0, 4, "exceeds 2^32" },
         { "uniform",   1024, 256, 4, "leave h unset or 0" },
         { "transpose", 1000, 0, 4, "multiple of p^2 = 16" },
@@ -1660,7 +1660,8 @@ START_TEST(test_workload_made_once)
         .mem_bytes = counted_mem, .destroy = free,
     };
     static const hr_algorithm a = { .name = "counted.nothing", .summary = "does nothing at all",
-                                    .kind = HR_KIND_USER + 22, .run = counted_run };
+                                    .kind = HR_KIND_USER + 22, .run = counted_run,
+                                    .few_messages = 1 };
     const char *why = NULL;
     ck_assert_msg(hr_workload_register(&w, &why) == HR_OK, "%s", why);
     ck_assert_msg(hr_algorithm_register(&a, &why) == HR_OK, "%s", why);
@@ -1673,9 +1674,10 @@ START_TEST(test_workload_made_once)
      * 192 + 64 + need - 384 <= need + 128, point 5 (n = 16) 256 + 64 + need - 256 = need + 64;
      * point 6 (n = 32) 320 + 64 + need does not fit, so it alone is made again by the run. */
     hr_workload_spec big = { .kind = "counted", .n = 32, .seed = 1 };
+    hr_machine_config four = { .procs = 4 };
     char room[32];
     snprintf(room, sizeof room, "%llu",
-             (unsigned long long)(hr__row_bytes(&w, &big, 4) + 2 * 64));
+             (unsigned long long)(hr__row_bytes(&w, &big, &four) + 2 * 64));
     ck_assert_int_eq(setenv("HREMU_MEMORY", room, 1), 0);
     int kept = sweep_counting(1);
     unsetenv("HREMU_MEMORY");

@@ -85,6 +85,12 @@ typedef struct hr_algorithm {
      * pure (the same answer for the same arguments). */
     int       (*check)(const double *params, int procs, const char *topology, char *why,
                        size_t whylen);
+    /* Nonzero if a run sends O(p log p) messages or fewer (a tree, a hypercube's dimensions, an
+     * h-relation in rounds) and a processor holds O(log p) memory beyond its data. hremu counts
+     * a message record for every pair of processors for the others (an all-to-all's, all alive
+     * at once), and refuses their rows up front where that cannot fit: at p = 65536 it is
+     * about 830 GiB. */
+    int         few_messages;
 } hr_algorithm;
 
 /* How many algorithms, and how many workloads, a program may register. */

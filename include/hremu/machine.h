@@ -13,7 +13,10 @@
 #include <stdio.h>
 #include <hremu/hremu.h>
 
-#define HR_MAX_PROCS 4096
+/* The most processors a machine may have: 2^20 under fibers, HR_MAX_THREADS under threads
+ * (one operating-system thread each). */
+#define HR_MAX_PROCS   (1 << 20)
+#define HR_MAX_THREADS 4096
 
 typedef struct hr_machine hr_machine;
 

@@ -22,13 +22,13 @@
 #define TAG_BCAST 1
 
 /* Every processor ends with the root's values; out is the buffer the tree fills. */
-static void bcast_tree(hr_proc *p, hr_values *v, const int *parent)
+static void bcast_tree(hr_proc *p, hr_values *v, hr_tree_parent parent, const void *tree)
 {
     int me = hr_pid(p);
     void *out = hr__vals_out(p, v);
     if (me == v->root)
         memcpy(out, v->in[me], hr__vals_bytes(v));
-    hr__tree_bcast(p, parent, TAG_BCAST, out, hr__vals_bytes(v));
+    hr__tree_bcast(p, parent, tree, TAG_BCAST, out, hr__vals_bytes(v));
     if (me == 0)
         v->goal = HR_GOAL_BCAST;
 }
@@ -36,18 +36,18 @@ static void bcast_tree(hr_proc *p, hr_values *v, const int *parent)
 /* The binomial tree of the hypercube (the many-to-one mapping of sec. 3.1 read root to leaves):
  * node y = x ^ root hangs below y with its lowest set bit cleared, so the root sends across the
  * highest dimension first and every node is reached in nu steps. */
+static int binomial_parent(const void *tree, int x)
+{
+    int r = *(const int *)tree, y = x ^ r;
+    return y == 0 ? -1 : (y & (y - 1)) ^ r;
+}
+
 void hr_alg_bcast_binomial(hr_proc *p, void *inst, const double *params)
 {
     (void)params;
     hr_values *v = inst;
-    int np = hr_nprocs(p), r = v->root;
-    int *parent = hr_malloc(p, (size_t)np * sizeof *parent);
-    for (int x = 0; x < np; x++) {
-        int y = x ^ r;
-        parent[x] = y == 0 ? -1 : (y & (y - 1)) ^ r;
-    }
     hr_compute(p, (double)hr__cube_of(p, "bcast.binomial").nu);
-    bcast_tree(p, v, parent);
+    bcast_tree(p, v, binomial_parent, &v->root);
 }
 
 /* The RH tree, sec. 2.1 and 2.2, root r = (BB b0, SB s0, place l0):
@@ -61,20 +61,28 @@ void hr_alg_bcast_binomial(hr_proc *p, void *inst, const double *params)
  *    exit (NOX); in r's BB the entry is r's SB. Inside a BB the value goes down a double-rooted
  *    tree of the n-cube of SB addresses rooted at the NOE (translated by it);
  *  - Phase III: the broadcast down these trees; a NOX passes the value to its child BB. */
-static int rh_parent(const hr_cube *c, const int *bbt, const int *sbt, const int *lowt, int r,
-                     int x)
+typedef struct rh_tree {
+    hr_cube    c;
+    const int *bbt, *sbt, *lowt;   /* double-rooted trees of the BB cube, the SB cube, the subcube */
+    int        r;
+} rh_tree;
+
+static int rh_parent(const void *tree, int x)
 {
+    const rh_tree *t = tree;
+    const hr_cube *c = &t->c;
+    int r = t->r;
     int b = hr__cube_bb(c, x), s = hr__cube_sb(c, x), l = hr__cube_low(c, x);
     int b0 = hr__cube_bb(c, r), s0 = hr__cube_sb(c, r), l0 = hr__cube_low(c, r);
     if (x == r)
         return -1;
     if (b == b0 && s == s0)                    /* the (k-n)-cube of sec. 2.2 */
-        return hr__cube_node(c, b0, s0, l0 ^ lowt[l ^ l0]);
-    int t = b ^ b0;
-    int entry = t == 0 ? s0 : __builtin_ctz((unsigned)(t ^ bbt[t]));
+        return hr__cube_node(c, b0, s0, l0 ^ t->lowt[l ^ l0]);
+    int d = b ^ b0;
+    int entry = d == 0 ? s0 : __builtin_ctz((unsigned)(d ^ t->bbt[d]));
     if (s == entry)                            /* the NOE: across the link to the parent BB */
         return hr__cube_node(c, b ^ (1 << entry), entry, l);
-    return hr__cube_node(c, b, entry ^ sbt[s ^ entry], l);
+    return hr__cube_node(c, b, entry ^ t->sbt[s ^ entry], l);
 }
 
 void hr_alg_bcast_rh_tree(hr_proc *p, void *inst, const double *params)
@@ -82,7 +90,6 @@ void hr_alg_bcast_rh_tree(hr_proc *p, void *inst, const double *params)
     (void)params;
     hr_values *v = inst;
     hr_cube c = hr__cube_rh(p, "bcast.rh_tree");
-    int np = hr_nprocs(p);
     int *bbt = hr_malloc(p, ((size_t)1 << c.D) * sizeof *bbt);
     int *sbt = hr_malloc(p, ((size_t)1 << c.n) * sizeof *sbt);
     int *lowt = hr_malloc(p, ((size_t)1 << (c.k - c.n)) * sizeof *lowt);
@@ -92,10 +99,8 @@ void hr_alg_bcast_rh_tree(hr_proc *p, void *inst, const double *params)
     if (c.k > c.n)
         hr__drtree(c.k - c.n, lowt);
     hr_compute(p, (double)(c.D + c.D + c.n));   /* Phase I's loop, Phase II's checks */
-    int *parent = hr_malloc(p, (size_t)np * sizeof *parent);
-    for (int x = 0; x < np; x++)
-        parent[x] = rh_parent(&c, bbt, sbt, lowt, v->root, x);
-    bcast_tree(p, v, parent);
+    rh_tree t = { c, bbt, sbt, lowt, v->root };
+    bcast_tree(p, v, rh_parent, &t);
 }
 
 /* ---- seed 001 sec. 3.6: LIB, REB and the system's broadcast -------------------------------- */

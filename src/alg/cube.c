@@ -66,74 +66,62 @@ int hr__cube_carry(hr_proc *p, const int *path, int len, int tag, void *buf, siz
 
 /* ---- tree broadcast ----------------------------------------------------------------------- */
 
-/* Sort kids[0 .. n) by their subtree's steps, most first, ties by id (a handful of children:
- * insertion sort). */
-static void sort_kids(int *kids, int n, const int *steps)
+/* x's children, into kids, sorted by their subtree's steps (into steps), most first, ties by
+ * id; returns how many. x's own subtree takes max over its i-th child (from 1) of i + the
+ * child's steps. */
+static int children(hr_proc *p, hr_tree_parent parent, const void *tree, int x, int *kids,
+                    int *steps);
+
+static int subtree_steps(hr_proc *p, hr_tree_parent parent, const void *tree, int x)
 {
-    for (int i = 1; i < n; i++) {
-        int x = kids[i], j = i;
-        for (; j > 0 && (steps[kids[j - 1]] < steps[x] ||
-                         (steps[kids[j - 1]] == steps[x] && kids[j - 1] > x)); j--)
+    int kids[HR_TREE_MAX_DEGREE], steps[HR_TREE_MAX_DEGREE], s = 0;
+    int n = children(p, parent, tree, x, kids, steps);
+    for (int j = 0; j < n; j++)
+        if (j + 1 + steps[j] > s)
+            s = j + 1 + steps[j];
+    return s;
+}
+
+static int children(hr_proc *p, hr_tree_parent parent, const void *tree, int x, int *kids,
+                    int *steps)
+{
+    int deg = hr_neighbours(p, x, kids, HR_TREE_MAX_DEGREE), n = 0;
+    if (deg > HR_TREE_MAX_DEGREE)
+        hr_fail(p, "tree broadcast: P%d has %d neighbours, above the %d it walks", x, deg,
+                HR_TREE_MAX_DEGREE);
+    for (int j = 0; j < deg; j++)
+        if (parent(tree, kids[j]) == x)
+            kids[n++] = kids[j];
+    for (int j = 0; j < n; j++)
+        steps[j] = subtree_steps(p, parent, tree, kids[j]);
+    for (int i = 1; i < n; i++) {       /* a handful: insertion sort */
+        int k = kids[i], s = steps[i], j = i;
+        for (; j > 0 && (steps[j - 1] < s || (steps[j - 1] == s && kids[j - 1] > k)); j--) {
             kids[j] = kids[j - 1];
-        kids[j] = x;
+            steps[j] = steps[j - 1];
+        }
+        kids[j] = k;
+        steps[j] = s;
     }
+    return n;
 }
 
-/* Children of every node, in the order they are sent to, and the steps each subtree takes:
- * a node's children sorted by their subtree's steps, most first (ties by id), and its own steps
- * max over the i-th child (from 1) of i + the child's. Top-down order by a breadth-first walk
- * from the roots, then leaves first: O(p). */
-static void plan_tree(hr_proc *p, const int *parent, int *first, int *kids, int *steps)
+void hr__tree_bcast(hr_proc *p, hr_tree_parent parent, const void *tree, int tag, void *buf,
+                    size_t bytes)
 {
-    int np = hr_nprocs(p);
-    int *order = hr_malloc(p, (size_t)np * sizeof *order);
-    int *cnt = hr_calloc(p, (size_t)np + 1, sizeof *cnt);
-    for (int x = 0; x < np; x++)
-        if (parent[x] >= 0)
-            cnt[parent[x] + 1]++;
-    for (int x = 0; x < np; x++)
-        cnt[x + 1] += cnt[x];
-    memcpy(first, cnt, ((size_t)np + 1) * sizeof *first);
-    for (int x = 0; x < np; x++)
-        if (parent[x] >= 0)
-            kids[cnt[parent[x]]++] = x;
-    int at = 0;
-    for (int x = 0; x < np; x++)
-        if (parent[x] < 0)
-            order[at++] = x;
-    for (int i = 0; i < at; i++)
-        for (int j = first[order[i]]; j < first[order[i] + 1]; j++)
-            order[at++] = kids[j];
-    for (int i = at; i-- > 0;) {
-        int x = order[i], s = 0;
-        sort_kids(kids + first[x], first[x + 1] - first[x], steps);
-        for (int j = first[x]; j < first[x + 1]; j++)
-            if (j - first[x] + 1 + steps[kids[j]] > s)
-                s = j - first[x] + 1 + steps[kids[j]];
-        steps[x] = s;
+    int me = hr_pid(p), up = parent(tree, me);
+    int kids[HR_TREE_MAX_DEGREE], steps[HR_TREE_MAX_DEGREE];
+    if (up >= 0) {
+        int nb[HR_TREE_MAX_DEGREE], deg = hr_neighbours(p, me, nb, HR_TREE_MAX_DEGREE), linked = 0;
+        for (int j = 0; j < deg && j < HR_TREE_MAX_DEGREE; j++)
+            linked |= nb[j] == up;
+        if (!linked)
+            hr_fail(p, "tree broadcast: P%d's parent P%d is not its neighbour", me, up);
+        hr_recv(p, up, tag, buf, bytes, NULL);
     }
-    hr_free(p, order);
-    hr_free(p, cnt);
-}
-
-int hr__tree_bcast(hr_proc *p, const int *parent, int tag, void *buf, size_t bytes)
-{
-    int np = hr_nprocs(p), me = hr_pid(p), total = 0;
-    int *first = hr_malloc(p, ((size_t)np + 1) * sizeof *first);
-    int *kids = hr_malloc(p, (size_t)np * sizeof *kids);
-    int *steps = hr_malloc(p, (size_t)np * sizeof *steps);
-    plan_tree(p, parent, first, kids, steps);
-    for (int x = 0; x < np; x++)
-        if (parent[x] < 0 && steps[x] > total)
-            total = steps[x];
-    if (parent[me] >= 0)
-        hr_recv(p, parent[me], tag, buf, bytes, NULL);
-    for (int j = first[me]; j < first[me + 1]; j++)
+    int n = children(p, parent, tree, me, kids, steps);
+    for (int j = 0; j < n; j++)
         hr_send(p, kids[j], tag, buf, bytes);
-    hr_free(p, first);
-    hr_free(p, kids);
-    hr_free(p, steps);
-    return total;
 }
 
 /* ---- values ---------------------------------------------------------------------------------- */

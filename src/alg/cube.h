@@ -57,12 +57,19 @@ int hr__cube_path(const hr_cube *c, int from, int dim, int *path);
  * the caller's place on the path, or -1. */
 int hr__cube_carry(hr_proc *p, const int *path, int len, int tag, void *buf, size_t bytes);
 
-/* Broadcast bytes of buf from the root of each tree of a forest (parent[x] for every processor
- * x, -1 at a root) down its edges: each processor receives from its parent, then sends to its
- * children, the one whose subtree takes the most steps first (so a tree finishes in the fewest
- * steps it allows). Every processor must call it with the same forest. Returns the steps the
- * deepest tree takes, as the machine counts them when nothing else is sent meanwhile. */
-int hr__tree_bcast(hr_proc *p, const int *parent, int tag, void *buf, size_t bytes);
+/* A forest over the processors: tree_parent(tree, x) is x's parent, or -1 at a root. Every
+ * parent is a neighbour of its child in the machine's topology (of at most HR_TREE_MAX_DEGREE
+ * neighbours), which is how a node finds its children without holding the whole forest. */
+typedef int (*hr_tree_parent)(const void *tree, int x);
+#define HR_TREE_MAX_DEGREE 32
+
+/* Broadcast bytes of buf from the root of each tree of the forest down its edges: each
+ * processor receives from its parent, then sends to its children, the one whose subtree takes
+ * the most steps first, ties by id (so a tree finishes in the fewest steps it allows). Every
+ * processor must call it with the same forest. A node learns its subtree's steps by walking it:
+ * O(subtree * degree) time, O(depth) stack, no memory that grows with p. */
+void hr__tree_bcast(hr_proc *p, hr_tree_parent parent, const void *tree, int tag, void *buf,
+                    size_t bytes);
 
 /* ---- values ---------------------------------------------------------------------------------- */
 /* out[i] = lo[i] op hi[i] for i < v->m, lo from the lower addresses; out may be lo or hi. */

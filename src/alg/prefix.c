@@ -107,6 +107,15 @@ int hr__rh_prefix_plan(int D, hr_rh_xfer *out, int cap, int *substeps)
     return nx;
 }
 
+/* Phase III's forest: in every BB but 0, the binomial tree of its k-cube rooted at its
+ * collector, node 2^k - 1 of the BB. */
+static int collector_parent(const void *tree, int x)
+{
+    const hr_cube *c = tree;
+    int ones = (1 << c->k) - 1, y = (x & ones) ^ ones;
+    return hr__cube_bb(c, x) == 0 || y == 0 ? -1 : ((y & (y - 1)) ^ ones) | (x & ~ones);
+}
+
 /* Sec. 4 on RH(k,n):
  *  Phase I: sec. 4.1 inside each k-cube BB (k steps): rslt is x's prefix in its BB, msg the
  *    BB's total, at every node of the BB.
@@ -123,7 +132,7 @@ void hr_alg_prefix_rh(hr_proc *p, void *inst, const double *params)
     (void)params;
     hr_values *v = inst;
     hr_cube c = hr__cube_rh(p, "prefix.rh");
-    int me = hr_pid(p), np = hr_nprocs(p), ones = (1 << c.k) - 1;
+    int me = hr_pid(p), ones = (1 << c.k) - 1;
     size_t bytes = hr__vals_bytes(v);
     void *rslt = hr__vals_out(p, v), *msg = hr_malloc(p, bytes), *tmp = hr_malloc(p, bytes);
     void *val = hr_malloc(p, bytes), *e = hr_malloc(p, bytes);
@@ -155,12 +164,7 @@ void hr_alg_prefix_rh(hr_proc *p, void *inst, const double *params)
     }
 
     /* Phase III: E from the collector to its BB, a binomial tree rooted at it. */
-    int *parent = hr_malloc(p, (size_t)np * sizeof *parent);
-    for (int x = 0; x < np; x++) {
-        int y = (x & ones) ^ ones;
-        parent[x] = hr__cube_bb(&c, x) == 0 || y == 0 ? -1 : ((y & (y - 1)) ^ ones) | (x & ~ones);
-    }
-    hr__tree_bcast(p, parent, TAG_CUBE, e, bytes);
+    hr__tree_bcast(p, collector_parent, &c, TAG_CUBE, e, bytes);
     if (hr__cube_bb(&c, me) != 0) {
         hr_compute(p, (double)v->m);
         hr__vals_combine(v, e, rslt, rslt);

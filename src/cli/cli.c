@@ -456,8 +456,8 @@ static int topology_info(const hr_options *o, hr_format format)
         char *end;
         long v = strtol(o->procs, &end, 10);
         if (end == o->procs || *end != '\0' || v < 1 || v > HR_MAX_PROCS)
-            return hr__usage_error("--procs must be a whole number from 1 to 4096 (it is '%s')",
-                               o->procs);
+            return hr__usage_error("--procs must be a whole number from 1 to 1048576 (it is '%s')",
+                                   o->procs);
         procs = (int)v;
     }
     char why[256];

@@ -879,6 +879,13 @@ int hr__config_machine(const hr_config *c, size_t i, hr_point *pt, hr_config_err
                                "p; auto takes it from a shape that does (mesh 4x8, torus 4x4x4, "
                                "rh 2 1)", pt->machine.topology);
     }
+    if (err == HR_OK && pt->machine.procs > HR_MAX_THREADS &&
+        (pt->machine.engine == NULL || strcmp(pt->machine.engine, "fibers") != 0)) {
+        const hr_config_entry *pe = hr__config_find(c, "machine", "procs");
+        return hr__config_fail(e, HR_EINVAL, pe != NULL ? pe->where : NULL, "procs = %d: engine "
+                               "threads runs up to %d processors, a POSIX thread each: set "
+                               "engine = fibers", pt->machine.procs, HR_MAX_THREADS);
+    }
     const hr_config_entry *buf = hr__config_find(c, "machine", "buffer");
     if (err == HR_OK && pt->machine.buffer != 0 &&
         !(hr__discipline_traits(pt->machine.discipline) & HR_DISC_BUFFERED))

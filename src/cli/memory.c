@@ -14,20 +14,31 @@
 /* From the peak resident set of whole runs (docs/architecture.md, "Memory"), rounded up:
  * - what the algorithms of a kind hold besides the instance and its output, per element: at
  *   n = 2^24, p = 16, hrel.direct 8.2, hrel.two_phase 11.7, sort.radix 40, sort.counting 44;
- * - per processor, its thread's touched stack, state and first arena block, and per pair of
- *   processors, the mailbox's per-source lists, a collective's message per pair and the counts
- *   of an all-to-all: p = 1024 and 4096 at small n fit 11 KiB + 196 bytes a pair. */
+ * - per processor on threads, its thread's touched stack, state and first arena block; on
+ *   fibers, its touched stack, state, mailbox and arena (15.5 KiB for bcast.rh_tree, 38.6 for
+ *   prefix.rh, at p = 65536);
+ * - per pair of processors, for algorithms that are not few_messages: a collective's message
+ *   per pair and the counts of an all-to-all: p = 1024 and 4096 at small n fit 11 KiB a
+ *   processor + 196 bytes a pair. */
 #define HREL_BYTES_PER_ELEM 16u
 #define SORT_BYTES_PER_ELEM 48u
-#define BYTES_PER_PROC      (64u << 10)
+#define BYTES_PER_THREAD    (64u << 10)
+#define BYTES_PER_FIBER     (48u << 10)
 #define BYTES_PER_PAIR      208u
 
-uint64_t hr__row_bytes(const hr_workload *w, const hr_workload_spec *s, int p)
+uint64_t hr__row_bytes(const hr_workload *w, const hr_workload_spec *s,
+                       const hr_machine_config *mc)
 {
-    uint64_t inst = w->mem_bytes != NULL ? w->mem_bytes(s, p) : 0;
+    uint64_t inst = w->mem_bytes != NULL ? w->mem_bytes(s, mc->procs) : 0;
     uint64_t per = w->kind == HR_KIND_SORT ? SORT_BYTES_PER_ELEM : HREL_BYTES_PER_ELEM;
-    uint64_t np = (uint64_t)p;
-    return inst + per * s->n + BYTES_PER_PROC * np + BYTES_PER_PAIR * np * np;
+    int fibers = mc->engine != NULL && strcmp(mc->engine, "fibers") == 0;
+    uint64_t each = fibers ? BYTES_PER_FIBER : BYTES_PER_THREAD;
+    return inst + per * s->n + each * (uint64_t)mc->procs;
+}
+
+uint64_t hr__pair_bytes(int p)
+{
+    return BYTES_PER_PAIR * (uint64_t)p * (uint64_t)p;
 }
 
 /* A size: decimal digits with an optional K, M, G or T suffix (powers of 1024), above 0 and

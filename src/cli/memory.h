@@ -5,12 +5,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <hremu/machine.h>
 #include <hremu/workload.h>
 
-/* The bytes a row of workload w with spec s on p processors is expected to take at its peak: the
- * instance with its output (w->mem_bytes), the algorithm's working copies and the machine. An
- * estimate from measurements (docs/architecture.md, "Memory"), meant to err on the large side. */
-uint64_t hr__row_bytes(const hr_workload *w, const hr_workload_spec *s, int p);
+/* The bytes a row of workload w with spec s on machine mc is expected to take at its peak: the
+ * instance with its output (w->mem_bytes), the algorithm's working copies and the machine's
+ * processors (threads or fibers). An estimate from measurements (docs/architecture.md,
+ * "Memory"), meant to err on the large side. */
+uint64_t hr__row_bytes(const hr_workload *w, const hr_workload_spec *s,
+                       const hr_machine_config *mc);
+/* And for an algorithm that is not few_messages (hr_algorithm): a message record for every pair
+ * of p processors, all alive at once, as in an all-to-all. */
+uint64_t hr__pair_bytes(int p);
 /* The bytes this process may still take, into *bytes: HREMU_MEMORY if set (decimal bytes above
  * 0, or with a K, M, G or T suffix), else the smaller of MemAvailable and the room under the
  * cgroup's memory.max; 0 if neither can be read. *source says where the figure came from, to

@@ -479,6 +479,29 @@ static void plan_row(sweep *s)
         plan->kinds[plan->nkinds++] = s->pt.workload;
 }
 
+/* A row whose algorithm may send a message between every pair (not few_messages) holds a
+ * record a pair at once: refused up front, with the figures, where that cannot fit. Not on MPI,
+ * where the ranks hold them. 1 if it fits; else 0 and why. */
+static int pairs_fit(const sweep *s, char *why, size_t len)
+{
+    const hr_point *pt = &s->pt;
+    uint64_t have;
+    const char *source;
+    char w[160], a[32], b[32];
+    if (pt->alg->few_messages || s->world->procs != 0 ||
+        hr__available_bytes(&have, &source, w, sizeof w) != HR_OK || have == 0)
+        return 1;
+    uint64_t need = hr__row_bytes(pt->workload, &pt->work, &pt->machine) +
+                    hr__pair_bytes(pt->machine.procs);
+    if (need <= have)
+        return 1;
+    hr__bytes_text(a, sizeof a, need);
+    hr__bytes_text(b, sizeof b, have);
+    snprintf(why, len, "%s may send a message between every pair of its %d processors: about %s "
+             "of memory, more than the %s %s", pt->alg->name, pt->machine.procs, a, b, source);
+    return 0;
+}
+
 static int algorithm_level(sweep *s)
 {
     const hr_config *c = s->c;
@@ -495,6 +518,8 @@ static int algorithm_level(sweep *s)
                              "each round in the model", s->pt.alg->name,
                              s->pt.machine.discipline);
                 }
+                if (err == HR_OK && !pairs_fit(s, why.msg, sizeof why.msg))
+                    err = HR_EKIND;
                 if (err == HR_EKIND) {    /* hr__config_check made sure some row fits */
                     if (s->st->skipped++ == 0)
                         snprintf(s->st->skip_why, sizeof s->st->skip_why, "%s", why.msg);
@@ -576,7 +601,7 @@ static int check_memory(sweep *s, uint64_t *need, uint64_t *have)
     const hr_point *pt = &s->pt;
     const char *source;
     char why[160];
-    *need = hr__row_bytes(pt->workload, &pt->work, pt->machine.procs);
+    *need = hr__row_bytes(pt->workload, &pt->work, &pt->machine);
     if (hr__available_bytes(have, &source, why, sizeof why) != HR_OK)
         return hr__config_fail(s->e, HR_EINVAL, NULL, "%s", why);
     if (*have == 0 || *need <= *have)

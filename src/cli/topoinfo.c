@@ -10,6 +10,9 @@
 #include "net/topo_rh.h"
 #include "net/topology.h"
 
+/* A breadth-first search from every processor is O(p^2): above this, too slow to wait for. */
+#define TOPOINFO_MAX 4096
+
 int hr__topology_info(const char *spec, int procs, hr_format format, FILE *out, char *why,
                       size_t len)
 {
@@ -17,6 +20,12 @@ int hr__topology_info(const char *spec, int procs, hr_format format, FILE *out, 
     if (hr__topo_make(spec, procs, &t, why, len) != 0)
         return HR_EINVAL;
     int p = t->p, dmin = 0, dmax = 0, diameter = 0;
+    if (p > TOPOINFO_MAX && t->nlinks > 0) {
+        snprintf(why, len, "%d processors: the figures search from every processor, up to %d", p,
+                 TOPOINFO_MAX);
+        hr__topo_destroy(t);
+        return HR_EINVAL;
+    }
     double sum = 0;
     if (t->nlinks == 0) {   /* complete: every pair one link apart, stored as no links */
         diameter = p > 1 ? 1 : 0;

@@ -26,6 +26,7 @@
 #include <string.h>
 #include <hremu/machine.h>
 
+#include "core/clocks.h"
 #include "core/engine.h"
 #include "core/mailbox.h"
 #include "net/cost.h"
@@ -230,8 +231,8 @@ struct hr_proc {
     int              nrequests;   /* requests not yet completed */
     hr_msg          *refs;        /* REF messages posted since the last hr__coll_complete, and
                                      LEND messages since the last hr__view_end */
-    int             *views;       /* sources of the blocks it views now (p slots, or NULL) */
-    int              nviews;
+    int             *views;       /* sources of the blocks it views now (views_cap slots) */
+    int              nviews, views_cap;
     int              coll_tag;    /* its messages' internal tag: HR__TAG_COLL, or a group's */
     char             coll_what[64]; /* the collective it is in, for the report (hr__coll_begin) */
     char             coll_name[64]; /* the outermost collective it is in, for its event */
@@ -284,6 +285,8 @@ struct hr_proc {
     _Atomic int      wake_on;     /* a blocked receive's source (HR_ANY: any); else HR__WAKE_NEVER */
     _Atomic int      parked;      /* asleep in a receive with no routed message to take: it can
                                    * inject nothing until a message is routed to it (transit.c) */
+    _Atomic int      stale;       /* pub_clock or parked changed since clocks.c last read them */
+    struct hr_proc  *stale_next;  /* on clocks.c's list of stale processors */
     _Atomic int      sync_open;   /* its rendezvous messages posted, not yet committed by their
                                    * receivers (p2p.c): it may not park meanwhile (transit.c) */
     _Atomic hr_time  post_floor;  /* the post time of its first pending receive request (they
@@ -317,6 +320,8 @@ typedef struct hr_machine {
     hr_topo             *net;           /* the topology instance (net/topology.h) */
     int                  neighbour_only; /* hr_machine_neighbour_only */
     int                  switching;     /* HR_NET_CUT_THROUGH or HR_NET_STORE_FORWARD */
+    hr_clocks            clocks;        /* the least published clocks (clocks.h) */
+    int                  clocks_made;
     hr_transit          *transit;       /* routing in canonical order; NULL on a topology
                                          * without links (complete): transit.c */
     hr_proc             *procs;
@@ -496,11 +501,26 @@ static inline void hr__proc_check_range(hr_proc *p)
     if (p->clock == HR_TIME_INF || p->out_free == HR_TIME_INF || p->in_free == HR_TIME_INF)
         hr__proc_overflow(p);
 }
+/* clocks.h: q's published clock or parked flag has changed. Anyone. */
+static inline void hr__clocks_touch(hr_clocks *c, hr_proc *q)
+{
+    /* acq_rel: the reader's exchange that finds this 1 sees the change made before it. */
+    if (atomic_exchange_explicit(&q->stale, 1, memory_order_acq_rel))
+        return;             /* listed, not yet read: the reader will see this change too */
+    hr_proc *head = atomic_load_explicit(&c->stale, memory_order_relaxed);
+    do
+        q->stale_next = head;
+    while (!atomic_compare_exchange_weak_explicit(&c->stale, &head, q, memory_order_release,
+                                                  memory_order_relaxed));
+}
 /* pub_clock = clock (release), after hr__proc_check_range. Owner only. */
 static inline void hr__proc_publish(hr_proc *p)
 {
     hr__proc_check_range(p);
-    atomic_store_explicit(&p->pub_clock, p->clock, memory_order_release);
+    if (atomic_load_explicit(&p->pub_clock, memory_order_relaxed) != p->clock) {
+        atomic_store_explicit(&p->pub_clock, p->clock, memory_order_release);
+        hr__clocks_touch(&p->m->clocks, p);
+    }
 }
 /* At every communication call: no communication inside a view, the measured compute's charge,
  * the jitter. */

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -100,8 +101,7 @@ typedef struct fiber {
 #if !defined(__x86_64__)
     ucontext_t        uc;
 #endif
-    uint8_t          *map;       /* its mapping: a guard page, then the stack */
-    size_t            maplen;
+    uint8_t          *map;       /* its slot of the stacks' mapping: a guard page, then the stack */
     _Atomic uint32_t *word;      /* what it sleeps on, or NULL */
     int               queued;    /* in the ready queue */
     hr_proc          *p;
@@ -128,6 +128,9 @@ typedef struct carrier {
     void            (*entry)(hr_proc *p);
     size_t            stack;
     size_t            page;
+    uint8_t          *stacks;    /* one mapping for all: p slots of a guard page and a stack */
+    size_t            slot, stacks_len;
+    int               canaries;  /* guards are canary words, not protected pages (start) */
 #ifdef HR_FIBER_TSAN
     void             *sched_tsan;
 #endif
@@ -142,11 +145,15 @@ static carrier *carrier_of(hr_machine *m)
     return m->fibers;
 }
 
+static void check_canary(const carrier *c, int i);
+
 /* Switch from the running context (from: a fiber, or the scheduler: -1) to `to`'s: a fiber
  * (index >= 0) or the scheduler (-1). A fiber that will not run again says so (last), so that
  * ASan lets its frames go. */
 static void switch_to(carrier *c, int from, int to, int last)
 {
+    if (c->canaries && from >= 0)
+        check_canary(c, from);
     void **save = from >= 0 ? &c->f[from].sp : &c->sched_sp;
     void *dest = to >= 0 ? c->f[to].sp : c->sched_sp;
 #ifdef HR_FIBER_ASAN
@@ -200,7 +207,7 @@ static void uc_main(unsigned hi, unsigned lo)
 static void fiber_prime(carrier *c, fiber *f)
 {
 #if defined(__x86_64__)
-    uintptr_t top = ((uintptr_t)(f->map + f->maplen)) & ~(uintptr_t)15;
+    uintptr_t top = ((uintptr_t)(f->map + c->slot)) & ~(uintptr_t)15;
     uint64_t *sp = (uint64_t *)top;
     /* switch's ret: hr__fib_start then runs with the stack 16-aligned, as a call wants it */
     *--sp = (uint64_t)(uintptr_t)hr__fib_start;
@@ -234,19 +241,97 @@ static void push_ready(carrier *c, int i)
     c->tail = (c->tail + 1) % (c->p + 1);
 }
 
+/* ---- stacks and their guards ------------------------------------------------------------ */
+
+/* Below every stack lies a guard page. Protected (PROT_NONE), an overflow faults there, and the
+ * handler names the processor. Each protected page splits the mapping, two areas a fiber, and
+ * the kernel caps a process's areas (vm.max_map_count, 65530 by default): a machine that would
+ * pass the cap gets canaries instead, words at the top of each guard page that every switch out
+ * of a fiber checks. A canary sees an overflow when the fiber next switches, not when it writes;
+ * the guard page still keeps a short one off the next stack. */
+#define CANARY UINT64_C(0x68726d7573746b21)    /* "hrmustk!" */
+#define CANARY_WORDS 8
+#define MAP_COUNT_ROOM 1024                  /* areas kept for the rest of the process */
+
+static long max_map_count(void)
+{
+    long v = 65530;
+    FILE *fp = fopen("/proc/sys/vm/max_map_count", "r");
+    if (fp != NULL) {
+        if (fscanf(fp, "%ld", &v) != 1)
+            v = 65530;
+        fclose(fp);
+    }
+    return v;
+}
+
+static carrier *volatile overflow_watch;     /* the machine whose guards the handler knows */
+static struct sigaction old_segv;
+
+/* A message and _exit from a signal handler: write(2) and digits by hand. */
+static void overflowed(const carrier *c, int i)
+{
+    char msg[160], num[24];
+    size_t at = 0;
+    const char *parts[] = { "hremu: P", NULL, " overflowed its fiber stack of ", NULL,
+                            " KiB: raise [machine] stack\n" };
+    for (int k = 0; k < 5; k++) {
+        const char *s = parts[k];
+        if (s == NULL) {
+            unsigned long v = k == 1 ? (unsigned long)i : (unsigned long)(c->stack >> 10);
+            int n = 0;
+            do
+                num[n++] = (char)('0' + v % 10);
+            while ((v /= 10) > 0 && n < 23);
+            while (n > 0 && at < sizeof msg)
+                msg[at++] = num[--n];
+            continue;
+        }
+        while (*s != '\0' && at < sizeof msg)
+            msg[at++] = *s++;
+    }
+    ssize_t w = write(STDERR_FILENO, msg, at);
+    (void)w;
+    _exit(1);
+}
+
+static void on_segv(int sig, siginfo_t *si, void *uc)
+{
+    const carrier *c = overflow_watch;
+    const uint8_t *a = si->si_addr;
+    if (c != NULL && a >= c->stacks && a < c->stacks + c->stacks_len &&
+        (size_t)(a - c->stacks) % c->slot < c->page)
+        overflowed(c, (int)((size_t)(a - c->stacks) / c->slot));
+    /* Not a guard: the fault is what it would have been without us. */
+    sigaction(SIGSEGV, &old_segv, NULL);
+    (void)sig, (void)uc;
+}
+
+static uint64_t *canary_of(const carrier *c, int i)
+{
+    return (uint64_t *)(void *)(c->f[i].map + c->page) - CANARY_WORDS;
+}
+
+static void check_canary(const carrier *c, int i)
+{
+    const uint64_t *w = canary_of(c, i);
+    for (int k = 0; k < CANARY_WORDS; k++)
+        if (w[k] != CANARY)
+            overflowed(c, i);
+}
+
 static void fibers_stop(hr_machine *m)
 {
     carrier *c = carrier_of(m);
     if (c == NULL)
         return;
-    for (int i = 0; i < c->p; i++) {
-        if (c->f[i].map != NULL)
-            munmap(c->f[i].map, c->f[i].maplen);
+    if (c->stacks != NULL)
+        munmap(c->stacks, c->stacks_len);
 #ifdef HR_FIBER_TSAN
+    for (int i = 0; i < c->p && c->f != NULL; i++)
         if (c->f[i].tsan != NULL)
             __tsan_destroy_fiber(c->f[i].tsan);
 #endif
-    }
     free(c->f);
     free(c->ready);
     free(c->others);
@@ -264,6 +349,8 @@ static int fibers_start(hr_machine *m, void (*entry)(hr_proc *p))
     c->entry = entry;
     c->page = (size_t)sysconf(_SC_PAGESIZE);
     c->stack = (m->cfg.stack + c->page - 1) / c->page * c->page;
+    c->slot = c->page + c->stack;
+    c->stacks_len = c->slot * (size_t)c->p;
     c->current = -1;
     c->f = calloc((size_t)c->p, sizeof *c->f);
     c->ready = malloc(sizeof *c->ready * (size_t)(c->p + 1));
@@ -272,20 +359,24 @@ static int fibers_start(hr_machine *m, void (*entry)(hr_proc *p))
         fibers_stop(m);
         return HR_ENOMEM;
     }
+    /* Reserved, not committed: a processor's stack costs the pages it touches. */
+    void *map = mmap(NULL, c->stacks_len, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+    if (map == MAP_FAILED) {
+        fibers_stop(m);
+        return HR_ENOMEM;
+    }
+    c->stacks = map;
+    c->canaries = 2 * (long)c->p + MAP_COUNT_ROOM > max_map_count();
     for (int i = 0; i < c->p; i++) {
         fiber *f = &c->f[i];
         f->p = &m->procs[i];
-        f->maplen = c->page + c->stack;
-        /* Reserved, not committed: a processor's stack costs the pages it touches. The guard
-         * page below it faults on an overflow instead of writing into the next stack. */
-        void *map = mmap(NULL, f->maplen, PROT_READ | PROT_WRITE,
-                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
-        if (map == MAP_FAILED) {
-            fibers_stop(m);
-            return HR_ENOMEM;
-        }
-        f->map = map;
-        if (mprotect(f->map, c->page, PROT_NONE) != 0) {
+        f->map = c->stacks + c->slot * (size_t)i;
+        if (c->canaries) {
+            uint64_t *w = canary_of(c, i);
+            for (int k = 0; k < CANARY_WORDS; k++)
+                w[k] = CANARY;
+        } else if (mprotect(f->map, c->page, PROT_NONE) != 0) {
             fibers_stop(m);
             return HR_ESYS;
         }
@@ -294,6 +385,34 @@ static int fibers_start(hr_machine *m, void (*entry)(hr_proc *p))
 #endif
     }
     return HR_OK;
+}
+
+/* While a machine with protected guards runs, a fault in a guard names its processor: the
+ * handler runs on a stack of its own (the faulting one is full). One such machine at a time is
+ * watched; a fault elsewhere goes to the handler there was before. */
+#define ALT_STACK (64 * 1024)
+
+static void watch_guards(carrier *c, stack_t *old_alt, void **alt)
+{
+    *alt = NULL;
+    if (c->canaries || (*alt = malloc(ALT_STACK)) == NULL)
+        return;
+    stack_t ss = { .ss_sp = *alt, .ss_size = ALT_STACK };
+    struct sigaction sa = { .sa_sigaction = on_segv, .sa_flags = SA_SIGINFO | SA_ONSTACK };
+    sigemptyset(&sa.sa_mask);
+    sigaltstack(&ss, old_alt);
+    overflow_watch = c;
+    sigaction(SIGSEGV, &sa, &old_segv);
+}
+
+static void unwatch_guards(const stack_t *old_alt, void *alt)
+{
+    if (alt == NULL)
+        return;
+    sigaction(SIGSEGV, &old_segv, NULL);
+    overflow_watch = NULL;
+    sigaltstack(old_alt, NULL);
+    free(alt);
 }
 
 static void fibers_run(hr_machine *m)
@@ -311,6 +430,9 @@ static void fibers_run(hr_machine *m)
 #ifdef HR_FIBER_TSAN
     c->sched_tsan = __tsan_get_current_fiber();
 #endif
+    stack_t old_alt;
+    void *alt;
+    watch_guards(c, &old_alt, &alt);
     while (c->ndone < c->p) {
         /* Someone is always ready until all are done: the last processor to block runs the
          * resolver, which grants one or aborts the run and wakes them all (wait.c). */
@@ -320,6 +442,7 @@ static void fibers_run(hr_machine *m)
         c->f[i].queued = 0;
         switch_to(c, -1, i, 0);
     }
+    unwatch_guards(&old_alt, alt);
 }
 
 static void fibers_done(hr_proc *p)

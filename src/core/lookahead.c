@@ -9,18 +9,11 @@
 
 int hr__nothing_before(hr_proc *p, hr_time a, int src, int skip)
 {
-    const hr_machine *m = p->m;
-    for (int q = 0; q < m->p; q++) {
-        if (q == p->id || q == skip)
-            continue;
-        hr_time lb = atomic_load_explicit(&m->procs[q].pub_clock, memory_order_acquire);
-        if (lb == HR_TIME_INF)
-            continue;
-        if (hr__past(hr__tadd(lb, m->cost.tau), q, a, src))
-            continue;
-        return 0;
-    }
-    return 1;
+    /* Every processor but p and skip is past (a, src) if the least of them, by (clock, id), is. */
+    hr_time lb;
+    int q;
+    hr__clocks_least(&p->m->clocks, 0, p->id, skip, 1, &lb, &q);
+    return q < 0 || hr__past(hr__tadd(lb, p->m->cost.tau), q, a, src);
 }
 
 int hr__clocks_past(hr_proc *p, hr_time a, int src, int skip, int one)
@@ -69,25 +62,12 @@ static int watch_holds(const hr_proc *q, const hr_time lo[3], const int lo_id[3]
  * were woken. */
 int hr__watchers_wake(hr_machine *m)
 {
-    hr_time lo[3] = { HR_TIME_INF, HR_TIME_INF, HR_TIME_INF };
-    int lo_id[3] = { -1, -1, -1 };
-    for (int i = 0; i < m->p; i++) {
-        hr_time c = atomic_load_explicit(&m->procs[i].pub_clock, memory_order_acquire);
-        if (c == HR_TIME_INF)
-            continue;
-        c = hr__tadd(c, m->cost.tau);
-        int at = 3;      /* ids come in increasing order: ties stay behind */
-        while (at > 0 && c < lo[at - 1])
-            at--;
-        for (int k = 2; k > at; k--) {
-            lo[k] = lo[k - 1];
-            lo_id[k] = lo_id[k - 1];
-        }
-        if (at < 3) {
-            lo[at] = c;
-            lo_id[at] = i;
-        }
-    }
+    hr_time lo[3];
+    int lo_id[3];
+    hr__clocks_least(&m->clocks, 0, -1, -1, 3, lo, lo_id);
+    for (int k = 0; k < 3; k++)
+        if (lo_id[k] >= 0)
+            lo[k] = hr__tadd(lo[k], m->cost.tau);
     int woken = 0;
     for (int i = 0; i < m->p; i++) {
         hr_proc *q = &m->procs[i];

@@ -49,7 +49,7 @@ static const char *check_config(const hr_machine_config *cfg, hr_machine *m)
     const char *why = NULL;
     m->net = NULL;
     if (cfg->procs < 0 || cfg->procs > HR_MAX_PROCS)
-        return "procs must be between 1 and 4096 (or 0: the topology's shape decides)";
+        return "procs must be between 1 and 1048576 (or 0: the topology's shape decides)";
     m->disc = hr__discipline_find(cfg->discipline ? cfg->discipline : "async");
     if (m->disc == NULL)
         return "unknown discipline";
@@ -70,6 +70,9 @@ static const char *check_config(const hr_machine_config *cfg, hr_machine *m)
     if (hr__topo_make(cfg->topology ? cfg->topology : "complete", cfg->procs, &m->net, why_buf,
                       sizeof why_buf) != 0)
         return why_buf;
+    if (m->exec == &hr__exec_threads && m->net->p > HR_MAX_THREADS)
+        return "more than 4096 processors need engine = fibers (threads run one operating-system "
+               "thread a processor, up to 4096)";
     if (hr__link_model_at(cfg->switching) == NULL)
         return "switching must be cut-through (0) or store-and-forward (1)";
     /* Not yet on shared links: a bounded buffer admits by arrival, and its admissions would
@@ -133,6 +136,8 @@ static void destroy_procs(hr_machine *m, int n)
     hr__ev_free(&m->lev);
     hr__round_destroy(m);
     hr__results_free(m);
+    if (m->clocks_made)
+        hr__clocks_destroy(&m->clocks);
     free(m->bar_time);
     free(m->procs);
 }
@@ -178,7 +183,7 @@ int hr_machine_create(const hr_machine_config *cfg, hr_machine **out, const char
         p->traits = m->disc->traits;
         p->topo = m->net;
         p->m = m;
-        if (hr__mbox_init(&p->box, m->p) != HR_OK)
+        if (hr__mbox_init(&p->box) != HR_OK)
             goto fail_boxes;
         if (cfg->buffer != 0 && hr__rbuf_create(&p->rbuf, cfg->buffer) != HR_OK) {
             hr__mbox_destroy(&p->box);
@@ -188,6 +193,9 @@ int hr_machine_create(const hr_machine_config *cfg, hr_machine **out, const char
     if ((m->bar_time = malloc(2 * sizeof(hr_time) * (size_t)m->p)) == NULL ||
         hr__round_init(m) != HR_OK)
         goto fail_boxes;
+    if (hr__clocks_init(&m->clocks, m->p, m->transit != NULL) != HR_OK)
+        goto fail_boxes;
+    m->clocks_made = 1;
     if ((err = m->exec->start(m, proc_run)) != HR_OK) {
         if (why != NULL && err == HR_ESYS)
             *why = "cannot create the processor threads";
@@ -275,6 +283,7 @@ int hr_machine_run(hr_machine *m, void (*fn)(hr_proc *, void *), void *arg, hr_r
 {
     memset(res, 0, sizeof *res);
     reset_procs(m, m->p);
+    hr__clocks_reset(&m->clocks, m);
     hr__results_reset(m);
     m->fn = fn;
     m->arg = arg;

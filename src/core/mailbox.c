@@ -2,7 +2,9 @@
 #define _LGPL_SOURCE
 #include "core/mailbox.h"
 
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <urcu/wfcqueue.h>
 
 #include "core/core.h"
@@ -27,41 +29,79 @@ typedef struct mbox_q {
     _Alignas(64) struct cds_wfcq_tail tail;   /* producers hit the tail, the owner the head */
 } mbox_q;
 
-int hr__mbox_init(hr__mbox *b, int p)
+/* The index is open-addressed with linear probing, at most half full, by the high bits of a
+ * Fibonacci hash: the sources a processor hears from are often one bit apart (a hypercube's
+ * neighbours), which the low bits of most hashes would pile on one slot. */
+#define INIT_CAP 4
+
+static int home(const hr__mbox *b, int src)
 {
+    return (int)(((uint64_t)(uint32_t)src * 0x9E3779B97F4A7C15u) >> b->shift);
+}
+
+/* The index slot that holds src, or the empty slot where it would go. */
+static int slot_of(const hr__mbox *b, int src)
+{
+    int s = home(b, src);
+    while (b->index[s] >= 0 && b->active[b->index[s]].src != src)
+        s = (s + 1) & b->mask;
+    return s;
+}
+
+/* Make the index 2 * slots and hash every listed source into it again. */
+static int rehash(hr__mbox *b, int slots)
+{
+    int *index = malloc((size_t)slots * sizeof *index);
+    if (index == NULL)
+        return HR_ENOMEM;
+    free(b->index);
+    b->index = index;
+    b->mask = slots - 1;
+    b->shift = 64 - __builtin_ctz((unsigned)slots);
+    for (int s = 0; s < slots; s++)
+        index[s] = -1;
+    for (int i = 0; i < b->nactive; i++)
+        index[slot_of(b, b->active[i].src)] = i;
+    return HR_OK;
+}
+
+/* Room to list one more source. */
+static int reserve(hr__mbox *b)
+{
+    if (b->nactive == b->cap) {
+        hr__mbox_src *a = realloc(b->active, 2 * (size_t)b->cap * sizeof *a);
+        if (a == NULL)
+            return HR_ENOMEM;
+        b->active = a;
+        b->cap *= 2;
+    }
+    if (2 * (b->nactive + 1) > b->mask + 1)
+        return rehash(b, 2 * (b->mask + 1));
+    return HR_OK;
+}
+
+int hr__mbox_init(hr__mbox *b)
+{
+    *b = (hr__mbox){ .cap = INIT_CAP };
     mbox_q *q = aligned_alloc(64, (sizeof(mbox_q) + 63) / 64 * 64);
     if (q == NULL)
-        goto fail_q;
+        return HR_ENOMEM;
     __cds_wfcq_init(&q->head, &q->tail);
-    /* calloc: for large p the untouched per-source slots stay unmapped zero pages. */
-    if ((b->src = calloc((size_t)p, sizeof *b->src)) == NULL)
-        goto fail_src;
-    if ((b->active = malloc((size_t)p * sizeof *b->active)) == NULL)
-        goto fail_active;
-    if ((b->pos = malloc((size_t)p * sizeof *b->pos)) == NULL)
-        goto fail_pos;
-    for (int i = 0; i < p; i++)
-        b->pos[i] = -1;
     b->q = q;
-    b->p = p;
-    b->nactive = 0;
+    if ((b->active = malloc(INIT_CAP * sizeof *b->active)) == NULL ||
+        rehash(b, 2 * INIT_CAP) != HR_OK) {
+        free(b->active);
+        free(q);
+        return HR_ENOMEM;
+    }
     return HR_OK;
-fail_pos:
-    free(b->active);
-fail_active:
-    free(b->src);
-fail_src:
-    free(q);
-fail_q:
-    return HR_ENOMEM;
 }
 
 void hr__mbox_destroy(hr__mbox *b)
 {
     hr__mbox_clear(b);
-    free(b->pos);
+    free(b->index);
     free(b->active);
-    free(b->src);
     free(b->q);
 }
 
@@ -74,24 +114,27 @@ void hr__mbox_put(hr__mbox *b, hr_msg *msg)
     cds_wfcq_enqueue(&q->head, &q->tail, node);
 }
 
+/* reserve() has made room for a new source. */
 static void append(hr__mbox *b, hr_msg *msg)
 {
-    hr__mbox_src *s = &b->src[msg->src];
+    int s = slot_of(b, msg->src);
     msg->next = NULL;
-    if (s->tail != NULL) {
-        s->tail->next = msg;
-    } else {
-        s->head = msg;
-        b->pos[msg->src] = b->nactive;
-        b->active[b->nactive++] = msg->src;
+    if (b->index[s] < 0) {
+        b->index[s] = b->nactive;
+        b->active[b->nactive++] = (hr__mbox_src){ msg, msg, msg->src };
+        return;
     }
-    s->tail = msg;
+    hr__mbox_src *l = &b->active[b->index[s]];
+    l->tail->next = msg;
+    l->tail = msg;
 }
 
 int hr__mbox_drain(hr__mbox *b)
 {
     mbox_q *q = b->q;
     for (;;) {
+        if (reserve(b) != HR_OK)
+            return -1;
         /* Non-blocking: a producer preempted mid-enqueue makes us stop here; it wakes the owner
          * once its enqueue is complete, so the message is seen on the next drain. */
         struct cds_wfcq_node *node = __cds_wfcq_dequeue_nonblocking(&q->head, &q->tail);
@@ -112,10 +155,10 @@ static int tag_matches(int want, int have)
     return want == have;
 }
 
-hr_msg *hr__mbox_find(const hr__mbox *b, int src, int tag, hr_msg **prev)
+hr_msg *hr__mbox_find_at(const hr__mbox *b, int i, int tag, hr_msg **prev)
 {
     hr_msg *before = NULL;
-    for (hr_msg *msg = b->src[src].head; msg != NULL; before = msg, msg = msg->next)
+    for (hr_msg *msg = b->active[i].head; msg != NULL; before = msg, msg = msg->next)
         if (tag_matches(tag, msg->tag)) {
             *prev = before;
             return msg;
@@ -123,32 +166,83 @@ hr_msg *hr__mbox_find(const hr__mbox *b, int src, int tag, hr_msg **prev)
     return NULL;
 }
 
+hr_msg *hr__mbox_find(const hr__mbox *b, int src, int tag, hr_msg **prev)
+{
+    int i = b->index[slot_of(b, src)];
+    return i < 0 ? NULL : hr__mbox_find_at(b, i, tag, prev);
+}
+
+hr_msg *hr__mbox_head(const hr__mbox *b, int src)
+{
+    int i = b->index[slot_of(b, src)];
+    return i < 0 ? NULL : b->active[i].head;
+}
+
+/* Take src's emptied list out: swap-remove it from active, and close the gap its slot leaves
+ * in the index by moving back the entries of the run behind it that may move. */
+static void unlist(hr__mbox *b, int src)
+{
+    int hole = slot_of(b, src), at = b->index[hole], last = --b->nactive;
+    if (at != last) {
+        b->index[slot_of(b, b->active[last].src)] = at;    /* found while src is still listed */
+        b->active[at] = b->active[last];
+    }
+    b->index[hole] = -1;
+    for (int s = (hole + 1) & b->mask; b->index[s] >= 0; s = (s + 1) & b->mask) {
+        int h = home(b, b->active[b->index[s]].src);
+        /* The entry at s stays if its home lies cyclically in (hole, s]. */
+        if (hole < s ? (h > hole && h <= s) : (h > hole || h <= s))
+            continue;
+        b->index[hole] = b->index[s];
+        b->index[s] = -1;
+        hole = s;
+    }
+}
+
 void hr__mbox_remove(hr__mbox *b, int src, hr_msg *prev, hr_msg *msg)
 {
-    hr__mbox_src *s = &b->src[src];
+    hr__mbox_src *l = &b->active[b->index[slot_of(b, src)]];
     if (prev != NULL)
         prev->next = msg->next;
     else
-        s->head = msg->next;
-    if (s->tail == msg)
-        s->tail = prev;
-    if (s->head == NULL) {
-        /* Swap-remove src from the active list. */
-        int at = b->pos[src];
-        int last = b->active[--b->nactive];
-        b->active[at] = last;
-        b->pos[last] = at;
-        b->pos[src] = -1;
+        l->head = msg->next;
+    if (l->tail == msg)
+        l->tail = prev;
+    if (l->head == NULL)
+        unlist(b, src);
+}
+
+static int by_source(const void *x, const void *y)
+{
+    int a = ((const hr__mbox_src *)x)->src, c = ((const hr__mbox_src *)y)->src;
+    return (a > c) - (a < c);
+}
+
+hr__mbox_src *hr__mbox_sorted(const hr__mbox *b, int *n)
+{
+    hr__mbox_src *v = b->nactive > 0 ? malloc((size_t)b->nactive * sizeof *v) : NULL;
+    *n = v != NULL ? b->nactive : 0;
+    if (v != NULL) {
+        memcpy(v, b->active, (size_t)b->nactive * sizeof *v);
+        qsort(v, (size_t)b->nactive, sizeof *v, by_source);
     }
+    return v;
 }
 
 void hr__mbox_clear(hr__mbox *b)
 {
-    hr__mbox_drain(b);
+    mbox_q *q = b->q;
+    struct cds_wfcq_node *node;
+    /* Between runs nobody is enqueueing: the blocking dequeue cannot wait. */
+    while ((node = __cds_wfcq_dequeue_blocking(&q->head, &q->tail)) != NULL) {
+        hr_msg *msg = (hr_msg *)node;
+        TSAN_ACQUIRE(msg);
+        if (msg->kind == HR_MSG_COPY)
+            free(msg);
+    }
     while (b->nactive > 0) {
-        int src = b->active[0];
-        hr_msg *msg = b->src[src].head;
-        hr__mbox_remove(b, src, NULL, msg);
+        hr_msg *msg = b->active[0].head;
+        hr__mbox_remove(b, msg->src, NULL, msg);
         if (msg->kind == HR_MSG_COPY)
             free(msg);
     }

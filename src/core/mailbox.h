@@ -2,7 +2,9 @@
  *
  * Senders append to a shared wait-free queue (liburcu's wfcqueue: any number of producers, no
  * lock). Only the owner drains it, into private per-source lists that keep each source's messages
- * in sending order, and a list of the sources that have messages pending.
+ * in sending order. The lists are kept for the sources that have messages pending only, in a
+ * dense array found through a small open-addressed index: a mailbox's memory grows with the
+ * sources it hears from, never with p (p may be 2^20 under fibers).
  *
  *   operation          who may call            exclusion needed with
  *   hr__mbox_put       any proc                nothing (wait-free)
@@ -21,30 +23,38 @@ typedef struct hr__mbox_link {
     void *next;
 } hr__mbox_link;
 
+/* One source's pending messages, in sending order (never empty while listed). */
 typedef struct hr__mbox_src {
     struct hr_msg *head, *tail;
+    int            src;
 } hr__mbox_src;
 
 typedef struct hr__mbox {
     void         *q;        /* the shared queue (mailbox.c) */
-    int           p;
-    hr__mbox_src *src;      /* [p] private lists, indexed by source */
-    int          *active;   /* sources with pending messages, nactive of them */
-    int          *pos;      /* [p] index into active, or -1 */
-    int           nactive;
+    hr__mbox_src *active;   /* [nactive] the sources with pending messages, in no order */
+    int          *index;    /* [mask + 1] by a hash of the source: its place in active, or -1 */
+    int           nactive, cap, mask, shift;
 } hr__mbox;
 
-int  hr__mbox_init(hr__mbox *b, int p);            /* HR_OK or HR_ENOMEM */
+int  hr__mbox_init(hr__mbox *b);                    /* HR_OK or HR_ENOMEM */
 void hr__mbox_destroy(hr__mbox *b);                 /* frees undelivered COPY messages */
 void hr__mbox_put(hr__mbox *b, struct hr_msg *msg);
 /* Move newly arrived messages to the private lists. Returns 1 if the queue was seen empty, 0 if a
  * sender preempted mid-enqueue hid what lies behind it (messages enqueued after it are not seen
- * yet; the preempted sender wakes the owner once its enqueue completes). */
+ * yet; the preempted sender wakes the owner once its enqueue completes), -1 if a list for a new
+ * source could not be made (out of memory; the message stays queued). */
 int  hr__mbox_drain(hr__mbox *b);
-/* First message from src whose tag matches (tag < -1: that internal tag exactly; HR_ANY_TAG: any
- * tag >= 0; else that tag); NULL if none. *prev gets its predecessor in the source's list. */
+/* First message from src (or from active[i].src) whose tag matches (tag < -1: that internal tag
+ * exactly; HR_ANY_TAG: any tag >= 0; else that tag); NULL if none. *prev gets its predecessor in
+ * the source's list. */
 struct hr_msg *hr__mbox_find(const hr__mbox *b, int src, int tag, struct hr_msg **prev);
+struct hr_msg *hr__mbox_find_at(const hr__mbox *b, int i, int tag, struct hr_msg **prev);
+/* The first pending message from src (its list follows msg->next), or NULL. */
+struct hr_msg *hr__mbox_head(const hr__mbox *b, int src);
 void hr__mbox_remove(hr__mbox *b, int src, struct hr_msg *prev, struct hr_msg *msg);
+/* The pending lists sorted by source, for reports (a copy: b is not changed); the caller frees
+ * it. *n gets their number. NULL (and *n = 0) when none are pending or memory runs out. */
+hr__mbox_src *hr__mbox_sorted(const hr__mbox *b, int *n);
 /* Drop every pending message (between runs): COPY ones are freed, others belong to senders. */
 void hr__mbox_clear(hr__mbox *b);
 

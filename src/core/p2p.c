@@ -225,7 +225,7 @@ static hr_msg *least_any(hr_proc *p, recv_ctx *c, hr_time *at, const hr_msg **un
     *unrouted = NULL;
     for (int i = 0; i < p->box.nactive; i++) {
         hr_msg *prev;
-        hr_msg *msg = hr__mbox_find(&p->box, p->box.active[i], c->tag, &prev);
+        hr_msg *msg = hr__mbox_find_at(&p->box, i, c->tag, &prev);
         if (msg == NULL)
             continue;
         if (!hr__msg_routed(msg)) {
@@ -250,8 +250,11 @@ static hr_msg *least_any(hr_proc *p, recv_ctx *c, hr_time *at, const hr_msg **un
  * until that sender has finished (a few instructions once it runs). */
 static void drain_all(hr_proc *p)
 {
-    while (!hr__mbox_drain(&p->box))
+    int drained;
+    while ((drained = hr__mbox_drain(&p->box)) == 0)
         hr__exec_yield(p);
+    if (drained < 0)
+        hr_fail(p, "out of memory for its mailbox");
 }
 
 /* p waits for msg, keyed by its injection, to be routed: its pending event (core.h). */
@@ -730,7 +733,7 @@ static void unlink_request(hr_proc *p, const hr_request *r)
 static hr_msg *prev_of(hr_proc *p, const hr_msg *msg)
 {
     hr_msg *prev = NULL;
-    for (hr_msg *at = p->box.src[msg->src].head; at != msg; at = at->next)
+    for (hr_msg *at = hr__mbox_head(&p->box, msg->src); at != msg; at = at->next)
         prev = at;
     return prev;
 }
@@ -776,7 +779,7 @@ static void commit_posted(hr_proc *p)
             claimed[nclaimed++] = r->msg;
             continue;
         }
-        hr_msg *msg = p->box.src[r->src].head;
+        hr_msg *msg = hr__mbox_head(&p->box, r->src);
         for (; msg != NULL; msg = msg->next) {
             if (r->tag != HR_ANY_TAG && msg->tag != r->tag)
                 continue;
@@ -1059,7 +1062,7 @@ static int blocks_ready(hr_proc *p, void *ctx)
     const hr_msg *least = NULL;
     for (int i = 0; i < p->box.nactive; i++) {
         hr_msg *prev;
-        const hr_msg *msg = hr__mbox_find(&p->box, p->box.active[i], p->coll_tag, &prev);
+        const hr_msg *msg = hr__mbox_find_at(&p->box, i, p->coll_tag, &prev);
         if (msg == NULL)
             continue;
         if (hr__msg_routed(msg))
@@ -1109,9 +1112,17 @@ const void *hr__coll_view(hr_proc *p, int src, size_t len)
     release(p, &c, r);              /* taken, in the model; the data stays the sender's */
     if (lent) {
         /* One view per source between hr__coll_begin and hr__view_end: at most p. */
-        if (p->views == NULL && (p->views = hr__alloc(&p->mem, (size_t)p->m->p * sizeof(int))) == NULL)
-            hr_fail(p, "out of memory for a view");
-        HR_ASSERT(p->nviews < p->m->p);
+        if (p->nviews == p->views_cap) {
+            int cap = p->views_cap > 0 ? 2 * p->views_cap : 16;
+            int *v = hr__alloc(&p->mem, (size_t)cap * sizeof *v);
+            if (v == NULL)
+                hr_fail(p, "out of memory for a view");
+            if (p->nviews > 0)
+                memcpy(v, p->views, (size_t)p->nviews * sizeof *v);
+            hr__alloc_free(&p->mem, p->views);
+            p->views = v;
+            p->views_cap = cap;
+        }
         p->views[p->nviews++] = src;
     }
     return data;
@@ -1185,10 +1196,16 @@ void hr__p2p_unreceived(hr_machine *m, hr_run_result *res)
     res->unreceived_why[0] = '\0';
     for (int d = 0; d < m->p; d++) {
         hr_proc *q = &m->procs[d];
-        while (!hr__mbox_drain(&q->box))
+        while (hr__mbox_drain(&q->box) == 0)    /* -1 (no memory): count what is listed */
             hr__exec_yield(q);
-        for (int s = 0; s < m->p; s++) {
-            const hr_msg *msg = q->box.src[s].head;
+        int nsrc;
+        hr__mbox_src *sorted = hr__mbox_sorted(&q->box, &nsrc);
+        const hr__mbox_src *pending = sorted != NULL ? sorted : q->box.active;
+        if (sorted == NULL)
+            nsrc = q->box.nactive;            /* no memory to sort: named out of order */
+        for (int i = 0; i < nsrc; i++) {
+            int s = pending[i].src;
+            const hr_msg *msg = pending[i].head;
             while (msg != NULL) {
                 if (msg->tag < 0) {          /* a collective's: never the user's to receive */
                     msg = msg->next;
@@ -1214,6 +1231,7 @@ void hr__p2p_unreceived(hr_machine *m, hr_run_result *res)
                 }
             }
         }
+        free(sorted);
     }
 }
 

@@ -103,7 +103,7 @@ void hr__proc_reset(hr_proc *p)
     hr__alloc_recycle(&p->mem);
     p->refs = NULL;
     p->views = NULL;
-    p->nviews = 0;
+    p->nviews = p->views_cap = 0;
     p->pending = NULL;
     p->req_free = p->req_free_tail = NULL;   /* the pool's slabs were its memory */
     memset(p->slots, 0, sizeof p->slots);

@@ -151,23 +151,30 @@ static void order_report(char *report)
 static void unmatched(const hr_proc *q, int src, char *out, size_t len)
 {
     size_t at = 0;
-    int shown = 0, more = 0;
+    int shown = 0, more = 0, n;
     out[0] = '\0';
-    for (int s = src == HR_ANY ? 0 : src; s < (src == HR_ANY ? q->m->p : src + 1); s++)
-        for (const hr_msg *msg = q->box.src[s].head; msg != NULL; msg = msg->next) {
+    hr__mbox_src *pending = hr__mbox_sorted(&q->box, &n);
+    for (int i = 0; i < n; i++) {
+        if (src != HR_ANY && pending[i].src != src)
+            continue;
+        for (const hr_msg *msg = pending[i].head; msg != NULL; msg = msg->next) {
             if (msg->tag < 0)
                 continue;
             if (shown == 4) {
                 more++;
                 continue;
             }
-            int n = snprintf(out + at, len - at, "%s P%d tag %d (%zu bytes)",
+            int w = snprintf(out + at, len - at, "%s P%d tag %d (%zu bytes)",
                              shown == 0 ? "; unmatched:" : ",", msg->src, msg->tag, msg->len);
-            if (n < 0 || (size_t)n >= len - at)
+            if (w < 0 || (size_t)w >= len - at) {
+                free(pending);
                 return;
-            at += (size_t)n;
+            }
+            at += (size_t)w;
             shown++;
         }
+    }
+    free(pending);
     if (more > 0)
         snprintf(out + at, len - at, " and %d more", more);
 }

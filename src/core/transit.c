@@ -38,11 +38,10 @@ struct hr_transit {
     int             routed_any;
     hr_msg        **open;      /* open rendezvous messages, not yet committed (hr__transit_open) */
     size_t          nopen, capopen;
-    /* [p] The decision under way left this processor out of its bounds: it was parked. It may
-     * wake meanwhile (a grant, a rendezvous delivered), but injects nothing before it takes a
-     * message routed to it, so the first one that ends its receive bounds it again. */
-    uint8_t        *skipped;
 };
+
+/* route_top's decider when routing is serial: every processor waits, no bounds are kept. */
+#define SERIAL (-2)
 
 /* Is msg's key below the last routed one's? */
 static int below_last(const hr_transit *tr, const hr_msg *msg)
@@ -78,12 +77,7 @@ int hr__transit_create(hr_machine *m, hr_transit **out)
     hr_transit *tr = calloc(1, sizeof *tr);
     if (tr == NULL)
         return HR_ENOMEM;
-    if ((tr->skipped = calloc((size_t)m->p, 1)) == NULL) {
-        free(tr);
-        return HR_ENOMEM;
-    }
     if (hr__net_init(&tr->net, m->net, &m->cost, m->switching) != HR_OK) {
-        free(tr->skipped);
         free(tr);
         return HR_ENOMEM;
     }
@@ -112,7 +106,6 @@ void hr__transit_destroy(hr_transit *tr)
     hr__mutex_destroy(&tr->lock);
     free(tr->heap);
     free(tr->open);
-    free(tr->skipped);
     free(tr);
 }
 
@@ -260,12 +253,14 @@ static int ends_park(hr_proc *r, const hr_msg *msg)
     return r->park_src == HR_ANY || r->park_src == msg->src;
 }
 
-/* Route the least message and tell its receiver. If the decision under way left the receiver
- * out (tr->skipped) and this message ends its receive, return the time from which it may inject
- * again, else HR_TIME_INF. It takes a message first: this one, arriving at a, when it waits for
+/* Route the least message and tell its receiver. If the decision under way (by decider) left
+ * the receiver out, parked when the clocks were last read (clocks.h), and this message ends its
+ * receive, return the time from which it may inject again, else HR_TIME_INF. A receiver left
+ * out may wake meanwhile (a grant, a rendezvous delivered), but injects nothing before it
+ * takes a message routed to it, so the first one that ends its receive bounds it again. It takes a message first: this one, arriving at a, when it waits for
  * exactly this one; else this one or one routed later, which is keyed no earlier and arrives tau
  * or more after its key (every receive takes the clock to the arrival at least). */
-static hr_time route_top(hr_machine *m, hr_transit *tr)
+static hr_time route_top(hr_machine *m, hr_transit *tr, int decider)
 {
     hr_msg *msg = pop(tr);
     int src = msg->src;
@@ -277,10 +272,13 @@ static hr_time route_top(hr_machine *m, hr_transit *tr)
     tr->routed_any = 1;
     hr_proc *r = &m->procs[msg->dst];
     /* Its park's fields stand while the lock is held, whether or not it has woken since. */
-    int ends = tr->skipped[msg->dst] && ends_park(r, msg);
+    int ends = decider != SERIAL && msg->dst != decider &&
+               hr__clocks_was_parked(&m->clocks, msg->dst) && ends_park(r, msg);
     if (ends)
-        tr->skipped[msg->dst] = 0;
+        hr__clocks_unpark(&m->clocks, msg->dst);
     int unparked = ends && atomic_exchange(&r->parked, 0);
+    if (unparked)
+        hr__clocks_touch(&m->clocks, r);
     atomic_fetch_add(&r->news, 1);
     m->link_msg = (uint64_t)src << 32 | (msg->seq & 0xffffffffu);
     hr_time a = hr__net_route(&tr->net, src, msg->dst, msg->sent, msg->len);
@@ -327,33 +325,29 @@ void hr__transit_decide(hr_proc *p, const hr_msg *upto, int past_floors)
         hr__mutex_unlock(&tr->lock);
         return;
     }
-    /* The least two published clocks, ties by id: the second for a head from the first. */
-    hr_time lo = HR_TIME_INF, lo2 = HR_TIME_INF, fl;
-    int lo_id = -1, lo2_id = -1, fl_id;
+    /* The least two published clocks, ties by id: the second for a head from the first. A
+     * processor parked in a receive with nothing routed to take injects nothing until a message
+     * is routed to it, here, under this lock, at a key no less than the head's; it arrives tau
+     * later, so the parked one's next injection comes after the head: it is left out (the
+     * route tree counts it as HR_TIME_INF), but never p itself. */
+    hr_time lo[2], fl;
+    int lo_id[2], fl_id;
     uint64_t fl_seq = 0;
-    for (int q = 0; q < m->p; q++) {
-        hr_proc *pq = &m->procs[q];
-        /* A processor parked in a receive with nothing routed to take injects nothing until a
-         * message is routed to it, here, under this lock, at a key no less than the head's;
-         * it arrives tau later, so the parked one's next injection comes after the head. */
-        tr->skipped[q] = q != p->id && atomic_load(&pq->parked);
-        if (tr->skipped[q])
-            continue;
-        hr_time c = atomic_load_explicit(&pq->pub_clock, memory_order_acquire);
-        least_two(c, q, &lo, &lo_id, &lo2, &lo2_id);
-    }
+    hr__clocks_least(&m->clocks, 1, p->id, -1, 2, lo, lo_id);
+    least_two(atomic_load_explicit(&p->pub_clock, memory_order_acquire), p->id, &lo[0],
+              &lo_id[0], &lo[1], &lo_id[1]);
     /* Rendezvous transfers their receivers have not committed yet are keyed no earlier than
      * their floors. Commits are under this lock: the open list stands while it is held. */
     least_floor(m, tr, &fl, &fl_id, &fl_seq);
-    atomic_store_explicit(&tr->least, hr__min(lo, fl), memory_order_relaxed);
+    atomic_store_explicit(&tr->least, hr__min(lo[0], fl), memory_order_relaxed);
     while (tr->n > 0) {
         hr_msg *top = tr->heap[0];
         int bounded = upto == NULL || key_less(upto, top);
         if (bounded) {
             /* The first processor other than top's source in (clock, id) order: the source's
              * own later injections come after top. */
-            hr_time c = lo_id == top->src ? lo2 : lo;
-            int id = lo_id == top->src ? lo2_id : lo_id;
+            hr_time c = lo_id[0] == top->src ? lo[1] : lo[0];
+            int id = lo_id[0] == top->src ? lo_id[1] : lo_id[0];
             if (c != HR_TIME_INF && (c < top->sent || (c == top->sent && id < top->src)))
                 break;
         }
@@ -364,9 +358,9 @@ void hr__transit_decide(hr_proc *p, const hr_msg *upto, int past_floors)
         /* A parked receiver that now has a message may inject again from its arrival on: it
          * bounds what may be routed after this one. */
         int dst = top->dst;              /* top may be taken and freed once routed */
-        hr_time back = route_top(m, tr);
+        hr_time back = route_top(m, tr, p->id);
         if (back != HR_TIME_INF)
-            least_two(back, dst, &lo, &lo_id, &lo2, &lo2_id);
+            least_two(back, dst, &lo[0], &lo_id[0], &lo[1], &lo_id[1]);
     }
     hr__mutex_unlock(&tr->lock);
 }
@@ -398,6 +392,7 @@ int hr__transit_park_on(hr_proc *p)
         p->park_tag = p->wait.tag;
         p->park_need = p->await_need;
         atomic_store(&p->parked, 1);
+        hr__clocks_touch(&p->m->clocks, p);
     }
     hr__mutex_unlock(&tr->lock);
     return r;
@@ -409,9 +404,8 @@ void hr__transit_serial(hr_machine *m, void (*fn)(hr_net *net, void *ctx), void 
     if (tr == NULL)
         return;
     hr__mutex_lock(&tr->lock);
-    memset(tr->skipped, 0, (size_t)m->p);     /* everyone waits: no bounds to keep */
     while (tr->n > 0)
-        route_top(m, tr);
+        route_top(m, tr, SERIAL);    /* everyone waits: no bounds to keep */
     fn(&tr->net, ctx);
     hr__mutex_unlock(&tr->lock);
 }

@@ -156,7 +156,8 @@ void hr__wait(hr_proc *p, const hr_wait_desc *d, hr_ready_fn ready, void *ctx)
             continue;
         }
         settle(p, &p->state, HR_PROC_BLOCKED);
-        atomic_store(&p->parked, 0);
+        if (atomic_exchange(&p->parked, 0))
+            hr__clocks_touch(&p->m->clocks, p);
     }
     /* A grant is for the wait it was given in: one that ended without using it must not
      * decide a later wait. A collective's await leaves it to the takes that follow, whose
@@ -185,6 +186,7 @@ void hr__proc_finished(hr_proc *p)
 {
     hr_machine *m = p->m;
     atomic_store(&p->pub_clock, HR_TIME_INF);   /* sends nothing more: no bound on ANY receives */
+    hr__clocks_touch(&m->clocks, p);
     atomic_store(&p->state, HR_PROC_DONE);
     int live = atomic_fetch_sub(&m->live, 1) - 1;
     if (live > 0 && atomic_load(&m->blocked) == live)

@@ -6,6 +6,7 @@
 #include "net/grid.h"
 
 #include <stdio.h>
+#include <hremu/machine.h>
 
 static int parse(const char *name, const char *args, int ndims_min, int ndims_max, int *dims,
                  char *why, size_t len)
@@ -26,8 +27,8 @@ static int parse(const char *name, const char *args, int ndims_min, int ndims_ma
             return -1;
         }
         p *= dims[i];
-        if (p > 4096) {
-            snprintf(why, len, "more than 4096 processors");
+        if (p > HR_MAX_PROCS) {
+            snprintf(why, len, "more than %d processors", HR_MAX_PROCS);
             return -1;
         }
     }

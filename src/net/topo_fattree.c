@@ -71,8 +71,8 @@
 #include <hremu/machine.h>
 
 #define FT_ARITY 4
-#define FT_MAX_LEVELS 6   /* 4^6 = 4096 leaves */
-_Static_assert(HR_MAX_PROCS <= 4096, "FT_MAX_LEVELS must hold HR_MAX_PROCS leaves");
+#define FT_MAX_LEVELS 10  /* 4^10 = 2^20 leaves */
+_Static_assert(HR_MAX_PROCS <= 1 << (2 * FT_MAX_LEVELS), "FT_MAX_LEVELS must hold HR_MAX_PROCS leaves");
 
 /* Per-processor bandwidth at each level, bytes/s, when the shape gives none (seed 001). */
 static const double ft_default_bw[] = { 20e6, 10e6, 5e6 };

@@ -43,6 +43,9 @@
 #include "util/sync.h"
 
 #define RH_MAX_BB_DIMS (1 << HR_RH_MAX_N)   /* BB address bits, 2^n */
+/* Dilations are measured from every node up to this p, and from one node of each translation
+ * class above it (a breadth-first search from every node is O(p^2)). */
+#define EVERY_NODE_MAX 4096
 
 /* ------------------------------------------------------------------------------------------
  * Shape */
@@ -81,7 +84,7 @@ static int max_nu_of_machine(void)
     int nu = 0;
     while ((2 << nu) <= HR_MAX_PROCS)
         nu++;
-    return nu;   /* 12: 2^12 = 4096 */
+    return nu;   /* 20: 2^20 */
 }
 
 /* Parse "K N" into k and n and check them for a machine; -1 with a reason. */
@@ -435,7 +438,7 @@ int hr__rh_dilation_of(const hr_topo *t, int every_node, hr_rh_dilation *d)
 int hr__rh_dilation(const hr_topo *t, int *max, double *avg)
 {
     hr_rh_dilation d;
-    if (t == NULL || hr__rh_dilation_of(t, t->p <= HR_MAX_PROCS, &d) != 0)
+    if (t == NULL || hr__rh_dilation_of(t, t->p <= EVERY_NODE_MAX, &d) != 0)
         return -1;
     *max = d.max;
     *avg = d.avg;

@@ -1,6 +1,6 @@
 /* topo_rh.h: the reduced hypercube RH(k,n) of seed 004 (sec. 1.3) beyond its table row: an
- * instance of any size the analysis needs (RH(8,3) has 65536 nodes, more than a machine's
- * processors), and the dilation of emulating the hypercube on the same nodes (sec. 1.3.1).
+ * instance of any size the analysis needs (up to 2^20 nodes, as the fiber engine's machines),
+ * and the dilation of emulating the hypercube on the same nodes (sec. 1.3.1).
  *
  * Addresses (seed 004 sec. 1.3): node x has nu = k + 2^n bits. Bits 0 .. k-1 (the 0th field)
  * are its address inside its building block (BB), a k-cube; bits k .. nu-1 (the 1st field) are
@@ -18,7 +18,7 @@
 extern const hr_topology hr__topo_rh;
 
 #define HR_RH_MAX_N   3                       /* n of the largest instance hr__rh_new builds */
-#define HR_RH_MAX_NU  16                      /* its k + 2^n: up to 65536 nodes */
+#define HR_RH_MAX_NU  20                      /* its k + 2^n: up to 2^20 nodes */
 #define HR_RH_MAX_DIL (2 * HR_RH_MAX_N + 1)   /* Corollary 1's 2n+1 at n = HR_RH_MAX_N */
 
 /* Build RH(k, n) with no processor limit but nu = k + 2^n <= HR_RH_MAX_NU (and 1 <= n <= k as

@@ -946,7 +946,7 @@ static int make_permutation(const hr_workload_spec *s, int p, void **inst, char 
  * initialisers of the rest of its hr_hrel_dist (hrel.h says what each means). SEP stands between
  * two rows, so that the same rows give both the table (SEP empty) and the comma list of names
  * the workload's row shows in --list and the config checks against (SEP ", "). A make gets only
- * specs whose distribution is its row's name, p in 1 .. HR_MAX_PROCS and, unless it sizes n
+ * specs whose distribution is its row's name, p in 1 .. HREL_MAX_PROCS and, unless it sizes n
  * itself, n in 1 .. 2^32. */
 #define HREL_DISTRIBUTIONS(X, SEP)                                                               \
     X("alltoall", .h = HR_HREL_H_OWN, .sizes_n = 1, .keeps_dests = 1, .make = make_alltoall,     \
@@ -1011,9 +1011,10 @@ int hr__hrel_make(const hr_workload_spec *s, int p, void **inst, char *why, size
         return hr__work_fail(why, whylen, HR_EINVAL,
                              "unknown hrelation distribution \"%s\" (known: %s)",
                              spec.distribution, hr__hrel_distributions);
-    if (p < 1 || p > HR_MAX_PROCS)
-        return hr__work_fail(why, whylen, HR_EINVAL, "procs = %d is outside 1 .. %d", p,
-                             HR_MAX_PROCS);
+    if (p < 1 || p > HREL_MAX_PROCS)
+        return hr__work_fail(why, whylen, HR_EINVAL,
+                             "procs = %d is outside 1 .. %d (destinations are kept in 16 bits)",
+                             p, HREL_MAX_PROCS);
     /* A distribution that sizes n from p and h tells a wrong n (0 included) what it should be. */
     if (!d->sizes_n && spec.n == 0)
         return hr__work_fail(why, whylen, HR_EINVAL, "n must be at least 1");
@@ -1120,7 +1121,7 @@ static int first_holder(const hr_hrel *r, uint32_t data, int upto)
     return upto;
 }
 
-_Static_assert(HR_MAX_PROCS <= 65536, "name_culprit holds destinations in 16 bits");
+_Static_assert(HREL_MAX_PROCS <= 65536, "name_culprit holds destinations in 16 bits");
 
 /* Failure path of a wrong dest field: element g's true destination, by running the stream up to g
  * (O(g) for uniform; cheap enough once, never on the success path). */

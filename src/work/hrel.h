@@ -41,6 +41,9 @@
 #include <stdint.h>
 #include <hremu/workload.h>
 
+/* The most processors an hrelation takes: its destinations are kept in 16 bits. */
+#define HREL_MAX_PROCS 65536
+
 /* The hr_workload row's slots; see the contract of each slot in workload.h. make returns HR_OK,
  * HR_EINVAL (reason in why) or HR_ENOMEM, and on failure allocates nothing. verify returns HR_OK,
  * HR_EVERIFY (one line in why) or HR_ENOMEM (its bitmap). reset forgets outputs without freeing
@@ -83,7 +86,7 @@ typedef struct hr_hrel_dist {
                            * be; otherwise hr__hrel_make refuses n = 0 and n > 2^32 first */
     int         keeps_dests; /* the instance keeps every element's dest: 2 bytes an element */
     /* Make an instance, as hr__hrel_make, for a spec whose distribution is set and is this row's
-     * name (or "file:" and a path), p in 1 .. HR_MAX_PROCS and, unless sizes_n, n in 1 .. 2^32. */
+     * name (or "file:" and a path), p in 1 .. HREL_MAX_PROCS and, unless sizes_n, n in 1 .. 2^32. */
     int (*make)(const hr_workload_spec *s, int p, void **inst, char *why, size_t whylen);
 } hr_hrel_dist;
 

@@ -685,7 +685,7 @@ grep -q "^hremu: configs/default.ini:[0-9]*: workload hrelation, n = 10995116277
 HREMU_MEMORY=10M "$BIN" configs/default.ini >"$TMP/out" 2>"$TMP/err"
 rc=$?
 expect_rc 2 "HREMU_MEMORY"
-expect_err "hremu: configs/default.ini:10: workload hrelation, n = 1048576, procs = 16 needs about 33.2 MiB of memory, more than the 10.0 MiB that HREMU_MEMORY allows: lower n or procs" \
+expect_err "hremu: configs/default.ini:10: workload hrelation, n = 1048576, procs = 16 needs about 33.1 MiB of memory, more than the 10.0 MiB that HREMU_MEMORY allows: lower n or procs" \
     "HREMU_MEMORY's refusal"
 # A parameter that does not suit the machine (hr_algorithm.check) is a config error before any
 # machine is built: one line naming the parameter's line, exit 2 (it used to be exit 1 and a
@@ -919,13 +919,19 @@ expect_rc 2 "bad key"
 expect_err "hremu: $D/bad_unknown_key.ini:4: unknown key 'prcs' in [machine] (keys: procs, topology, fattree_bw, switching, discipline, buffer, eager_limit, cost, tau, sigma, overhead, hop, compute_unit, compute, seed, engine, stack)" "bad key"
 
 run "$D/bad_procs.ini"
-expect_rc 2 "p > 4096 in a file"
-expect_err "hremu: $D/bad_procs.ini:2: procs = 4097: must be 1 .. 4096 (it is 4097)" "p > 4096"
+expect_rc 2 "p > 2^20 in a file"
+expect_err "hremu: $D/bad_procs.ini:2: procs = 1048577: must be 1 .. 1048576 (it is 1048577)" "p > 2^20"
 
-run --set machine.procs=4097
-expect_rc 2 "p > 4096 by --set"
-expect_err "hremu: --set machine.procs: procs = 4097: must be 1 .. 4096 (it is 4097)" "--set p"
-expect_empty "$TMP/out" "p > 4096 stdout"
+run --set machine.procs=1048577
+expect_rc 2 "p > 2^20 by --set"
+expect_err "hremu: --set machine.procs: procs = 1048577: must be 1 .. 1048576 (it is 1048577)" "--set p"
+expect_empty "$TMP/out" "p > 2^20 stdout"
+
+# Threads take up to 4096 processors; fibers more.
+run --set machine.procs=8192 --set workload.n=8192 --set run.algorithms=hrel.pq_random \
+    --set machine.discipline=priority --set workload.distribution=random --set workload.h=1
+expect_rc 2 "p > 4096 on threads"
+expect_err "hremu: --set machine.procs: procs = 8192: engine threads runs up to 4096 processors, a POSIX thread each: set engine = fibers" "p > 4096 on threads says why"
 
 # A bad point late in a sweep stops everything before the first row runs.
 run --set machine.procs=2,4,5000 --format csv
