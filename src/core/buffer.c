@@ -179,7 +179,7 @@ static int admitted_ready(hr_proc *p, void *ctx)
     hr_time ev = HR_TIME_INF;
     if (!done && b->pending == c->msg && !c->msg->stalled)
         ev = hr__max(c->msg->arrive, b->last_in);
-    atomic_store(&p->event, ev);
+    hr__proc_event(p, ev);
     hr__mutex_unlock(&b->lock);
     return done;
 }

@@ -48,7 +48,7 @@ int hr__clocks_init(hr_clocks *c, int p, int route)
     while (c->n < p)
         c->n *= 2;
     hr__mutex_init(&c->lock);
-    if (tree_init(&c->all, c->n) != HR_OK ||
+    if (tree_init(&c->all, c->n) != HR_OK || tree_init(&c->events, c->n) != HR_OK ||
         (route && (tree_init(&c->route, c->n) != HR_OK ||
                    (c->parked = calloc((size_t)p, 1)) == NULL))) {
         hr__clocks_destroy(c);
@@ -63,16 +63,19 @@ void hr__clocks_destroy(hr_clocks *c)
     free(c->all.win);
     free(c->route.key);
     free(c->route.win);
+    free(c->events.key);
+    free(c->events.win);
     free(c->parked);
     hr__mutex_destroy(&c->lock);
 }
 
 void hr__clocks_reset(hr_clocks *c, hr_machine *m)
 {
-    const hr__ctree *trees[2] = { &c->all, c->route.key != NULL ? &c->route : NULL };
-    for (int k = 0; k < 2 && trees[k] != NULL; k++) {
+    /* Clocks start at 0, events at none (HR_TIME_INF: proc.c's reset). */
+    const hr__ctree *trees[3] = { &c->all, &c->events, c->route.key != NULL ? &c->route : NULL };
+    for (int k = 0; k < 3 && trees[k] != NULL; k++) {
         for (int q = 0; q < c->n; q++)
-            trees[k]->key[q] = q < m->p ? 0 : HR_TIME_INF;
+            trees[k]->key[q] = q < m->p && trees[k] != &c->events ? 0 : HR_TIME_INF;
         build(c, trees[k]);
     }
     if (c->parked != NULL)
@@ -92,6 +95,7 @@ static void fresh(hr_clocks *c)
         atomic_exchange_explicit(&q->stale, 0, memory_order_acq_rel);
         hr_time t = atomic_load_explicit(&q->pub_clock, memory_order_acquire);
         set(c, &c->all, q->id, t);
+        set(c, &c->events, q->id, atomic_load(&q->event));
         if (c->route.key != NULL) {
             int parked = atomic_load(&q->parked) != 0;
             c->parked[q->id] = (uint8_t)parked;
@@ -117,9 +121,11 @@ static int least_below(const hr_clocks *c, const hr__ctree *t, int i, const int 
     return before(t, l, r) ? l : r;
 }
 
-void hr__clocks_least(hr_clocks *c, int route, int not1, int not2, int n, hr_time *t, int *id)
+void hr__clocks_least(hr_clocks *c, int which, int not1, int not2, int n, hr_time *t, int *id)
 {
-    const hr__ctree *tree = route ? &c->route : &c->all;
+    const hr__ctree *tree = which == HR_CLOCKS_ROUTE    ? &c->route
+                          : which == HR_CLOCKS_EVENTS ? &c->events
+                                                      : &c->all;
     int not[5] = { not1, not2 };
     for (int k = 0; k < n; k++) {
         t[k] = HR_TIME_INF;

@@ -7,9 +7,10 @@
  * change one, O(1) to read the least, O(log p) for the least but one or two given processors),
  * kept twice on a topology with links: once as published (`all`) and once with a parked
  * processor counted as HR_TIME_INF (`route`: transit.c leaves parked receivers out of its
- * bounds, and keeps a snapshot of who was parked in `parked`).
+ * bounds, and keeps a snapshot of who was parked in `parked`). A third tree holds the pending
+ * events (`events`, core.h's p->event), whose least the resolver grants (wait.c).
  *
- * A processor that publishes a clock, parks or unparks marks itself stale (hr__clocks_touch:
+ * A processor that publishes a clock, parks, unparks or changes its event marks itself stale (hr__clocks_touch:
  * one atomic exchange, and a wait-free push onto a list the first time since it was last read).
  * Whoever asks takes the lock and first reads the stale ones again. A
  * question sees every change whose touch came before it, as a scan that started then would.
@@ -41,7 +42,7 @@ typedef struct hr__ctree {
 typedef struct hr_clocks {
     pthread_mutex_t          lock;
     int                      n;        /* leaves: the least power of two >= p */
-    hr__ctree                all, route;  /* route.key is NULL without links */
+    hr__ctree                all, route, events;  /* route.key is NULL without links */
     uint8_t                 *parked;   /* [p] parked when last read (with route) */
     _Atomic(struct hr_proc *) stale;   /* touched since last read, linked by stale_next */
 } hr_clocks;
@@ -52,10 +53,12 @@ void hr__clocks_destroy(hr_clocks *c);
 void hr__clocks_reset(hr_clocks *c, struct hr_machine *m);
 /* q's published clock or parked flag has changed: hr__clocks_touch, inline in core.h (it is
  * on every publish). */
-/* The n (at most 3) least (clock, id) pairs of the published clocks, or with route of those
- * of processors not parked, other than not1 and not2 (-1: nobody), into t[0 .. n) and
- * id[0 .. n): HR_TIME_INF and -1 past the last finite one. Reads the stale ones first. */
-void hr__clocks_least(hr_clocks *c, int route, int not1, int not2, int n, hr_time *t, int *id);
+/* Which tree hr__clocks_least reads. */
+enum { HR_CLOCKS_ALL, HR_CLOCKS_ROUTE, HR_CLOCKS_EVENTS };
+/* The n (at most 3) least (key, id) pairs of a tree (which), other than not1 and not2 (-1:
+ * nobody), into t[0 .. n) and id[0 .. n): HR_TIME_INF and -1 past the last finite one. Reads
+ * the stale ones first. */
+void hr__clocks_least(hr_clocks *c, int which, int not1, int not2, int n, hr_time *t, int *id);
 /* Whether q was parked when last read (route only); and forget that it was. */
 int  hr__clocks_was_parked(hr_clocks *c, int q);
 void hr__clocks_unpark(hr_clocks *c, int q);

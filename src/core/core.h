@@ -346,6 +346,7 @@ typedef struct hr_machine {
     _Atomic uint64_t     wakes;         /* successful wakes: the resolver's snapshot check */
     pthread_mutex_t      resolve_lock;
     _Atomic int          abort;         /* 0, HR_EDEADLK or HR_EFAIL: blocked procs leave */
+    _Atomic int          watching;      /* processors whose watch_a is not HR_TIME_INF */
     _Atomic int          failed;        /* some proc called hr_fail (or misused the API) */
     _Atomic int          misused;       /* some proc misused the API (hr__misuse) */
     _Atomic int          range;         /* some proc's model time left the range (HR_ERANGE) */
@@ -462,6 +463,11 @@ typedef struct hr_exec {
     /* HREMU_JITTER: at communication points, sometimes yield or sleep a few microseconds, to
      * shake out any dependence of results on the schedule (p->jitter is its PRNG word). */
     void (*jitter)(hr_proc *p);
+    /* Whether the machine stands still once every live processor has settled in a wait (wait.c)
+     * and none was woken but not yet running: then it vouches for the resolver, which need not
+     * read every processor's state (fibers.c: its ready queue is empty, and one carrier runs
+     * everything). NULL: the engine cannot tell cheaply, and the resolver reads them. */
+    int  (*still)(hr_machine *m);
 } hr_exec;
 
 extern const hr_exec hr__exec_threads;   /* threads.c */
@@ -471,6 +477,8 @@ static inline void hr__exec_sleep(hr_proc *p, _Atomic uint32_t *word, uint32_t v
 static inline void hr__exec_wake(hr_machine *m, _Atomic uint32_t *word, int n);
 static inline void hr__exec_yield(hr_proc *p);
 static inline void hr__exec_jitter(hr_proc *p);
+/* Whether the machine may stand still now (hr_exec.still; 1 if the engine cannot tell). */
+static inline int hr__exec_still(hr_machine *m);
 
 /* runlog.c */
 /* Add a line to the run's report; "P<id>: text" lines of one text are grouped. Any thread. */
@@ -512,6 +520,14 @@ static inline void hr__clocks_touch(hr_clocks *c, hr_proc *q)
         q->stale_next = head;
     while (!atomic_compare_exchange_weak_explicit(&c->stale, &head, q, memory_order_release,
                                                   memory_order_relaxed));
+}
+/* q's pending event (core.h's table): stored, and q marked stale for clocks.h's event tree. */
+static inline void hr__proc_event(hr_proc *q, hr_time t)
+{
+    if (atomic_load_explicit(&q->event, memory_order_relaxed) != t) {
+        atomic_store(&q->event, t);
+        hr__clocks_touch(&q->m->clocks, q);
+    }
 }
 /* pub_clock = clock (release), after hr__proc_check_range. Owner only. */
 static inline void hr__proc_publish(hr_proc *p)
@@ -691,6 +707,10 @@ static inline uint64_t hr__jitter_draw(hr_proc *p)
 
 /* ---- the engine's calls (hr_exec), inline: one indirect call each ------------------------- */
 
+static inline int hr__exec_still(hr_machine *m)
+{
+    return m->exec->still == NULL || m->exec->still(m);
+}
 static inline void hr__exec_sleep(hr_proc *p, _Atomic uint32_t *word, uint32_t val)
 {
     p->m->exec->sleep(p, word, val);

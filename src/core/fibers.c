@@ -512,8 +512,16 @@ static void fibers_jitter(hr_proc *p)
         fibers_yield(p);
 }
 
+/* A fiber woken and not yet running is in the ready queue; with it empty, the settled ones are
+ * all asleep, and nothing runs while the caller (the last to settle) resolves. */
+static int fibers_still(hr_machine *m)
+{
+    const carrier *c = carrier_of(m);
+    return c->head == c->tail;
+}
+
 const hr_exec hr__exec_fibers = {
     .name = "fibers", .start = fibers_start, .stop = fibers_stop, .run = fibers_run,
     .done = fibers_done, .sleep = fibers_sleep, .wake = fibers_wake, .yield = fibers_yield,
-    .jitter = fibers_jitter,
+    .jitter = fibers_jitter, .still = fibers_still,
 };

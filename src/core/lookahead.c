@@ -12,7 +12,7 @@ int hr__nothing_before(hr_proc *p, hr_time a, int src, int skip)
     /* Every processor but p and skip is past (a, src) if the least of them, by (clock, id), is. */
     hr_time lb;
     int q;
-    hr__clocks_least(&p->m->clocks, 0, p->id, skip, 1, &lb, &q);
+    hr__clocks_least(&p->m->clocks, HR_CLOCKS_ALL, p->id, skip, 1, &lb, &q);
     return q < 0 || hr__past(hr__tadd(lb, p->m->cost.tau), q, a, src);
 }
 
@@ -29,8 +29,9 @@ int hr__clocks_past(hr_proc *p, hr_time a, int src, int skip, int one)
         atomic_store(&p->watch_src, src);
         atomic_store(&p->watch_skip, skip);
         atomic_store(&p->watch_one, one);
-        atomic_store(&p->watch_a, a);
-        atomic_store(&p->event, a);
+        if (atomic_exchange(&p->watch_a, a) == HR_TIME_INF)
+            atomic_fetch_add(&p->m->watching, 1);
+        hr__proc_event(p, a);
     }
     return ok;
 }
@@ -62,9 +63,11 @@ static int watch_holds(const hr_proc *q, const hr_time lo[3], const int lo_id[3]
  * were woken. */
 int hr__watchers_wake(hr_machine *m)
 {
+    if (atomic_load(&m->watching) == 0)
+        return 0;
     hr_time lo[3];
     int lo_id[3];
-    hr__clocks_least(&m->clocks, 0, -1, -1, 3, lo, lo_id);
+    hr__clocks_least(&m->clocks, HR_CLOCKS_ALL, -1, -1, 3, lo, lo_id);
     for (int k = 0; k < 3; k++)
         if (lo_id[k] >= 0)
             lo[k] = hr__tadd(lo[k], m->cost.tau);

@@ -295,6 +295,7 @@ int hr_machine_run(hr_machine *m, void (*fn)(hr_proc *, void *), void *arg, hr_r
     atomic_store(&m->bar_broken, 0);
     atomic_store(&m->live, m->p);
     atomic_store(&m->blocked, 0);
+    atomic_store(&m->watching, 0);
     atomic_store(&m->bar_arrived, 0);
     atomic_store(&m->rnd_arrived, 0);
     m->rnd_count = 0;

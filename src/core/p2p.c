@@ -100,7 +100,7 @@ static int taken_ready(hr_proc *p, void *ctx)
 {
     (void)p;
     hr_msg *msg = ctx;
-    atomic_store(&p->event, HR_TIME_INF);
+    hr__proc_event(p, HR_TIME_INF);
     return atomic_load_explicit(&msg->taken, memory_order_acquire) != 0;
 }
 
@@ -262,7 +262,7 @@ static void route_wait(hr_proc *p, const hr_msg *msg)
 {
     atomic_store(&p->route_src, msg->src);
     atomic_store(&p->route_seq, msg->seq);
-    atomic_store(&p->event, msg->sent);
+    hr__proc_event(p, msg->sent);
 }
 
 /* msg is in the mailbox but its arrival is not decided (transit.c): route what can be routed,
@@ -340,7 +340,7 @@ static int recv_ready(hr_proc *p, void *ctx)
         c->msg = hr__mbox_find(&p->box, c->src, c->tag, &c->prev);
         if (c->msg != NULL && !hr__msg_routed(c->msg) && unrouted_wait(p, c->msg))
             return 0;
-        atomic_store(&p->event, HR_TIME_INF);
+        hr__proc_event(p, HR_TIME_INF);
         return c->msg != NULL && found(p, c);
     }
     for (;;) {
@@ -355,7 +355,7 @@ static int recv_ready(hr_proc *p, void *ctx)
             continue;     /* routed now: look again */
         }
         if (c->msg == NULL) {
-            atomic_store(&p->event, HR_TIME_INF);
+            hr__proc_event(p, HR_TIME_INF);
             return 0;
         }
         if (atomic_exchange(&p->granted, 0))
@@ -560,7 +560,7 @@ static int bounded_found(hr_proc *p, recv_ctx *c, hr_time t)
 
 static int bounded_none(hr_proc *p, recv_ctx *c)
 {
-    atomic_store(&p->event, HR_TIME_INF);
+    hr__proc_event(p, HR_TIME_INF);
     c->msg = NULL;
     c->none = 1;
     return 1;
@@ -576,7 +576,7 @@ static int bounded_ready(hr_proc *p, void *ctx)
     if (c->msg != NULL && c->msg->committed) {       /* a rendezvous it matched before */
         if (!hr__msg_routed(c->msg) && unrouted_wait(p, c->msg))
             return 0;
-        atomic_store(&p->event, HR_TIME_INF);
+        hr__proc_event(p, HR_TIME_INF);
         c->none = in_at(p, c, c->msg) > t;
         return 1;
     }
@@ -601,7 +601,7 @@ static int bounded_ready(hr_proc *p, void *ctx)
         }
         if (c->src != HR_ANY) {
             if (c->msg != NULL) {
-                atomic_store(&p->event, HR_TIME_INF);
+                hr__proc_event(p, HR_TIME_INF);
                 return bounded_found(p, c, t);
             }
             /* The source's later messages come after one still in transit. */
@@ -618,7 +618,7 @@ static int bounded_ready(hr_proc *p, void *ctx)
         int granted = atomic_exchange(&p->granted, 0);
         if (c->msg != NULL && a <= t) {
             if (granted) {
-                atomic_store(&p->event, HR_TIME_INF);
+                hr__proc_event(p, HR_TIME_INF);
                 return bounded_found(p, c, t);
             }
             if (!hr__clocks_past(p, a, c->msg->src, c->msg->src, -1))
@@ -629,7 +629,7 @@ static int bounded_ready(hr_proc *p, void *ctx)
             drain_all(p);
             if (least_any(p, c, &a, &unrouted) == head &&
                 (unrouted == NULL || hr__tadd(unrouted->sent, tau) > t)) {
-                atomic_store(&p->event, HR_TIME_INF);
+                hr__proc_event(p, HR_TIME_INF);
                 return bounded_found(p, c, t);
             }
             continue;
@@ -862,10 +862,10 @@ static int taken_by(hr_proc *p, void *ctx)
 {
     const hr_msg *msg = ctx;
     if (atomic_load_explicit(&msg->taken, memory_order_acquire) || atomic_exchange(&p->granted, 0)) {
-        atomic_store(&p->event, HR_TIME_INF);
+        hr__proc_event(p, HR_TIME_INF);
         return 1;
     }
-    atomic_store(&p->event, p->clock);
+    hr__proc_event(p, p->clock);
     return 0;
 }
 
@@ -1071,7 +1071,7 @@ static int blocks_ready(hr_proc *p, void *ctx)
             least = msg;
     }
     if (have >= count || atomic_load(&p->granted)) {
-        atomic_store(&p->event, HR_TIME_INF);
+        hr__proc_event(p, HR_TIME_INF);
         return 1;
     }
     p->await_need = count - have;
@@ -1079,7 +1079,7 @@ static int blocks_ready(hr_proc *p, void *ctx)
     if (least != NULL)
         route_wait(p, least);
     else
-        atomic_store(&p->event, HR_TIME_INF);
+        hr__proc_event(p, HR_TIME_INF);
     return 0;
 }
 
@@ -1131,7 +1131,7 @@ const void *hr__coll_view(hr_proc *p, int src, size_t len)
 static int refs_ready(hr_proc *p, void *ctx)
 {
     (void)ctx;
-    atomic_store(&p->event, HR_TIME_INF);
+    hr__proc_event(p, HR_TIME_INF);
     return atomic_load_explicit(&p->outstanding, memory_order_acquire) == 0;
 }
 
@@ -1161,7 +1161,7 @@ void hr__coll_complete(hr_proc *p)
 static int lent_ready(hr_proc *p, void *ctx)
 {
     (void)ctx;
-    atomic_store(&p->event, HR_TIME_INF);
+    hr__proc_event(p, HR_TIME_INF);
     return atomic_load_explicit(&p->lent, memory_order_acquire) == 0;
 }
 

@@ -135,7 +135,7 @@ void hr__proc_reset(hr_proc *p)
     p->bar_gen = 0;
     atomic_store(&p->pub_clock, 0);
     atomic_store(&p->state, HR_PROC_RUNNING);
-    atomic_store(&p->event, HR_TIME_INF);
+    hr__proc_event(p, HR_TIME_INF);
     atomic_store(&p->granted, 0);
     atomic_store(&p->outstanding, 0);
     atomic_store(&p->lent, 0);

@@ -88,7 +88,7 @@ oom:
 static int bar_ready(hr_proc *p, void *ctx)
 {
     (void)ctx;
-    atomic_store(&p->event, HR_TIME_INF);
+    hr__proc_event(p, HR_TIME_INF);
     return atomic_load(&p->m->bar_gen) != p->bar_gen;
 }
 

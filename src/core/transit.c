@@ -221,7 +221,7 @@ void hr__transit_commit(hr_proc *p, hr_msg *msg, hr_time post)
     if (msg->open && atomic_fetch_sub(&p->m->procs[msg->src].sync_open, 1) == 1)
         hr__wake(&p->m->procs[msg->src]);
     if (atomic_load(&r->parked) && msg->tag < HR_ANY_TAG && atomic_load(&r->event) > msg->sent)
-        atomic_store(&r->event, msg->sent);
+        hr__proc_event(r, msg->sent);
     hr__mutex_unlock(&tr->lock);
 }
 
@@ -333,7 +333,7 @@ void hr__transit_decide(hr_proc *p, const hr_msg *upto, int past_floors)
     hr_time lo[2], fl;
     int lo_id[2], fl_id;
     uint64_t fl_seq = 0;
-    hr__clocks_least(&m->clocks, 1, p->id, -1, 2, lo, lo_id);
+    hr__clocks_least(&m->clocks, HR_CLOCKS_ROUTE, p->id, -1, 2, lo, lo_id);
     least_two(atomic_load_explicit(&p->pub_clock, memory_order_acquire), p->id, &lo[0],
               &lo_id[0], &lo[1], &lo_id[1]);
     /* Rendezvous transfers their receivers have not committed yet are keyed no earlier than

@@ -60,8 +60,16 @@ static void resolve(hr_machine *m)
     int floors = hr__transit_floor(m, &fl, &fl_id, &fl_seq);
     hr_proc *best = NULL, *held = NULL;
     hr_time best_ev = HR_TIME_INF, held_ev = HR_TIME_INF;
-    int seen = 0;
-    for (int i = 0; i < m->p; i++) {
+    int seen = 0, vouched = m->exec->still != NULL && !floors;
+    if (vouched) {
+        /* The engine vouches that every live processor sleeps in its wait (still, called by
+         * the caller): the least event is the event tree's (clocks.h), ties by id as here. */
+        int id;
+        hr__clocks_least(&m->clocks, HR_CLOCKS_EVENTS, -1, -1, 1, &best_ev, &id);
+        best = id >= 0 ? &m->procs[id] : NULL;
+        seen = live;
+    }
+    for (int i = 0; i < m->p && !vouched; i++) {
         hr_proc *q = &m->procs[i];
         uint32_t st = atomic_load(&q->state);
         if (st == HR_PROC_DONE)
@@ -112,7 +120,8 @@ static void settle(hr_proc *p, _Atomic uint32_t *word, uint32_t val)
 {
     hr_machine *m = p->m;
     int settled = atomic_fetch_add(&m->blocked, 1) + 1;
-    if (settled == atomic_load(&m->live))
+    /* Not if p itself was woken meanwhile: it runs on, and resolves when it settles again. */
+    if (settled == atomic_load(&m->live) && atomic_load(word) == val && hr__exec_still(m))
         resolve(m);
     while (atomic_load(word) == val && atomic_load(&m->abort) == 0)
         hr__exec_sleep(p, word, val);
@@ -124,7 +133,8 @@ static void settle(hr_proc *p, _Atomic uint32_t *word, uint32_t val)
 /* Before a ready function runs: it says anew what its wait watches or routes (core.h). */
 static void no_watch(hr_proc *p)
 {
-    atomic_store(&p->watch_a, HR_TIME_INF);
+    if (atomic_exchange(&p->watch_a, HR_TIME_INF) != HR_TIME_INF)
+        atomic_fetch_sub(&p->m->watching, 1);
     atomic_store(&p->route_src, -1);
 }
 
@@ -170,7 +180,7 @@ void hr__wait_word(hr_proc *p, const hr_wait_desc *d, _Atomic uint32_t *word, ui
 {
     p->wait = *d;
     atomic_store(&p->wake_on, HR__WAKE_NEVER);
-    atomic_store(&p->event, HR_TIME_INF);
+    hr__proc_event(p, HR_TIME_INF);
     atomic_store(&p->state, HR_PROC_BLOCKED);
     /* The releaser bumps the word before it marks the waiters running: either it sees us blocked
      * here, or we see the new word now. */
@@ -186,10 +196,11 @@ void hr__proc_finished(hr_proc *p)
 {
     hr_machine *m = p->m;
     atomic_store(&p->pub_clock, HR_TIME_INF);   /* sends nothing more: no bound on ANY receives */
+    atomic_store(&p->event, HR_TIME_INF);       /* and waits for nothing (the event tree) */
     hr__clocks_touch(&m->clocks, p);
     atomic_store(&p->state, HR_PROC_DONE);
     int live = atomic_fetch_sub(&m->live, 1) - 1;
-    if (live > 0 && atomic_load(&m->blocked) == live)
+    if (live > 0 && atomic_load(&m->blocked) == live && hr__exec_still(m))
         resolve(m);
     p->m->exec->done(p);
 }
