@@ -1,5 +1,5 @@
 #!/bin/sh
-# scripts/bench.sh BUILD_DIR: the figures of `make bench`, nine tables.
+# scripts/bench.sh BUILD_DIR: the figures of `make bench`, eleven tables.
 #
 # h-relations: `BUILD_DIR/hremu configs/bench/hrel.ini` (hrel.direct, hrel.two_phase, hrel.xor)
 #   beside BUILD_DIR/bench/ref_alltoall (the same elements routed by p plain pthreads, in one
@@ -36,6 +36,12 @@
 #   processors, d = 32, five patterns): the median plan_s (wall time of computing the schedule)
 #   and permutations per scheduler, and x_cgm = plan_s over irreg.cgm's (CGMH's target: at most 3).
 #
+# the fiber engine: hrel.pq_random at p = 1024 (rounds.ini), xchg.pex and xchg.system at p = 256
+#   with 8-byte blocks (seed001.ini), hrel.two_phase at p = 16 and n = 2^24 (hrel.ini), each on
+#   engine threads and engine fibers: wall_s, and x = s/round over seq_rounds's, over
+#   xchg.system's on the same engine, or over engine threads'.
+# scale: configs/bench/scale.ini and scale_hrel.ini at p = 65536 on fibers, one process an
+#   algorithm: wall_s, model_time_s, steps (or rounds) and peak resident set (/usr/bin/time).
 # The references take p, n and seed from the configs, so every row of a table moves the same
 # elements. Each figure is a median: over BENCH_RUNS runs (default 11) for a reference, at most 5
 # in the rounds table (a barrier run at p = 1024 takes about half a second), over the config's
@@ -427,6 +433,71 @@ else
     echo "(hremu failed on $s2_cfg)"
     status=1
 fi
+echo
+# The fiber engine beside the thread engine, on one box in one run: fine-grained rounds, small
+# blocks, bulk copies. Each line is hremu on an existing config with --set.
+echo "the fiber engine: the same rows on engine threads and engine fibers"
+: > "$tmp/fib"
+engines() {    # engines WHAT CONFIG SET...: rows "WHAT ENGINE ALGORITHM wall_s rounds" per verified row
+    what=$1 cfg=$2
+    shift 2
+    if [ -x "$build/hremu" ] && "$build/hremu" "$cfg" "$@" --set machine.engine=threads,fibers \
+        --format csv > "$tmp/fib.csv" 2> "$tmp/err"; then
+        awk -F, -v what="$what" '
+            NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+            { gsub(/"/, ""); if ($c["verified"] != "true") { bad = 1; next }
+              print what, $c["engine"], $c["algorithm"], $c["wall_s"], $c["rounds"] }
+            END { exit bad }' "$tmp/fib.csv" >> "$tmp/fib" || status=1
+    else
+        cat "$tmp/err" >&2
+        echo "(hremu failed on $cfg $*)"
+        status=1
+    fi
+}
+engines rounds configs/bench/rounds.ini --set machine.procs=1024 --set run.repeat=1
+engines pex8 configs/bench/seed001.ini --set workload.bytes=8 --set machine.topology=complete
+engines bulk configs/bench/hrel.ini --set run.algorithms=hrel.two_phase
+awk -v seq="$(awk '$1 == 1024 && $2 == "seq_rounds" { print $3 }' "$tmp/rounds")" '
+    { w[$1, $2, $3] = $4; r[$1, $2, $3] = $5; row[++n] = $0 }
+    END {
+        printf "%-7s %-8s %-16s %10s %10s %-28s\n", "case", "engine", "algorithm", "wall_s", "x", "x is"
+        for (i = 1; i <= n; i++) {
+            split(row[i], f, " "); what = f[1]; e = f[2]; a = f[3]; x = "-"; is = ""
+            if (what == "rounds" && seq > 0 && r[what, e, a] > 0) {
+                x = sprintf("%.2f", w[what, e, a] / r[what, e, a] / seq); is = "s/round over seq_rounds (p = 1024)" }
+            if (what == "pex8" && w[what, e, "xchg.system"] > 0) {
+                x = sprintf("%.2f", w[what, e, a] / w[what, e, "xchg.system"]); is = "over xchg.system, same engine" }
+            if (what == "bulk" && w[what, "threads", a] > 0) {
+                x = sprintf("%.2f", w[what, e, a] / w[what, "threads", a]); is = "over engine threads" }
+            printf "%-7s %-8s %-16s %10.6f %10s %-28s\n", what, e, a, w[what, e, a], x, is
+        }
+    }' "$tmp/fib"
+echo "rounds: hrel.pq_random, alltoall, p = 1024 (rounds.ini); pex8: seed 001's exchange, p = 256, 8-byte blocks"
+echo "(seed001.ini on complete); bulk: hrel.two_phase, p = 16, n = 2^24 (hrel.ini). One carrier thread runs all fibers."
+echo
+echo "scale: p = 65536 on engine fibers, each algorithm its own process (configs/bench/scale.ini, scale_hrel.ini)"
+printf "%-18s %-10s %10s %14s %8s %12s\n" "algorithm" "topology" "wall_s" "model_time_s" "steps" "peak_rss_MiB"
+scale_row() {    # scale_row CONFIG ALGORITHM
+    if [ -x "$build/hremu" ] && /usr/bin/time -f "%M" -o "$tmp/rss" "$build/hremu" "$1" \
+        --set run.algorithms="$2" --format csv > "$tmp/sc.csv" 2> "$tmp/err"; then
+        awk -F, -v rss="$(tail -n 1 "$tmp/rss")" '
+            NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+            { gsub(/"/, ""); if ($c["verified"] != "true") bad = 1
+              printf "%-18s %-10s %10.3f %14.6g %8s %12.0f\n", $c["algorithm"], $c["topology"], $c["wall_s"],
+                     $c["model_time_s"], $c["steps"] != "" ? $c["steps"] : $c["rounds"], rss / 1024 }
+            END { exit bad }' "$tmp/sc.csv" || status=1
+    else
+        cat "$tmp/err" >&2
+        echo "(hremu failed on $1, $2)"
+        status=1
+    fi
+}
+for a in bcast.rh_tree prefix.rh bcast.binomial prefix.hypercube; do
+    scale_row configs/bench/scale.ini "$a"
+done
+scale_row configs/bench/scale_hrel.ini hrel.pq_random
+echo "Rows that send a message between every pair (hrel.direct, bcast.system, ...) are refused at this p, before they start."
+echo
 echo "wall_s: medians over runs; the box is shared, so quote the ratios, not the absolute times"
 [ -s "$tmp/hrel" ] || [ -s "$tmp/sort" ] || [ -s "$tmp/rounds" ] || {
     echo "bench.sh: nothing ran" >&2

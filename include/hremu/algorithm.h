@@ -89,7 +89,7 @@ typedef struct hr_algorithm {
      * h-relation in rounds) and a processor holds O(log p) memory beyond its data. hremu counts
      * a message record for every pair of processors for the others (an all-to-all's, all alive
      * at once), and refuses their rows up front where that cannot fit: at p = 65536 it is
-     * about 830 GiB. */
+     * about 1 TiB. */
     int         few_messages;
 } hr_algorithm;
 

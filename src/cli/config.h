@@ -52,6 +52,7 @@ typedef struct hr_point {
     char                cost[64];      /* the cost column */
     char                topology[128]; /* the topology with fattree_bw's bandwidths, if set */
     int                 cost_changed;  /* nonzero when a key overrode the preset */
+    int                 engine_auto;   /* engine = auto chose machine.engine (config_keys.c) */
     const hr_workload  *workload;
     hr_workload_spec    work;          /* seed is the machine's; keys point at wkeys */
     const char         *n_uses_h;      /* while a point's workload is read: n's text, when it

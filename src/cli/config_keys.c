@@ -13,6 +13,7 @@
 #include <ini.h>
 
 #include "cli/expr.h"
+#include "cli/memory.h"
 #include "core/world.h"
 #include "net/discipline.h"
 #include "net/link_model.h"
@@ -193,15 +194,40 @@ static int set_eager_limit(hr_point *pt, const char *s, char *why, size_t len)
                        "every send a rendezvous)", why, len);
 }
 
-/* How the processors run: threads (a POSIX thread each) or fibers (src/core/fibers.c). */
+/* How the processors run: threads (a POSIX thread each), fibers (src/core/fibers.c), or auto:
+ * chosen once procs is known (choose_engine). */
 static int set_engine(hr_point *pt, const char *s, char *why, size_t len)
 {
-    if (strcmp(s, "threads") != 0 && strcmp(s, "fibers") != 0) {
-        snprintf(why, len, "expected threads or fibers");
+    if (strcmp(s, "threads") != 0 && strcmp(s, "fibers") != 0 && strcmp(s, "auto") != 0) {
+        snprintf(why, len, "expected threads, fibers or auto");
         return HR_EINVAL;
     }
     pt->machine.engine = s;
+    pt->engine_auto = strcmp(s, "auto") == 0;
     return HR_OK;
+}
+
+/* engine = auto: fibers above HR_AUTO_FIBERS processors, where a thread a processor costs more
+ * in switches than the cores give back (make bench: hrel.pq_random at p = 256 runs 16x faster
+ * on fibers), or where the threads' own memory would not fit; threads, the machine hremu
+ * promises, below. hremu-mpi's ranks run threads. */
+#define HR_AUTO_FIBERS 256
+
+static void choose_engine(hr_point *pt)
+{
+    uint64_t have = 0;
+    const char *source;
+    char why[160];
+    int fibers = pt->machine.procs > HR_AUTO_FIBERS;
+    if (!fibers && hr__available_bytes(&have, &source, why, sizeof why) == HR_OK && have > 0) {
+        hr_machine_config threads = pt->machine;
+        threads.engine = "threads";
+        hr_workload_spec none = { 0 };
+        static const hr_workload bare = { 0 };
+        fibers = hr__row_bytes(&bare, &none, &threads) > have;
+    }
+    pt->machine.engine = fibers && strcmp(hr__world()->engine, "threads") == 0 ? "fibers"
+                                                                               : "threads";
 }
 
 /* A fiber's stack, bytes. */
@@ -838,6 +864,7 @@ int hr__config_machine(const hr_config *c, size_t i, hr_point *pt, hr_config_err
     memset(&pt->machine, 0, sizeof pt->machine);
     pt->machine.jitter = -1;
     pt->cost_changed = 0;
+    pt->engine_auto = 0;
     int err = resolve_level(c, "machine", i, pt, e);
     /* fattree_bw = 20M, 10M, 5M: the fat tree's per-level bandwidths, one list (a sweep would
      * make no sense of it), written into the topology string the machine reads. */
@@ -879,6 +906,8 @@ int hr__config_machine(const hr_config *c, size_t i, hr_point *pt, hr_config_err
                                "p; auto takes it from a shape that does (mesh 4x8, torus 4x4x4, "
                                "rh 2 1)", pt->machine.topology);
     }
+    if (err == HR_OK && pt->engine_auto)
+        choose_engine(pt);
     if (err == HR_OK && pt->machine.procs > HR_MAX_THREADS &&
         (pt->machine.engine == NULL || strcmp(pt->machine.engine, "fibers") != 0)) {
         const hr_config_entry *pe = hr__config_find(c, "machine", "procs");

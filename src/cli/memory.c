@@ -18,13 +18,14 @@
  *   fibers, its touched stack, state, mailbox and arena (15.5 KiB for bcast.rh_tree, 38.6 for
  *   prefix.rh, at p = 65536);
  * - per pair of processors, for algorithms that are not few_messages: a collective's message
- *   per pair and the counts of an all-to-all: p = 1024 and 4096 at small n fit 11 KiB a
- *   processor + 196 bytes a pair. */
+ *   per pair, the counts of an all-to-all and the receiver's mailbox entry for each source:
+ *   hrel.direct at n = 2^16 peaks at 281 MB (p = 1024) and 4.26 GB (p = 4096) on threads, 260
+ *   MB and 4.01 GB on fibers, under 64 KiB a processor + 256 bytes a pair. */
 #define HREL_BYTES_PER_ELEM 16u
 #define SORT_BYTES_PER_ELEM 48u
 #define BYTES_PER_THREAD    (64u << 10)
 #define BYTES_PER_FIBER     (48u << 10)
-#define BYTES_PER_PAIR      208u
+#define BYTES_PER_PAIR      256u
 
 uint64_t hr__row_bytes(const hr_workload *w, const hr_workload_spec *s,
                        const hr_machine_config *mc)

@@ -722,6 +722,9 @@ static int machine_level(sweep *s)
         if ((err = hr__config_machine(c, m, &s->pt, s->e)) < 0)
             break;
         s->machine = m;
+        if (s->dry && s->pt.engine_auto && s->world->rank == 0)
+            fprintf(stderr, "hremu: engine = auto: %s for procs = %d\n", s->pt.machine.engine,
+                    s->pt.machine.procs);
         if (s->world->procs != 0 && s->pt.machine.procs != s->world->procs) {
             if (s->st->other_procs == 0)
                 s->st->procs_first = s->pt.machine.procs;

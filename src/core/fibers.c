@@ -46,13 +46,20 @@
 #ifdef HR_FIBER_TSAN
 #include <sanitizer/tsan_interface.h>
 #endif
-#if !defined(__x86_64__)
+/* Our own switch on x86-64; glibc's ucontext elsewhere, or when built with -DHR_FIBER_UCONTEXT
+ * (to measure one against the other: docs/architecture.md). */
+#if defined(__x86_64__) && !defined(HR_FIBER_UCONTEXT)
+#define HR_FIBER_ASM 1
+#else
+#define HR_FIBER_ASM 0
+#endif
+#if !HR_FIBER_ASM
 #include <ucontext.h>
 #endif
 
 /* ---- the switch --------------------------------------------------------------------------- */
 
-#if defined(__x86_64__)
+#if HR_FIBER_ASM
 /* hr__fib_switch(&save, to): push the callee-saved registers, MXCSR and the x87 control word,
  * store the stack pointer in *save, load `to` and pop them from there. A new fiber's stack is
  * laid out as if it had switched out just before hr__fib_start, whose first instruction hands
@@ -98,7 +105,7 @@ __asm__(".text\n"
 
 typedef struct fiber {
     void             *sp;        /* its saved stack pointer, while another runs */
-#if !defined(__x86_64__)
+#if !HR_FIBER_ASM
     ucontext_t        uc;
 #endif
     uint8_t          *map;       /* its slot of the stacks' mapping: a guard page, then the stack */
@@ -119,7 +126,7 @@ typedef struct carrier {
     int               head, tail;
     int               current;   /* the fiber running, or -1: the scheduler */
     void             *sched_sp;
-#if !defined(__x86_64__)
+#if !HR_FIBER_ASM
     ucontext_t        sched_uc;
 #endif
     int               ndone;
@@ -169,7 +176,7 @@ static void switch_to(carrier *c, int from, int to, int last)
     __tsan_switch_to_fiber(to >= 0 ? c->f[to].tsan : c->sched_tsan, 0);
 #endif
     c->current = to;
-#if defined(__x86_64__)
+#if HR_FIBER_ASM
     hr__fib_switch(save, dest);
 #else
     (void)save, (void)dest;
@@ -196,7 +203,7 @@ void hr__fib_main(fiber *f)
     HR_ASSERT(!"a finished fiber was resumed");
 }
 
-#if !defined(__x86_64__)
+#if !HR_FIBER_ASM
 static void uc_main(unsigned hi, unsigned lo)
 {
     hr__fib_main((fiber *)(((uintptr_t)hi << 32) | lo));
@@ -206,7 +213,7 @@ static void uc_main(unsigned hi, unsigned lo)
 /* Lay out f's stack to begin at hr__fib_main(f) when first switched to. */
 static void fiber_prime(carrier *c, fiber *f)
 {
-#if defined(__x86_64__)
+#if HR_FIBER_ASM
     uintptr_t top = ((uintptr_t)(f->map + c->slot)) & ~(uintptr_t)15;
     uint64_t *sp = (uint64_t *)top;
     /* switch's ret: hr__fib_start then runs with the stack 16-aligned, as a call wants it */

@@ -42,6 +42,8 @@ static void proc_run(hr_proc *p)
  * until that thread's next create or check. */
 static _Thread_local char why_buf[256];
 
+#define TSAN_MAX_FIBERS 8000
+
 /* Check cfg into m: discipline, cost, and the topology instance m->net (the caller destroys it,
  * also on failure). NULL, or the reason. */
 static const char *check_config(const hr_machine_config *cfg, hr_machine *m)
@@ -70,6 +72,11 @@ static const char *check_config(const hr_machine_config *cfg, hr_machine *m)
     if (hr__topo_make(cfg->topology ? cfg->topology : "complete", cfg->procs, &m->net, why_buf,
                       sizeof why_buf) != 0)
         return why_buf;
+#if defined(__SANITIZE_THREAD__)
+    /* ThreadSanitizer tracks each fiber as a thread, and dies past 8128 of them. */
+    if (m->exec == &hr__exec_fibers && m->net->p > TSAN_MAX_FIBERS)
+        return "a ThreadSanitizer build runs up to 8000 fibers (it tracks each as a thread)";
+#endif
     if (m->exec == &hr__exec_threads && m->net->p > HR_MAX_THREADS)
         return "more than 4096 processors need engine = fibers (threads run one operating-system "
                "thread a processor, up to 4096)";
