@@ -103,8 +103,11 @@ static int overflow_child(int p, int target, char *err, size_t len)
     close(fd[1]);
     size_t at = 0;
     ssize_t n;
-    while (at + 1 < len && (n = read(fd[0], err + at, len - 1 - at)) > 0)
-        at += (size_t)n;
+    char rest[256];
+    while ((n = read(fd[0], at + 1 < len ? err + at : rest,
+                     at + 1 < len ? len - 1 - at : sizeof rest)) > 0)
+        if (at + 1 < len)
+            at += (size_t)n;     /* the first len - 1 bytes; the rest is drained */
     err[at] = '\0';
     close(fd[0]);
     int status;
@@ -120,6 +123,9 @@ START_TEST(test_fibers_stack_overflow)
     char err[512];
     ck_assert_int_eq(overflow_child(4, 3, err, sizeof err), 1);
     ck_assert_str_eq(err, "hremu: P3 overflowed its fiber stack of 64 KiB: raise [machine] stack\n");
+    /* AddressSanitizer sees the write into the next fiber's stack itself, before any switch. */
+    if (HR_TEST_ASAN)
+        return;
     ck_assert_int_eq(overflow_child(40000, 39999, err, sizeof err), 1);
     ck_assert_str_eq(err, "hremu: P39999 overflowed its fiber stack of 64 KiB: raise [machine] "
                           "stack\n");

@@ -89,6 +89,12 @@ uint64_t hr_test_run_verify(const hr_workload *w, void *inst, int p, void (*fn)(
 int hr_test_run_alg(const hr_machine_config *cfg, const char *alg, const char *kind, void *inst,
                     const double *params, hr_run_result *res, char *why, size_t whylen);
 
+#if defined(__SANITIZE_ADDRESS__)
+#define HR_TEST_ASAN 1
+#else
+#define HR_TEST_ASAN 0
+#endif
+
 /* The sanitizers' allocators neither report through mallinfo2 nor live within a small limit of
  * address space: the tests that measure the heap or limit it skip under them. */
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
