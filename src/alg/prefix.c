@@ -140,14 +140,26 @@ void hr_alg_prefix_rh(hr_proc *p, void *inst, const double *params)
     memcpy(msg, rslt, bytes);
     cube_prefix(p, v, c.k, rslt, msg, tmp);
 
-    int cap = c.D << (c.D - 1), subs, path[HR_CUBE_MAX_PATH], has_e = 0;
+    /* Of the plan, this node keeps the transfers of its BB, each with its place j (its tag). The
+     * whole plan (D 2^(D-1) transfers, 20 KiB at D = 8) is made and dropped before anything is
+     * sent: on one carrier, one whole plan exists at a time, not one a processor. */
+    int cap = c.D << (c.D - 1), subs, path[HR_CUBE_MAX_PATH], has_e = 0, bb = hr__cube_bb(&c, me);
     hr_rh_xfer *plan = hr_malloc(p, (size_t)cap * sizeof *plan);
-    int nx = hr__rh_prefix_plan(c.D, plan, cap, &subs);
-    for (int j = 0; j < nx; j++) {
-        const hr_rh_xfer *x = &plan[j];
+    int nx = hr__rh_prefix_plan(c.D, plan, cap, &subs), mine = 0;
+    for (int j = 0; j < nx; j++)
+        mine += plan[j].from == bb || plan[j].to == bb;
+    struct { int j; hr_rh_xfer x; } *own = hr_malloc(p, (size_t)(mine + 1) * sizeof *own);
+    mine = 0;
+    for (int j = 0; j < nx; j++)
+        if (plan[j].from == bb || plan[j].to == bb) {
+            own[mine].j = j;
+            own[mine++].x = plan[j];
+        }
+    hr_free(p, plan);
+    for (int i = 0; i < mine; i++) {
+        const hr_rh_xfer *x = &own[i].x;
+        int j = own[i].j;
         int from = hr__cube_node(&c, x->from, 0, 0) | ones;
-        if (hr__cube_bb(&c, me) != x->from && hr__cube_bb(&c, me) != x->to)
-            continue;
         int len = hr__cube_path(&c, from, x->dim, path);
         void *buf = me == from ? (x->direct ? msg : val) : tmp;
         if (hr__cube_carry(p, path, len, TAG_BB + j, buf, bytes) != len - 1)

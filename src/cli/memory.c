@@ -15,16 +15,16 @@
  * - what the algorithms of a kind hold besides the instance and its output, per element: at
  *   n = 2^24, p = 16, hrel.direct 8.2, hrel.two_phase 11.7, sort.radix 40, sort.counting 44;
  * - per processor on threads, its thread's touched stack, state and first arena block; on
- *   fibers, its touched stack, state, mailbox and arena (15.5 KiB for bcast.rh_tree, 38.6 for
- *   prefix.rh, at p = 65536);
+ *   fibers, its touched stack, state, mailbox and arena: at p = 65536, 10.3 KiB (bcast.binomial)
+ *   to 18.8 KiB (prefix.rh), all five of make bench's scale table under 20;
  * - per pair of processors, for algorithms that are not few_messages: a collective's message
  *   per pair, the counts of an all-to-all and the receiver's mailbox entry for each source:
- *   hrel.direct at n = 2^16 peaks at 281 MB (p = 1024) and 4.26 GB (p = 4096) on threads, 260
- *   MB and 4.01 GB on fibers, under 64 KiB a processor + 256 bytes a pair. */
+ *   hrel.direct at n = 2^16 peaks at 3.99 GB (p = 4096) on threads, 3.74 GB on fibers, under
+ *   64 KiB a processor + 256 bytes a pair. */
 #define HREL_BYTES_PER_ELEM 16u
 #define SORT_BYTES_PER_ELEM 48u
 #define BYTES_PER_THREAD    (64u << 10)
-#define BYTES_PER_FIBER     (48u << 10)
+#define BYTES_PER_FIBER     (20u << 10)
 #define BYTES_PER_PAIR      256u
 
 uint64_t hr__row_bytes(const hr_workload *w, const hr_workload_spec *s,

@@ -76,6 +76,13 @@ typedef struct hr_msg {
     int32_t         src;
     int32_t         dst;        /* the receiver (transit.c routes by it) */
     int32_t         tag;
+    uint8_t         kind;
+    uint8_t         committed;  /* SYNC on a topology with links: its receiver takes it, and its
+                                 * transfer, from sent on, is submitted (p2p.c, the receiver's) */
+    uint8_t         open;       /* SYNC: counted in its sender's sync_open until committed */
+    uint8_t         stalled;    /* bounded buffer: decided, waits for room */
+    _Atomic uint32_t taken;     /* REF, SYNC: set by the receiver once data is copied */
+    _Atomic uint32_t routed;    /* on a topology with links: arrive is decided (transit.c) */
     uint64_t        seq;        /* per sender, from 0 */
     uint64_t        step;       /* the communication step it was sent in (p2p.c: number) */
     hr_time         sent;       /* injection start; for SYNC the time the send was issued (once
@@ -83,16 +90,9 @@ typedef struct hr_msg {
     hr_time         arrive;     /* head arrival at the receiver (COPY, REF; SYNC committed) */
     size_t          len;
     const void     *data;
-    uint8_t         kind;
-    uint8_t         committed;  /* SYNC on a topology with links: its receiver takes it, and its
-                                 * transfer, from sent on, is submitted (p2p.c, the receiver's) */
-    uint8_t         open;       /* SYNC: counted in its sender's sync_open until committed */
-    _Atomic uint32_t taken;     /* REF, SYNC: set by the receiver once data is copied */
-    _Atomic uint32_t routed;    /* on a topology with links: arrive is decided (transit.c) */
     hr_time         done;       /* SYNC, REF: when the sender learns the receive is done */
     hr_time         issued;     /* SYNC: the clock its send was issued at */
     hr_time         start;      /* SYNC: its transfer's start, max(issue, post), once taken */
-    uint8_t         stalled;    /* bounded buffer: decided, waits for room */
     void           *stay;       /* bounded buffer: its stay record, for the take */
     unsigned char   payload[];  /* COPY */
 } hr_msg;
