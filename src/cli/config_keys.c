@@ -222,9 +222,7 @@ static void choose_engine(hr_point *pt)
     if (!fibers && hr__available_bytes(&have, &source, why, sizeof why) == HR_OK && have > 0) {
         hr_machine_config threads = pt->machine;
         threads.engine = "threads";
-        hr_workload_spec none = { 0 };
-        static const hr_workload bare = { 0 };
-        fibers = hr__row_bytes(&bare, &none, &threads) > have;
+        fibers = hr__procs_bytes(&threads) > have;
     }
     pt->machine.engine = fibers && strcmp(hr__world()->engine, "threads") == 0 ? "fibers"
                                                                                : "threads";
@@ -908,8 +906,7 @@ int hr__config_machine(const hr_config *c, size_t i, hr_point *pt, hr_config_err
     }
     if (err == HR_OK && pt->engine_auto)
         choose_engine(pt);
-    if (err == HR_OK && pt->machine.procs > HR_MAX_THREADS &&
-        (pt->machine.engine == NULL || strcmp(pt->machine.engine, "fibers") != 0)) {
+    if (err == HR_OK && pt->machine.procs > HR_MAX_THREADS && !hr__on_fibers(&pt->machine)) {
         const hr_config_entry *pe = hr__config_find(c, "machine", "procs");
         return hr__config_fail(e, HR_EINVAL, pe != NULL ? pe->where : NULL, "procs = %d: engine "
                                "threads runs up to %d processors, a POSIX thread each: set "

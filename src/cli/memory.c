@@ -27,14 +27,17 @@
 #define BYTES_PER_FIBER     (20u << 10)
 #define BYTES_PER_PAIR      256u
 
+uint64_t hr__procs_bytes(const hr_machine_config *mc)
+{
+    return (hr__on_fibers(mc) ? BYTES_PER_FIBER : BYTES_PER_THREAD) * (uint64_t)mc->procs;
+}
+
 uint64_t hr__row_bytes(const hr_workload *w, const hr_workload_spec *s,
                        const hr_machine_config *mc)
 {
     uint64_t inst = w->mem_bytes != NULL ? w->mem_bytes(s, mc->procs) : 0;
     uint64_t per = w->kind == HR_KIND_SORT ? SORT_BYTES_PER_ELEM : HREL_BYTES_PER_ELEM;
-    int fibers = mc->engine != NULL && strcmp(mc->engine, "fibers") == 0;
-    uint64_t each = fibers ? BYTES_PER_FIBER : BYTES_PER_THREAD;
-    return inst + per * s->n + each * (uint64_t)mc->procs;
+    return inst + per * s->n + hr__procs_bytes(mc);
 }
 
 uint64_t hr__pair_bytes(int p)
@@ -93,6 +96,16 @@ int hr__available_bytes(uint64_t *bytes, const char **source, char *why, size_t 
         *source = "that HREMU_MEMORY allows";
         return HR_OK;
     }
+    /* Read once a process: every row of a command is weighed against the same figure (the
+     * check's and the run's alike), and instances the check keeps are counted against it by
+     * the sweep, not found again as memory the box lost. */
+    static uint64_t read_bytes;
+    static const char *read_source;
+    if (read_source != NULL) {
+        *bytes = read_bytes;
+        *source = read_source;
+        return HR_OK;
+    }
     uint64_t avail = 0;
     FILE *f = fopen("/proc/meminfo", "r");
     if (f != NULL) {
@@ -116,7 +129,8 @@ int hr__available_bytes(uint64_t *bytes, const char **source, char *why, size_t 
             *source = "left under this cgroup's memory.max";
         }
     }
-    *bytes = avail;
+    read_bytes = *bytes = avail;
+    read_source = *source;
     return HR_OK;
 }
 

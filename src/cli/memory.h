@@ -4,10 +4,19 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <hremu/machine.h>
 #include <hremu/workload.h>
 
+/* Whether mc's processors run as fibers ([machine] engine = fibers, as chosen by auto too). */
+static inline int hr__on_fibers(const hr_machine_config *mc)
+{
+    return mc->engine != NULL && strcmp(mc->engine, "fibers") == 0;
+}
+/* The bytes mc's processors take on their engine, beside any data: a thread's touched stack,
+ * state and arena, or a fiber's. */
+uint64_t hr__procs_bytes(const hr_machine_config *mc);
 /* The bytes a row of workload w with spec s on machine mc is expected to take at its peak: the
  * instance with its output (w->mem_bytes), the algorithm's working copies and the machine's
  * processors (threads or fibers). An estimate from measurements (docs/architecture.md,
@@ -19,8 +28,8 @@ uint64_t hr__row_bytes(const hr_workload *w, const hr_workload_spec *s,
 uint64_t hr__pair_bytes(int p);
 /* The bytes this process may still take, into *bytes: HREMU_MEMORY if set (decimal bytes above
  * 0, or with a K, M, G or T suffix), else the smaller of MemAvailable and the room under the
- * cgroup's memory.max; 0 if neither can be read. *source says where the figure came from, to
- * follow "the 2.0 GiB". HR_OK, or HR_EINVAL with one line in why (len bytes) when HREMU_MEMORY
+ * cgroup's memory.max (read once a process); 0 if neither can be read. *source says where the
+ * figure came from, to follow "the 2.0 GiB". HR_OK, or HR_EINVAL with one line in why (len bytes) when HREMU_MEMORY
  * is set but is not such a size ("", "-1", "12QB", "1e400", past 2^64). */
 int      hr__available_bytes(uint64_t *bytes, const char **source, char *why, size_t len);
 /* "25.3 GiB": bytes for a reader. */

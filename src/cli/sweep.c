@@ -357,7 +357,7 @@ static void report_row(sweep *s, const outcome *o, double wall)
         /* the processes' engine (MPI), or on threads' process how its processors ran */
         .engine = strcmp(s->world->engine, "threads") != 0 ? s->world->engine
                   : pt->machine.engine != NULL ? pt->machine.engine : "threads",
-        .fibers = pt->machine.engine != NULL && strcmp(pt->machine.engine, "fibers") == 0,
+        .fibers = hr__on_fibers(&pt->machine),
         .stack = pt->machine.stack,
         .distribution = pt->workload->distributions ? pt->work.distribution : NULL,
         .dataset = pt->workload->datasets ? pt->work.dataset : NULL,
@@ -471,7 +471,7 @@ static void plan_row(sweep *s)
     plan->lossy |= (t & HR_DISC_LOSES) != 0;
     plan->stalls |= (t & HR_DISC_STALLS) != 0 || s->pt.machine.buffer != 0;
     plan->schedules |= s->pt.alg->plan_print != NULL;
-    plan->fibers |= s->pt.machine.engine != NULL && strcmp(s->pt.machine.engine, "fibers") == 0;
+    plan->fibers |= hr__on_fibers(&s->pt.machine);
     int k = 0;
     while (k < plan->nkinds && plan->kinds[k] != s->pt.workload)
         k++;

@@ -285,7 +285,8 @@ struct hr_proc {
     _Atomic int      wake_on;     /* a blocked receive's source (HR_ANY: any); else HR__WAKE_NEVER */
     _Atomic int      parked;      /* asleep in a receive with no routed message to take: it can
                                    * inject nothing until a message is routed to it (transit.c) */
-    _Atomic int      stale;       /* pub_clock or parked changed since clocks.c last read them */
+    _Atomic int      stale;       /* pub_clock, parked or event changed since clocks.c last read
+                                   * them */
     struct hr_proc  *stale_next;  /* on clocks.c's list of stale processors */
     _Atomic int      sync_open;   /* its rendezvous messages posted, not yet committed by their
                                    * receivers (p2p.c): it may not park meanwhile (transit.c) */
@@ -509,7 +510,7 @@ static inline void hr__proc_check_range(hr_proc *p)
     if (p->clock == HR_TIME_INF || p->out_free == HR_TIME_INF || p->in_free == HR_TIME_INF)
         hr__proc_overflow(p);
 }
-/* clocks.h: q's published clock or parked flag has changed. Anyone. */
+/* clocks.h: q's published clock, parked flag or event has changed. Anyone. */
 static inline void hr__clocks_touch(hr_clocks *c, hr_proc *q)
 {
     /* acq_rel: the reader's exchange that finds this 1 sees the change made before it. */
@@ -528,6 +529,14 @@ static inline void hr__proc_event(hr_proc *q, hr_time t)
         atomic_store(&q->event, t);
         hr__clocks_touch(&q->m->clocks, q);
     }
+}
+/* Take q out of its park (transit.c); whether it was parked. Anyone. */
+static inline int hr__proc_unpark(hr_proc *q)
+{
+    if (!atomic_exchange(&q->parked, 0))
+        return 0;
+    hr__clocks_touch(&q->m->clocks, q);
+    return 1;
 }
 /* pub_clock = clock (release), after hr__proc_check_range. Owner only. */
 static inline void hr__proc_publish(hr_proc *p)

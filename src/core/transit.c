@@ -257,9 +257,10 @@ static int ends_park(hr_proc *r, const hr_msg *msg)
  * the receiver out, parked when the clocks were last read (clocks.h), and this message ends its
  * receive, return the time from which it may inject again, else HR_TIME_INF. A receiver left
  * out may wake meanwhile (a grant, a rendezvous delivered), but injects nothing before it
- * takes a message routed to it, so the first one that ends its receive bounds it again. It takes a message first: this one, arriving at a, when it waits for
- * exactly this one; else this one or one routed later, which is keyed no earlier and arrives tau
- * or more after its key (every receive takes the clock to the arrival at least). */
+ * takes a message routed to it, so the first one that ends its receive bounds it again. It
+ * takes a message first: this one, arriving at a, when it waits for exactly this one; else this
+ * one or one routed later, which is keyed no earlier and arrives tau or more after its key
+ * (every receive takes the clock to the arrival at least). */
 static hr_time route_top(hr_machine *m, hr_transit *tr, int decider)
 {
     hr_msg *msg = pop(tr);
@@ -276,9 +277,7 @@ static hr_time route_top(hr_machine *m, hr_transit *tr, int decider)
                hr__clocks_was_parked(&m->clocks, msg->dst) && ends_park(r, msg);
     if (ends)
         hr__clocks_unpark(&m->clocks, msg->dst);
-    int unparked = ends && atomic_exchange(&r->parked, 0);
-    if (unparked)
-        hr__clocks_touch(&m->clocks, r);
+    int unparked = ends && hr__proc_unpark(r);
     atomic_fetch_add(&r->news, 1);
     m->link_msg = (uint64_t)src << 32 | (msg->seq & 0xffffffffu);
     hr_time a = hr__net_route(&tr->net, src, msg->dst, msg->sent, msg->len);

@@ -166,8 +166,7 @@ void hr__wait(hr_proc *p, const hr_wait_desc *d, hr_ready_fn ready, void *ctx)
             continue;
         }
         settle(p, &p->state, HR_PROC_BLOCKED);
-        if (atomic_exchange(&p->parked, 0))
-            hr__clocks_touch(&p->m->clocks, p);
+        hr__proc_unpark(p);
     }
     /* A grant is for the wait it was given in: one that ended without using it must not
      * decide a later wait. A collective's await leaves it to the takes that follow, whose
