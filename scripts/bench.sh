@@ -38,8 +38,8 @@
 #
 # the fiber engine: hrel.pq_random at p = 1024 (rounds.ini), xchg.pex and xchg.system at p = 256
 #   with 8-byte blocks (seed001.ini), hrel.two_phase at p = 16 and n = 2^24 (hrel.ini), each on
-#   engine threads and engine fibers: wall_s, and x = s/round over seq_rounds's, over
-#   xchg.system's on the same engine, or over engine threads'.
+#   engine threads, engine fibers on a carrier a core and on one carrier: wall_s, and x =
+#   s/round over seq_rounds's, over xchg.system's on the same engine, or over engine threads'.
 # scale: configs/bench/scale.ini and scale_hrel.ini at p = 65536 on fibers, one process an
 #   algorithm: wall_s, model_time_s, steps (or rounds) and peak resident set (/usr/bin/time).
 # The references take p, n and seed from the configs, so every row of a table moves the same
@@ -442,11 +442,14 @@ engines() {    # engines WHAT CONFIG SET...: rows "WHAT ENGINE ALGORITHM wall_s 
     what=$1 cfg=$2
     shift 2
     if [ -x "$build/hremu" ] && "$build/hremu" "$cfg" "$@" --set machine.engine=threads,fibers \
-        --format csv > "$tmp/fib.csv" 2> "$tmp/err"; then
+        --set machine.carriers=cores,1 --format csv > "$tmp/fib.csv" 2> "$tmp/err"; then
+        # engine "fibers/N": on N carrier threads; threads once (carriers do not apply)
         awk -F, -v what="$what" '
             NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
             { gsub(/"/, ""); if ($c["verified"] != "true") { bad = 1; next }
-              print what, $c["engine"], $c["algorithm"], $c["wall_s"], $c["rounds"] }
+              e = $c["engine"]; if (e == "fibers") e = e "/" $c["carriers"]
+              if (seen[e, $c["algorithm"]]++) next
+              print what, e, $c["algorithm"], $c["wall_s"], $c["rounds"] }
             END { exit bad }' "$tmp/fib.csv" >> "$tmp/fib" || status=1
     else
         cat "$tmp/err" >&2
@@ -460,7 +463,7 @@ engines bulk configs/bench/hrel.ini --set run.algorithms=hrel.two_phase
 awk -v seq="$(awk '$1 == 1024 && $2 == "seq_rounds" { print $3 }' "$tmp/rounds")" '
     { w[$1, $2, $3] = $4; r[$1, $2, $3] = $5; row[++n] = $0 }
     END {
-        printf "%-7s %-8s %-16s %10s %10s %-28s\n", "case", "engine", "algorithm", "wall_s", "x", "x is"
+        printf "%-7s %-9s %-16s %10s %10s %-28s\n", "case", "engine", "algorithm", "wall_s", "x", "x is"
         for (i = 1; i <= n; i++) {
             split(row[i], f, " "); what = f[1]; e = f[2]; a = f[3]; x = "-"; is = ""
             if (what == "rounds" && seq > 0 && r[what, e, a] > 0) {
@@ -469,11 +472,12 @@ awk -v seq="$(awk '$1 == 1024 && $2 == "seq_rounds" { print $3 }' "$tmp/rounds")
                 x = sprintf("%.2f", w[what, e, a] / w[what, e, "xchg.system"]); is = "over xchg.system, same engine" }
             if (what == "bulk" && w[what, "threads", a] > 0) {
                 x = sprintf("%.2f", w[what, e, a] / w[what, "threads", a]); is = "over engine threads" }
-            printf "%-7s %-8s %-16s %10.6f %10s %-28s\n", what, e, a, w[what, e, a], x, is
+            printf "%-7s %-9s %-16s %10.6f %10s %-28s\n", what, e, a, w[what, e, a], x, is
         }
     }' "$tmp/fib"
 echo "rounds: hrel.pq_random, alltoall, p = 1024 (rounds.ini); pex8: seed 001's exchange, p = 256, 8-byte blocks"
-echo "(seed001.ini on complete); bulk: hrel.two_phase, p = 16, n = 2^24 (hrel.ini). One carrier thread runs all fibers."
+echo "(seed001.ini on complete); bulk: hrel.two_phase, p = 16, n = 2^24 (hrel.ini). fibers/N: on N carrier threads"
+echo "([machine] carriers; cores, the default, is $(nproc) here)."
 echo
 echo "scale: p = 65536 on engine fibers, each algorithm its own process (configs/bench/scale.ini, scale_hrel.ini)"
 printf "%-18s %-10s %10s %14s %8s %12s\n" "algorithm" "topology" "wall_s" "model_time_s" "steps" "peak_rss_MiB"

@@ -186,7 +186,7 @@ static const bad_file bad_files[] = {
     { "bad_unknown_section.ini", ":4: unknown section [machin]", 0 },
     { "bad_unknown_key.ini", ":4: unknown key 'prcs' in [machine] (keys: procs, topology, "
       "fattree_bw, switching, discipline, buffer, eager_limit, cost, tau, sigma, overhead, hop, compute_unit, "
-      "compute, seed, engine, stack)", 0 },
+      "compute, seed, engine, stack, carriers)", 0 },
     { "bad_duplicate_key.ini", ":4: duplicate key 'procs' in [machine] (first at line 2)", 0 },
     { "bad_duplicate_section.ini", ":5: duplicate section [machine] (first at line 1)", 0 },
     { "bad_syntax.ini", ":3: expected KEY = VALUE, [SECTION] or a comment", 0 },

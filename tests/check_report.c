@@ -29,10 +29,10 @@ static void expectations(void)
     snprintf(csv_header, sizeof csv_header,
              "algorithm,procs,n,h,discipline,topology,cost,seed,model_time_s,rounds,messages,bytes,"
              "max_out_bytes,max_in_bytes,wall_s,verified,steps,rounds_per_h,lost,stalls,status,"
-             "engine,hosts,stack,distribution,dataset,%sbuffer,eager_limit,switching,tau,sigma,overhead,hop,compute_unit,"
+             "engine,hosts,stack,carriers,distribution,dataset,%sbuffer,eager_limit,switching,tau,sigma,overhead,hop,compute_unit,"
              "compute,model,repeat,params,plan_s,plan_steps\n", names);
     /* The sample's settings, as the columns after status print them, up to params. */
-    snprintf(settings, sizeof settings, "threads,1,,skewed,,%sunlimited,,cut_through,8.8e-05,5e-08,0,0,1e-09,"
+    snprintf(settings, sizeof settings, "threads,1,,,skewed,,%sunlimited,,cut_through,8.8e-05,5e-08,0,0,1e-09,"
              "units,on,3,", commas);
 }
 
@@ -144,7 +144,7 @@ START_TEST(test_report_csv)
              "hrel.direct,16,1048576,262144,async,complete,cm5,1,0.1,2,347,7866224,524408,"
              "1966200,0.25,true,30,7.62939453125e-06,0,0,ok,%s,,\n"
              "hrel.direct,16,1048576,262144,async,complete,cm5,1,0.3333333333333333,2,347,"
-             "7866224,524408,1966200,0.25,false,30,7.62939453125e-06,0,0,wrong,threads,1,,,R,%s65536,8192,cut_through,"
+             "7866224,524408,1966200,0.25,false,30,7.62939453125e-06,0,0,wrong,threads,1,,,,R,%s65536,8192,cut_through,"
              "8.8e-05,5.0000000000000004e-08,1e-06,0,1e-09,measured,on,1,K=1.5 r=8,0.5,6\n",
              csv_header, settings, commas);
     ck_assert_str_eq(out, want);
@@ -163,7 +163,7 @@ START_TEST(test_report_model_off)
         strcat(commas, ",");
     expectations();
     snprintf(want, sizeof want, "%shrel.direct,16,1048576,262144,async,complete,cm5,1,,,,,,,0.25,"
-             "true,,,,,ok,threads,1,,skewed,,%sunlimited,,cut_through,8.8e-05,5e-08,0,0,1e-09,"
+             "true,,,,,ok,threads,1,,,skewed,,%sunlimited,,cut_through,8.8e-05,5e-08,0,0,1e-09,"
              "units,off,3,,,\n", csv_header, commas);
     ck_assert_str_eq(out, want);
     free(out);
@@ -207,7 +207,7 @@ START_TEST(test_report_json)
         "\"seed\":18446744073709551615,\"model_time_s\":1e-300,\"rounds\":2,\"messages\":347,"
         "\"bytes\":7866224,\"max_out_bytes\":524408,\"max_in_bytes\":1966200,\"wall_s\":0.25,"
         "\"verified\":true,\"steps\":30,\"rounds_per_h\":7.62939453125e-06,\"lost\":0,\"stalls\":0,"
-        "\"status\":\"ok\",\"engine\":\"threads\",\"hosts\":1,\"stack\":null,\"distribution\":\"skewed\",\"dataset\":\"\",%s"
+        "\"status\":\"ok\",\"engine\":\"threads\",\"hosts\":1,\"stack\":null,\"carriers\":null,\"distribution\":\"skewed\",\"dataset\":\"\",%s"
         "\"buffer\":\"unlimited\",\"eager_limit\":null,\"switching\":\"cut_through\","
         "\"tau\":8.8e-05,\"sigma\":5e-08,\"overhead\":0,\"hop\":0,\"compute_unit\":1e-09,"
         "\"compute\":\"units\",\"model\":\"on\",\"repeat\":3,\"params\":\"\",\"plan_s\":null,\"plan_steps\":null}\n",
@@ -365,7 +365,7 @@ START_TEST(test_report_declared)
                               { .num = 8 }, { .num = 16 }, { .num = 32 } };
     r.wkeys = keys;
     char *out = render(HR_FORMAT_CSV, &r, 1);
-    ck_assert_msg(strstr(out, ",ok,threads,1,,skewed,,,,density,12.5,4096,,,,,,unlimited,") != NULL, "%s",
+    ck_assert_msg(strstr(out, ",ok,threads,1,,,skewed,,,,density,12.5,4096,,,,,,unlimited,") != NULL, "%s",
                   out);
     free(out);
     out = render(HR_FORMAT_JSON, &r, 1);

@@ -45,8 +45,10 @@ typedef struct hr_machine_config {
     int         jitter;       /* random yields and short sleeps at communication points; < 0: read
                                  HREMU_JITTER from the environment */
     const char *engine;       /* how processors run: "threads" (NULL: a POSIX thread each) or
-                                 "fibers" (user-level contexts on one carrier thread) */
+                                 "fibers" (user-level contexts on carrier threads) */
     size_t      stack;        /* fibers: each processor's stack, bytes; 0: HR_FIBER_STACK */
+    int         carriers;     /* fibers: carrier threads that run them; 0: one a core (at most
+                                 procs) */
 } hr_machine_config;
 
 #define HR_FIBER_STACK (64 * 1024)
@@ -86,6 +88,9 @@ typedef struct hr_run_result {
  * why (if not NULL; a reason of create or check may live in a per-thread buffer until that
  * thread's next call). Any thread. */
 int  hr_machine_check(const hr_machine_config *cfg, const char **why);
+/* The carrier threads a machine with cfg runs its fibers on (engine fibers): cfg->carriers, or
+ * one a core this process may run on, at most its processors. */
+int  hr_machine_carriers(const hr_machine_config *cfg);
 /* Create a machine; threads are started and parked. Returns HR_OK, HR_EINVAL (bad config; a
  * reason goes to why, if not NULL), HR_ENOMEM or HR_ESYS. Machine thread only. */
 int  hr_machine_create(const hr_machine_config *cfg, hr_machine **out, const char **why);

@@ -142,7 +142,7 @@ void hr_alg_prefix_rh(hr_proc *p, void *inst, const double *params)
 
     /* Of the plan, this node keeps the transfers of its BB, each with its place j (its tag). The
      * whole plan (D 2^(D-1) transfers, 20 KiB at D = 8) is made and dropped before anything is
-     * sent: on one carrier, one whole plan exists at a time, not one a processor. */
+     * sent: on fibers, one whole plan exists at a time a carrier, not one a processor. */
     int cap = c.D << (c.D - 1), subs, path[HR_CUBE_MAX_PATH], has_e = 0, bb = hr__cube_bb(&c, me);
     hr_rh_xfer *plan = hr_malloc(p, (size_t)cap * sizeof *plan);
     int nx = hr__rh_prefix_plan(c.D, plan, cap, &subs), mine = 0;

@@ -104,6 +104,9 @@ static const hr_column columns[] = {
       .doc = "distinct host names among the processes that ran the row: 1 on threads" },
     { .name = "stack", COUNT(stack), IF(fibers), .null_empty = 1, .show = HR_SHOW_VARIES,
       .doc = "`[machine] stack`: a processor's stack, bytes, under engine fibers; else empty" },
+    { .name = "carriers", INT(carriers), IF(fibers), .null_empty = 1, .show = HR_SHOW_VARIES,
+      .doc = "under engine fibers, the carrier threads that ran them (`[machine] carriers`: "
+             "`cores` is one a core, at most procs); else empty" },
     { .name = "distribution", TEXT(distribution), .show = HR_SHOW_VARIES,
       .doc = "`[workload] distribution` (kind hrelation); else empty" },
     { .name = "dataset", TEXT(dataset), .show = HR_SHOW_VARIES,

@@ -34,7 +34,8 @@ typedef struct hr_row {
     const char *engine;       /* the engine's name (core/world.h) */
     int         hosts;        /* distinct hosts its processes ran on */
     int         fibers;       /* [machine] engine = fibers ... */
-    uint64_t    stack;        /* ... with stacks of this many bytes */
+    uint64_t    stack;        /* ... with stacks of this many bytes ... */
+    int         carriers;     /* ... run by this many carrier threads */
     const char *distribution, *dataset;   /* NULL: the kind takes none */
     const hr_workload   *workload;        /* the row's kind, for its declared keys ... */
     const hr_wkey_value *wkeys;           /* ... and their values, in its order */

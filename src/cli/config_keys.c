@@ -242,6 +242,26 @@ static int set_stack(hr_point *pt, const char *s, char *why, size_t len)
     return err;
 }
 
+/* The carrier threads that run the fibers: a number, or cores (0: one a core). */
+#define HR_MAX_CARRIERS 1024
+
+static int set_carriers(hr_point *pt, const char *s, char *why, size_t len)
+{
+    uint64_t v;
+    if (strcmp(s, "cores") == 0) {
+        pt->machine.carriers = 0;
+        return HR_OK;
+    }
+    int err = hr__expr_eval(s, NULL, &v, why, len);
+    if (err == HR_OK && (v < 1 || v > HR_MAX_CARRIERS)) {
+        snprintf(why, len, "must be cores or 1 .. %d (it is %" PRIu64 ")", HR_MAX_CARRIERS, v);
+        err = HR_EINVAL;
+    }
+    if (err == HR_OK)
+        pt->machine.carriers = (int)v;
+    return err;
+}
+
 static int set_tau(hr_point *pt, const char *s, char *why, size_t len);
 static int set_sigma(hr_point *pt, const char *s, char *why, size_t len);
 static int set_overhead(hr_point *pt, const char *s, char *why, size_t len);
@@ -603,6 +623,7 @@ static const hr_config_key machine_keys[] = {
     { .name = "seed",         .def = "1",         .set = set_seed },
     { .name = "engine",       .def = "threads",   .set = set_engine },
     { .name = "stack",        .def = "64K",       .set = set_stack },
+    { .name = "carriers",     .def = "cores",     .set = set_carriers },
     { .name = NULL }
 };
 

@@ -359,6 +359,7 @@ static void report_row(sweep *s, const outcome *o, double wall)
                   : pt->machine.engine != NULL ? pt->machine.engine : "threads",
         .fibers = hr__on_fibers(&pt->machine),
         .stack = pt->machine.stack,
+        .carriers = hr_machine_carriers(&pt->machine),
         .distribution = pt->workload->distributions ? pt->work.distribution : NULL,
         .dataset = pt->workload->datasets ? pt->work.dataset : NULL,
         .workload = pt->workload, .wkeys = pt->wkeys,

@@ -437,6 +437,10 @@ void hr__proc_finished(hr_proc *p);
 
 /* threads.c: how processors wake (any engine), and the thread engine's way of running them: a
  * POSIX thread each, futexes */
+/* Sleep while *word == expected (spurious returns are possible: callers re-check); wake up to n
+ * sleepers on word (INT32_MAX: all). Private futexes: the one place that touches them. */
+void hr__futex_wait(_Atomic uint32_t *word, uint32_t expected);
+void hr__futex_wake(_Atomic uint32_t *word, int n);
 /* Wake q if it is blocked (it re-checks its condition). Any proc. */
 void hr__wake(hr_proc *q);
 /* A message from src was put in q's mailbox: wake q if it waits for a message from src or ANY.
@@ -446,7 +450,7 @@ void hr__wake_for(hr_proc *q, int src);
  * call for all. */
 void hr__release_word(hr_machine *m, hr_proc *self, _Atomic uint32_t *word);
 /* How an engine runs processors (hr_machine.exec): threads.c's, a POSIX thread each, or
- * fibers.c's, user-level contexts on one carrier thread ([machine] engine). Everything else in
+ * fibers.c's, user-level contexts on carrier threads ([machine] engine). Everything else in
  * core/ (the waits, the resolver, the model) is the same on both. */
 typedef struct hr_exec {
     const char *name;
@@ -465,9 +469,11 @@ typedef struct hr_exec {
      * shake out any dependence of results on the schedule (p->jitter is its PRNG word). */
     void (*jitter)(hr_proc *p);
     /* Whether the machine stands still once every live processor has settled in a wait (wait.c)
-     * and none was woken but not yet running: then it vouches for the resolver, which need not
-     * read every processor's state (fibers.c: its ready queue is empty, and one carrier runs
-     * everything). NULL: the engine cannot tell cheaply, and the resolver reads them. */
+     * and none was woken but not yet running (HR_STILL_*): YES vouches for the resolver, which
+     * then need not read every processor's state (fibers.c: its ready queue is empty and no
+     * other fiber is on a carrier); NO says one was woken and will resolve when it settles;
+     * UNKNOWN, the resolver reads them all. NULL: always UNKNOWN (threads.c: a thread woken and
+     * not yet scheduled is invisible otherwise). */
     int  (*still)(hr_machine *m);
 } hr_exec;
 
@@ -478,7 +484,8 @@ static inline void hr__exec_sleep(hr_proc *p, _Atomic uint32_t *word, uint32_t v
 static inline void hr__exec_wake(hr_machine *m, _Atomic uint32_t *word, int n);
 static inline void hr__exec_yield(hr_proc *p);
 static inline void hr__exec_jitter(hr_proc *p);
-/* Whether the machine may stand still now (hr_exec.still; 1 if the engine cannot tell). */
+enum { HR_STILL_NO, HR_STILL_YES, HR_STILL_UNKNOWN };
+/* Whether the machine may stand still now (hr_exec.still). */
 static inline int hr__exec_still(hr_machine *m);
 
 /* runlog.c */
@@ -718,7 +725,7 @@ static inline uint64_t hr__jitter_draw(hr_proc *p)
 
 static inline int hr__exec_still(hr_machine *m)
 {
-    return m->exec->still == NULL || m->exec->still(m);
+    return m->exec->still == NULL ? HR_STILL_UNKNOWN : m->exec->still(m);
 }
 static inline void hr__exec_sleep(hr_proc *p, _Atomic uint32_t *word, uint32_t val)
 {

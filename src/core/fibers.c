@@ -1,25 +1,28 @@
 /* fibers.c: the fiber engine ([machine] engine = fibers, hr__exec_fibers). Every processor is a
  * user-level context with a stack of its own (hr_machine_config.stack, a guard page below it),
- * and one carrier thread, the caller of hr_machine_run, runs them all: it switches to a ready
- * processor and gets control back when that one sleeps, yields or finishes. Nothing else in
- * core/ changes: the waits, the resolver and the model are threads.c's callers' as they are, so
- * the model figures are the thread engine's (tests/cli/engines.sh compares them).
+ * and carrier threads run them: the caller of hr_machine_run and, by default, one more a core
+ * ([machine] carriers). A carrier switches to a ready processor and gets control back when that
+ * one sleeps, yields or finishes. Nothing else in core/ changes: the waits, the resolver and the
+ * model are threads.c's callers' as they are, so the model figures are the thread engine's
+ * (tests/cli/engines.sh compares them on one carrier and on three).
  *
  * A switch saves the callee-saved registers, MXCSR and the x87 control word, and swaps stack
  * pointers: a few instructions, no system call (glibc's swapcontext saves the signal mask with
  * one; elsewhere than x86-64 we use it all the same). The sanitizers are told of every switch
  * (AddressSanitizer's start/finish_switch_fiber, ThreadSanitizer's fibers).
  *
- * One carrier: a waiter's sleep is a return to the scheduler, a wake-up an entry in the ready
- * queue, and no futex or memory-order care is needed between processors that never run at
- * once. The order the scheduler runs them in decides no model figure (docs/model.md), as the
- * thread schedule decides none.
+ * The carriers share one ready queue under a spinlock (held for a push or a pop); a sleep is a
+ * return to the carrier's scheduler, a wake a push. A fiber leaving its carrier is queued or
+ * asleep before its registers are saved, so another carrier that takes it waits for its
+ * `saving` flag to clear. With one carrier nothing is locked. The order the carriers run
+ * fibers in decides no model figure (docs/model.md), as the thread schedule decides none.
  */
 #include "core/core.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -56,6 +59,13 @@
 #if !HR_FIBER_ASM
 #include <ucontext.h>
 #endif
+
+static inline void hr__cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
 
 /* ---- the switch --------------------------------------------------------------------------- */
 
@@ -103,32 +113,63 @@ __asm__(".text\n"
         ".text\n");
 #endif
 
+typedef struct carrier carrier;
+
+/* One carrier thread: the caller of hr_machine_run, or one it started. It runs fibers from the
+ * shared ready queue on its own stack (the scheduler), and a fiber that leaves comes back to it. */
+typedef struct runner {
+    carrier          *c;
+    int               index;
+    void             *sched_sp;  /* the scheduler's saved stack pointer, while a fiber runs */
+#if !HR_FIBER_ASM
+    ucontext_t        sched_uc;
+#endif
+    int               current;   /* the fiber it runs, or -1: its scheduler */
+    pthread_t         thread;
+    void             *alt;       /* its signal stack, while protected guards are watched */
+    stack_t           old_alt;
+#ifdef HR_FIBER_TSAN
+    void             *sched_tsan;
+#endif
+#ifdef HR_FIBER_ASAN
+    const void       *sched_bottom;   /* the carrier thread's stack, as ASan reports it */
+    size_t            sched_size;
+#endif
+} runner;
+
 typedef struct fiber {
     void             *sp;        /* its saved stack pointer, while another runs */
 #if !HR_FIBER_ASM
     ucontext_t        uc;
 #endif
     uint8_t          *map;       /* its slot of the stacks' mapping: a guard page, then the stack */
+    runner           *on;        /* the carrier running it, or that it last ran on */
     _Atomic uint32_t *word;      /* what it sleeps on, or NULL */
     int               queued;    /* in the ready queue */
+    /* Leaving its carrier: already asleep or queued for the others, its registers not yet
+     * saved. A carrier that takes it from the queue waits for its scheduler to clear this. */
+    _Atomic int       saving;
     hr_proc          *p;
 #ifdef HR_FIBER_TSAN
     void             *tsan;
 #endif
 } fiber;
 
-/* The carrier: the processors' fibers, the ready queue (a ring of p + 1), the scheduler's own
- * saved context, and the sleepers on words that are not a processor's state (the round's). */
-typedef struct carrier {
+/* The fibers, the stacks, and what the carriers share: the ready queue (a ring of p + 1), the
+ * sleepers on words that are not a processor's state (the round's), and the counts that say
+ * when the machine stands still. With one carrier nothing is locked. */
+struct carrier {
     fiber            *f;
     int               p;
+    runner           *r;
+    int               nr;        /* carriers */
+    _Atomic int       lock;      /* with nr > 1: all below (a spinlock: held a few instructions) */
+    _Atomic uint32_t  pushes;    /* bumped by a push while a carrier waits: its futex word */
+    int               nidle;
     int              *ready;
     int               head, tail;
-    int               current;   /* the fiber running, or -1: the scheduler */
-    void             *sched_sp;
-#if !HR_FIBER_ASM
-    ucontext_t        sched_uc;
-#endif
+    _Atomic int       nready;    /* also read unlocked, as a hint, by a carrier about to wait */
+    int               running;   /* fibers on a carrier and not leaving it */
     int               ndone;
     int              *others;    /* fibers asleep on a word outside every hr_proc */
     int               nothers;
@@ -138,68 +179,148 @@ typedef struct carrier {
     uint8_t          *stacks;    /* one mapping for all: p slots of a guard page and a stack */
     size_t            slot, stacks_len;
     int               canaries;  /* guards are canary words, not protected pages (start) */
-#ifdef HR_FIBER_TSAN
-    void             *sched_tsan;
-#endif
-#ifdef HR_FIBER_ASAN
-    const void       *sched_bottom;   /* the carrier thread's stack, as ASan reports it */
-    size_t            sched_size;
-#endif
-} carrier;
+};
 
 static carrier *carrier_of(hr_machine *m)
 {
     return m->fibers;
 }
 
+/* The carriers' lock. Held for a push or a pop, so a waiter spins; if the holder's thread was
+ * preempted, it yields the core to it. */
+static void lock(carrier *c)
+{
+    if (c->nr == 1)
+        return;
+    for (int spins = 0;; spins++) {
+        if (atomic_load_explicit(&c->lock, memory_order_relaxed) == 0 &&
+            atomic_exchange_explicit(&c->lock, 1, memory_order_acquire) == 0)
+            return;
+        if (spins < 100)
+            hr__cpu_relax();
+        else
+            sched_yield();
+    }
+}
+
+static void unlock(carrier *c)
+{
+    if (c->nr > 1)
+        atomic_store_explicit(&c->lock, 0, memory_order_release);
+}
+
 static void check_canary(const carrier *c, int i);
 
-/* Switch from the running context (from: a fiber, or the scheduler: -1) to `to`'s: a fiber
- * (index >= 0) or the scheduler (-1). A fiber that will not run again says so (last), so that
- * ASan lets its frames go. */
-static void switch_to(carrier *c, int from, int to, int last)
+/* Switch from the scheduler of r to fiber i, and back when it leaves. */
+static void enter(runner *r, int i)
 {
-    if (c->canaries && from >= 0)
-        check_canary(c, from);
-    void **save = from >= 0 ? &c->f[from].sp : &c->sched_sp;
-    void *dest = to >= 0 ? c->f[to].sp : c->sched_sp;
+    carrier *c = r->c;
+    fiber *f = &c->f[i];
+    /* Taken from the queue as it left another carrier: its registers are saved in a moment. */
+    while (atomic_load_explicit(&f->saving, memory_order_acquire))
+        sched_yield();
+    f->on = r;
+    r->current = i;
 #ifdef HR_FIBER_ASAN
     void *fake = NULL;
-    if (to >= 0)
-        __sanitizer_start_switch_fiber(last ? NULL : &fake, c->f[to].map + c->page, c->stack);
-    else
-        __sanitizer_start_switch_fiber(last ? NULL : &fake, c->sched_bottom, c->sched_size);
-#else
-    (void)last;
+    __sanitizer_start_switch_fiber(&fake, f->map + c->page, c->stack);
 #endif
 #ifdef HR_FIBER_TSAN
-    __tsan_switch_to_fiber(to >= 0 ? c->f[to].tsan : c->sched_tsan, 0);
+    __tsan_switch_to_fiber(f->tsan, 0);
 #endif
-    c->current = to;
 #if HR_FIBER_ASM
-    hr__fib_switch(save, dest);
+    hr__fib_switch(&r->sched_sp, f->sp);
 #else
-    (void)save, (void)dest;
-    swapcontext(from >= 0 ? &c->f[from].uc : &c->sched_uc, to >= 0 ? &c->f[to].uc : &c->sched_uc);
+    swapcontext(&r->sched_uc, &f->uc);
 #endif
 #ifdef HR_FIBER_ASAN
     __sanitizer_finish_switch_fiber(fake, NULL, NULL);
 #endif
+    r->current = -1;
+    atomic_store_explicit(&f->saving, 0, memory_order_release);
+}
+
+/* Fiber i leaves for its carrier's scheduler; it has set f->saving and said, under the lock,
+ * where it goes (asleep, queued, done). One that will not run again says so (last), so that
+ * ASan lets its frames go. */
+static void leave(carrier *c, int i, int last)
+{
+    fiber *f = &c->f[i];
+    runner *r = f->on;
+    if (c->canaries)
+        check_canary(c, i);
+#ifdef HR_FIBER_ASAN
+    void *fake = NULL;
+    __sanitizer_start_switch_fiber(last ? NULL : &fake, r->sched_bottom, r->sched_size);
+#else
+    (void)last;
+#endif
+#ifdef HR_FIBER_TSAN
+    __tsan_switch_to_fiber(r->sched_tsan, 0);
+#endif
+#if HR_FIBER_ASM
+    hr__fib_switch(&f->sp, r->sched_sp);
+#else
+    swapcontext(&f->uc, &r->sched_uc);
+#endif
+#ifdef HR_FIBER_ASAN
+    /* Back on whichever carrier took it next: ASan names that carrier's stack here. */
+    __sanitizer_finish_switch_fiber(fake, &f->on->sched_bottom, &f->on->sched_size);
+#endif
+}
+
+static void push_ready(carrier *c, int i)
+{
+    if (c->f[i].queued)
+        return;
+    c->f[i].queued = 1;
+    c->ready[c->tail] = i;
+    c->tail = (c->tail + 1) % (c->p + 1);
+    atomic_store_explicit(&c->nready, atomic_load_explicit(&c->nready, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
+    if (c->nidle > 0) {
+        atomic_fetch_add(&c->pushes, 1);
+        hr__futex_wake(&c->pushes, 1);
+    }
+}
+
+static int pop_ready(carrier *c)
+{
+    int i = c->ready[c->head];
+    c->head = (c->head + 1) % (c->p + 1);
+    c->f[i].queued = 0;
+    atomic_store_explicit(&c->nready, atomic_load_explicit(&c->nready, memory_order_relaxed) - 1,
+                          memory_order_relaxed);
+    return i;
+}
+
+/* Fiber i stops running on its carrier: a fiber leaving is not running (under the lock). */
+static void begin_leaving(carrier *c, int i)
+{
+    atomic_store_explicit(&c->f[i].saving, 1, memory_order_relaxed);
+    c->running--;
 }
 
 void hr__fib_main(fiber *f);
 
 /* A fiber's life in a run: the processor's entry (which ends with hr__exec_done), then back to
- * the scheduler for good. */
+ * its carrier for good. */
 void hr__fib_main(fiber *f)
 {
     carrier *c = carrier_of(f->p->m);
 #ifdef HR_FIBER_ASAN
-    /* Every fiber is first entered from the scheduler: ASan names the carrier's stack here. */
-    __sanitizer_finish_switch_fiber(NULL, &c->sched_bottom, &c->sched_size);
+    /* Every fiber is first entered from a scheduler: ASan names that carrier's stack here. */
+    __sanitizer_finish_switch_fiber(NULL, &f->on->sched_bottom, &f->on->sched_size);
 #endif
     c->entry(f->p);
-    switch_to(c, f->p->id, -1, 1);
+    lock(c);
+    begin_leaving(c, f->p->id);
+    if (++c->ndone == c->p && c->nidle > 0) {
+        atomic_fetch_add(&c->pushes, 1);
+        hr__futex_wake(&c->pushes, INT32_MAX);
+    }
+    unlock(c);
+    leave(c, f->p->id, 1);
     HR_ASSERT(!"a finished fiber was resumed");
 }
 
@@ -235,17 +356,6 @@ static void fiber_prime(carrier *c, fiber *f)
     makecontext(&f->uc, (void (*)(void))uc_main, 2, (unsigned)(a >> 32), (unsigned)a);
 #endif
     (void)c;
-}
-
-/* ---- the engine --------------------------------------------------------------------------- */
-
-static void push_ready(carrier *c, int i)
-{
-    if (c->f[i].queued)
-        return;
-    c->f[i].queued = 1;
-    c->ready[c->tail] = i;
-    c->tail = (c->tail + 1) % (c->p + 1);
 }
 
 /* ---- stacks and their guards ------------------------------------------------------------ */
@@ -340,6 +450,7 @@ static void fibers_stop(hr_machine *m)
             __tsan_destroy_fiber(c->f[i].tsan);
 #endif
     free(c->f);
+    free(c->r);
     free(c->ready);
     free(c->others);
     free(c);
@@ -353,16 +464,17 @@ static int fibers_start(hr_machine *m, void (*entry)(hr_proc *p))
         return HR_ENOMEM;
     m->fibers = c;
     c->p = m->p;
+    c->nr = hr_machine_carriers(&m->cfg);
     c->entry = entry;
     c->page = (size_t)sysconf(_SC_PAGESIZE);
     c->stack = (m->cfg.stack + c->page - 1) / c->page * c->page;
     c->slot = c->page + c->stack;
     c->stacks_len = c->slot * (size_t)c->p;
-    c->current = -1;
     c->f = calloc((size_t)c->p, sizeof *c->f);
+    c->r = calloc((size_t)c->nr, sizeof *c->r);
     c->ready = malloc(sizeof *c->ready * (size_t)(c->p + 1));
     c->others = malloc(sizeof *c->others * (size_t)c->p);
-    if (c->f == NULL || c->ready == NULL || c->others == NULL) {
+    if (c->f == NULL || c->r == NULL || c->ready == NULL || c->others == NULL) {
         fibers_stop(m);
         return HR_ENOMEM;
     }
@@ -391,70 +503,123 @@ static int fibers_start(hr_machine *m, void (*entry)(hr_proc *p))
         f->tsan = __tsan_create_fiber(0);
 #endif
     }
+    for (int k = 0; k < c->nr; k++) {
+        c->r[k].c = c;
+        c->r[k].index = k;
+        c->r[k].current = -1;
+    }
     return HR_OK;
 }
 
 /* While a machine with protected guards runs, a fault in a guard names its processor: the
- * handler runs on a stack of its own (the faulting one is full). One such machine at a time is
- * watched; a fault elsewhere goes to the handler there was before. */
+ * handler runs on a stack of its own (the faulting one is full), one a carrier thread. One such
+ * machine at a time is watched; a fault elsewhere goes to the handler there was before. */
 #define ALT_STACK (64 * 1024)
 
-static void watch_guards(carrier *c, stack_t *old_alt, void **alt)
+static void watch_guards(carrier *c)
 {
-    *alt = NULL;
-    if (c->canaries || (*alt = malloc(ALT_STACK)) == NULL)
+    if (c->canaries)
         return;
-    stack_t ss = { .ss_sp = *alt, .ss_size = ALT_STACK };
     struct sigaction sa = { .sa_sigaction = on_segv, .sa_flags = SA_SIGINFO | SA_ONSTACK };
     sigemptyset(&sa.sa_mask);
-    sigaltstack(&ss, old_alt);
     overflow_watch = c;
     sigaction(SIGSEGV, &sa, &old_segv);
 }
 
-static void unwatch_guards(const stack_t *old_alt, void *alt)
+static void unwatch_guards(carrier *c)
 {
-    if (alt == NULL)
+    if (c->canaries)
         return;
     sigaction(SIGSEGV, &old_segv, NULL);
     overflow_watch = NULL;
-    sigaltstack(old_alt, NULL);
-    free(alt);
+}
+
+/* A carrier's run: take the next ready fiber and run it until it leaves, until all are done.
+ * With one carrier someone is always ready until then: the last processor to block runs the
+ * resolver, which grants one or aborts the run and wakes them all (wait.c). With more, a carrier
+ * that finds the queue empty spins a little, then waits for a push. */
+#define IDLE_SPINS 2000
+
+static void schedule(runner *r)
+{
+    carrier *c = r->c;
+    r->alt = NULL;
+    if (!c->canaries && (r->alt = malloc(ALT_STACK)) != NULL) {
+        stack_t ss = { .ss_sp = r->alt, .ss_size = ALT_STACK };
+        sigaltstack(&ss, &r->old_alt);
+    }
+#ifdef HR_FIBER_TSAN
+    r->sched_tsan = __tsan_get_current_fiber();
+#endif
+    lock(c);
+    while (c->ndone < c->p) {
+        if (c->head == c->tail) {
+            HR_ASSERT(c->nr > 1);
+            unlock(c);
+            for (int k = 0; k < IDLE_SPINS &&
+                            atomic_load_explicit(&c->nready, memory_order_relaxed) == 0; k++)
+                hr__cpu_relax();
+            lock(c);
+            if (c->head == c->tail && c->ndone < c->p) {
+                /* A push after this bumps pushes: the futex then does not sleep. */
+                c->nidle++;
+                uint32_t seen = atomic_load(&c->pushes);
+                unlock(c);
+                hr__futex_wait(&c->pushes, seen);
+                lock(c);
+                c->nidle--;
+            }
+            continue;
+        }
+        int i = pop_ready(c);
+        c->running++;
+        unlock(c);
+        enter(r, i);
+        lock(c);
+    }
+    unlock(c);
+    if (r->alt != NULL) {
+        sigaltstack(&r->old_alt, NULL);
+        free(r->alt);
+    }
+}
+
+static void *carrier_main(void *arg)
+{
+    schedule(arg);
+    return NULL;
 }
 
 static void fibers_run(hr_machine *m)
 {
     carrier *c = carrier_of(m);
     c->head = c->tail = 0;
-    c->ndone = 0;
-    c->nothers = 0;
+    atomic_store(&c->nready, 0);
+    c->running = c->ndone = c->nothers = c->nidle = 0;
     for (int i = 0; i < c->p; i++) {
         c->f[i].word = NULL;
         c->f[i].queued = 0;
+        atomic_store(&c->f[i].saving, 0);
         fiber_prime(c, &c->f[i]);
         push_ready(c, i);
     }
-#ifdef HR_FIBER_TSAN
-    c->sched_tsan = __tsan_get_current_fiber();
-#endif
-    stack_t old_alt;
-    void *alt;
-    watch_guards(c, &old_alt, &alt);
-    while (c->ndone < c->p) {
-        /* Someone is always ready until all are done: the last processor to block runs the
-         * resolver, which grants one or aborts the run and wakes them all (wait.c). */
-        HR_ASSERT(c->head != c->tail);
-        int i = c->ready[c->head];
-        c->head = (c->head + 1) % (c->p + 1);
-        c->f[i].queued = 0;
-        switch_to(c, -1, i, 0);
-    }
-    unwatch_guards(&old_alt, alt);
+    watch_guards(c);
+    /* The caller is carrier 0; a carrier that cannot be started leaves its share to the rest. */
+    int started = 1;
+    for (int k = 1; k < c->nr; k++)
+        if (pthread_create(&c->r[k].thread, NULL, carrier_main, &c->r[k]) == 0)
+            started++;
+        else
+            break;
+    schedule(&c->r[0]);
+    for (int k = 1; k < started; k++)
+        HR_ASSERT(pthread_join(c->r[k].thread, NULL) == 0);
+    unwatch_guards(c);
 }
 
 static void fibers_done(hr_proc *p)
 {
-    carrier_of(p->m)->ndone++;
+    (void)p;   /* counted as it leaves its carrier for good (hr__fib_main) */
 }
 
 /* The index of the processor whose state word `word` is, or -1 (a word outside every hr_proc:
@@ -468,27 +633,38 @@ static int owner_of(hr_machine *m, const _Atomic uint32_t *word)
     return &m->procs[i].state == word ? i : -1;
 }
 
+/* The word is read again under the lock, which a waker takes after it changes the word: either
+ * the sleeper sees the change, or the waker finds the sleeper and queues it. */
 static void fibers_sleep(hr_proc *p, _Atomic uint32_t *word, uint32_t val)
 {
     carrier *c = carrier_of(p->m);
     if (atomic_load(word) != val)
         return;
     fiber *f = &c->f[p->id];
+    lock(c);
+    if (atomic_load(word) != val) {
+        unlock(c);
+        return;
+    }
     f->word = word;
     if (owner_of(p->m, word) < 0)
         c->others[c->nothers++] = p->id;
-    switch_to(c, p->id, -1, 0);
+    begin_leaving(c, p->id);
+    unlock(c);
+    leave(c, p->id, 0);
 }
 
 static void fibers_wake(hr_machine *m, _Atomic uint32_t *word, int n)
 {
     carrier *c = carrier_of(m);
     int i = owner_of(m, word);
+    lock(c);
     if (i >= 0) {
         if (c->f[i].word == word && n > 0) {
             c->f[i].word = NULL;
             push_ready(c, i);
         }
+        unlock(c);
         return;
     }
     int k = 0;
@@ -503,13 +679,17 @@ static void fibers_wake(hr_machine *m, _Atomic uint32_t *word, int n)
         }
     }
     c->nothers = k;
+    unlock(c);
 }
 
 static void fibers_yield(hr_proc *p)
 {
     carrier *c = carrier_of(p->m);
+    lock(c);
     push_ready(c, p->id);
-    switch_to(c, p->id, -1, 0);
+    begin_leaving(c, p->id);
+    unlock(c);
+    leave(c, p->id, 0);
 }
 
 static void fibers_jitter(hr_proc *p)
@@ -519,12 +699,22 @@ static void fibers_jitter(hr_proc *p)
         fibers_yield(p);
 }
 
-/* A fiber woken and not yet running is in the ready queue; with it empty, the settled ones are
- * all asleep, and nothing runs while the caller (the last to settle) resolves. */
+/* A fiber woken and not yet running is in the ready queue: with one there, the machine does not
+ * stand still. With it empty and the caller (the last to settle) the only fiber on a carrier,
+ * every other is asleep and nothing runs while it resolves. With another fiber on a carrier,
+ * that one may be settling: the resolver reads the states, as on threads. */
 static int fibers_still(hr_machine *m)
 {
-    const carrier *c = carrier_of(m);
-    return c->head == c->tail;
+    carrier *c = carrier_of(m);
+    /* Unlocked, a queued fiber still says no: one taken off the queue since ran before it
+     * settled, and the caller's count in m->blocked (a seq_cst RMW it read from) came after. */
+    if (atomic_load(&c->nready) > 0)
+        return HR_STILL_NO;
+    lock(c);
+    int still = c->head != c->tail ? HR_STILL_NO : c->running == 1 ? HR_STILL_YES
+                                                                   : HR_STILL_UNKNOWN;
+    unlock(c);
+    return still;
 }
 
 const hr_exec hr__exec_fibers = {

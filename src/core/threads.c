@@ -1,9 +1,11 @@
 /* threads.c: the thread engine's way of running processors: each is a POSIX thread, created
  * once with the machine and parked on a futex between runs; a processor that must wait sleeps
  * on a futex word, and whoever ends its wait wakes it there. This file is the only one that
- * creates a thread, touches a futex or shakes the schedule (HREMU_JITTER): an engine that runs processors otherwise
- * (several per thread, switched in user space) replaces these functions (core.h, "threads.c"),
- * and the rest of core/ (the waits, the resolver, the model) stays as it is.
+ * touches a futex (fibers.c's idle carriers sleep through hr__futex_wait), and with fibers.c
+ * the only one that creates a thread or shakes the schedule (HREMU_JITTER): an engine that runs
+ * processors otherwise (several per thread, switched in user space) replaces these functions
+ * (core.h, "threads.c"), and the rest of core/ (the waits, the resolver, the model) stays as
+ * it is.
  */
 #include "core/core.h"
 
@@ -19,15 +21,13 @@
 
 #define PROC_STACK (1u << 20)
 
-/* Sleep while *word == expected (spurious returns are possible: the callers re-check); wake up
- * to n sleepers on word (INT32_MAX: all). */
-static void futex_wait(_Atomic uint32_t *word, uint32_t expected)
+void hr__futex_wait(_Atomic uint32_t *word, uint32_t expected)
 {
     long r = syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
     HR_ASSERT(r == 0 || errno == EAGAIN || errno == EINTR);
 }
 
-static void futex_wake(_Atomic uint32_t *word, int n)
+void hr__futex_wake(_Atomic uint32_t *word, int n)
 {
     long r = syscall(SYS_futex, (uint32_t *)word, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
     HR_ASSERT(r >= 0);
@@ -110,7 +110,7 @@ static void *proc_main(void *arg)
     for (;;) {
         uint32_t g;
         while ((g = atomic_load(&m->gen)) == seen)
-            futex_wait(&m->gen, seen);
+            hr__futex_wait(&m->gen, seen);
         seen = g;
         if (atomic_load(&m->quit))
             return NULL;
@@ -137,7 +137,7 @@ static void threads_stop(hr_machine *m)
 {
     atomic_store(&m->quit, 1);
     atomic_fetch_add(&m->gen, 1);
-    futex_wake(&m->gen, INT32_MAX);
+    hr__futex_wake(&m->gen, INT32_MAX);
     for (int i = 0; i < m->started; i++)
         HR_ASSERT(pthread_join(m->threads[i], NULL) == 0);
     free(m->threads);
@@ -149,29 +149,29 @@ static void threads_run(hr_machine *m)
 {
     atomic_store(&m->ndone, 0);
     atomic_fetch_add(&m->gen, 1);
-    futex_wake(&m->gen, INT32_MAX);
+    hr__futex_wake(&m->gen, INT32_MAX);
     uint32_t n;
     while ((n = atomic_load(&m->ndone)) != (uint32_t)m->p)
-        futex_wait(&m->ndone, n);
+        hr__futex_wait(&m->ndone, n);
 }
 
 static void threads_done(hr_proc *p)
 {
     hr_machine *m = p->m;
     if (atomic_fetch_add(&m->ndone, 1) + 1 == (uint32_t)m->p)
-        futex_wake(&m->ndone, 1);
+        hr__futex_wake(&m->ndone, 1);
 }
 
 static void threads_sleep(hr_proc *p, _Atomic uint32_t *word, uint32_t val)
 {
     (void)p;
-    futex_wait(word, val);
+    hr__futex_wait(word, val);
 }
 
 static void threads_wake(hr_machine *m, _Atomic uint32_t *word, int n)
 {
     (void)m;
-    futex_wake(word, n);
+    hr__futex_wake(word, n);
 }
 
 static void threads_yield(hr_proc *p)

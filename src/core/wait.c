@@ -44,7 +44,7 @@ static int floor_below(const hr_proc *q, hr_time ev, hr_time fl, int fl_id, uint
  * processor at a time, so it is a true snapshot only if nobody was woken while it ran: a woken
  * processor could send, wake one already scanned, and block again before the scan reaches it.
  * Every wake bumps m->wakes; an unchanged count after the scan proves the snapshot. */
-static void resolve(hr_machine *m)
+static void resolve(hr_machine *m, int still)
 {
     hr__mutex_lock(&m->resolve_lock);
     uint64_t wakes = atomic_load(&m->wakes);
@@ -60,10 +60,10 @@ static void resolve(hr_machine *m)
     int floors = hr__transit_floor(m, &fl, &fl_id, &fl_seq);
     hr_proc *best = NULL, *held = NULL;
     hr_time best_ev = HR_TIME_INF, held_ev = HR_TIME_INF;
-    int seen = 0, vouched = m->exec->still != NULL && !floors;
+    int seen = 0, vouched = still == HR_STILL_YES && !floors;
     if (vouched) {
-        /* The engine vouches that every live processor sleeps in its wait (still, called by
-         * the caller): the least event is the event tree's (clocks.h), ties by id as here. */
+        /* The engine vouches that every live processor sleeps in its wait (still, asked by the
+         * caller): the least event is the event tree's (clocks.h), ties by id as here. */
         int id;
         hr__clocks_least(&m->clocks, HR_CLOCKS_EVENTS, -1, -1, 1, &best_ev, &id);
         best = id >= 0 ? &m->procs[id] : NULL;
@@ -121,8 +121,13 @@ static void settle(hr_proc *p, _Atomic uint32_t *word, uint32_t val)
     hr_machine *m = p->m;
     int settled = atomic_fetch_add(&m->blocked, 1) + 1;
     /* Not if p itself was woken meanwhile: it runs on, and resolves when it settles again. */
-    if (settled == atomic_load(&m->live) && atomic_load(word) == val && hr__exec_still(m))
-        resolve(m);
+    /* The word is read after the engine says whether all stand still: once it vouches, nobody
+     * else runs who could change it, but before, p's own wait may have ended meanwhile (its
+     * carrier preempted while others ran on: fibers on several carriers). */
+    int still;
+    if (settled == atomic_load(&m->live) && (still = hr__exec_still(m)) != HR_STILL_NO &&
+        atomic_load(word) == val)
+        resolve(m, still);
     while (atomic_load(word) == val && atomic_load(&m->abort) == 0)
         hr__exec_sleep(p, word, val);
     atomic_fetch_sub(&m->blocked, 1);
@@ -199,7 +204,8 @@ void hr__proc_finished(hr_proc *p)
     hr__clocks_touch(&m->clocks, p);
     atomic_store(&p->state, HR_PROC_DONE);
     int live = atomic_fetch_sub(&m->live, 1) - 1;
-    if (live > 0 && atomic_load(&m->blocked) == live && hr__exec_still(m))
-        resolve(m);
+    int still;
+    if (live > 0 && atomic_load(&m->blocked) == live && (still = hr__exec_still(m)) != HR_STILL_NO)
+        resolve(m, still);
     p->m->exec->done(p);
 }

@@ -1,10 +1,11 @@
 #!/bin/sh
 # tests/cli/engines.sh: the fiber engine ([machine] engine = fibers, src/core/fibers.c) gives
 # the thread engine's model columns (all but wall_s, plan_s and the engine's own: engine,
-# stack), row for row: every config of tests/mpi/configs (every algorithm family, discipline
-# and bounded buffers) at p = 4 and 8 on every topology kind that has p processors, and
-# configs/teaching, once plainly and once with HREMU_JITTER=1 (which makes fibers yield at
-# random); every row verified. Reads columns by name (--columns from the header). The last line
+# stack, carriers), row for row: every config of tests/mpi/configs (every algorithm family,
+# discipline and bounded buffers) at p = 4 and 8 on every topology kind that has p processors,
+# and configs/teaching, on one carrier thread, on three (more than this box may have cores, so
+# that fibers migrate between threads whatever the box), and on three with HREMU_JITTER=1
+# (which makes fibers yield at random); every row verified. Reads columns by name (--columns from the header). The last line
 # is "N passed, M failed".
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -19,24 +20,26 @@ topologies() {
     8) echo "complete, ring, hypercube, mesh 2x4, torus 2x2x2, fattree, rh 1 1" ;;
     esac
 }
-# compare WHAT ARGS...: hremu ARGS on threads, then on fibers (plain, then jittered).
+# compare WHAT ARGS...: hremu ARGS on threads, then on fibers (JITTER:CARRIERS each).
 compare() {
     what=$1
     shift
     cols=$("$BIN" "$@" --format csv 2>/dev/null | head -1 | tr , '\n' |
-        grep -v -x -e wall_s -e engine -e stack -e plan_s | paste -sd , -)
+        grep -v -x -e wall_s -e engine -e stack -e carriers -e plan_s | paste -sd , -)
     "$BIN" "$@" --format csv --columns "$cols" >"$TMP/want" 2>/dev/null
     rc_t=$?
-    for jitter in 0 1; do
-        HREMU_JITTER=$jitter "$BIN" "$@" --set machine.engine=fibers --format csv \
-            --columns "$cols" >"$TMP/got" 2>"$TMP/err"
+    for run in 0:1 0:3 1:3; do
+        jitter=${run%:*} carriers=${run#*:}
+        HREMU_JITTER=$jitter "$BIN" "$@" --set machine.engine=fibers \
+            --set machine.carriers="$carriers" --format csv --columns "$cols" >"$TMP/got" 2>"$TMP/err"
         rc_f=$?
         if [ "$rc_t" -eq 0 ] && [ "$rc_f" -eq 0 ] && [ "$(wc -l <"$TMP/want")" -gt 1 ] &&
             cmp -s "$TMP/want" "$TMP/got"; then
             pass=$((pass + 1))
         else
             fail=$((fail + 1))
-            echo "FAIL: $what (HREMU_JITTER=$jitter): exit $rc_t on threads, $rc_f on fibers"
+            echo "FAIL: $what (HREMU_JITTER=$jitter, carriers = $carriers): exit $rc_t on threads," \
+                "$rc_f on fibers"
             diff "$TMP/want" "$TMP/got" | head -4
             head -3 "$TMP/err"
         fi

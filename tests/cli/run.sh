@@ -147,11 +147,14 @@ grep -n '^#include \("core/[a-z]*\.h"\|"util/sync\.h"\|<pthread\.h>\|<urcu\|<lin
 expect_empty "$TMP/seam" "src/api/ and src/coll/ include below the engine seam"
 
 # In the thread engine and all it shares with the MPI engine (everything but src/mpi/, which
-# has threads of its own on the model rank), core/threads.c alone creates a thread or touches a
-# futex.
-ls src/*/*.c src/*/*.h | grep -v '^src/mpi/' | xargs grep -ln 'linux/futex\|pthread_create' >"$TMP/threads"
-[ "$(cat "$TMP/threads")" = "src/core/threads.c" ] && ok ||
-    bad "files that create threads or touch a futex: $(tr '\n' ' ' <"$TMP/threads"), want src/core/threads.c"
+# has threads of its own on the model rank), the engines alone create a thread (core/threads.c,
+# a processor each; core/fibers.c, its carriers), and core/threads.c alone touches a futex.
+ls src/*/*.c src/*/*.h | grep -v '^src/mpi/' | xargs grep -ln 'pthread_create' >"$TMP/threads"
+[ "$(cat "$TMP/threads" | paste -sd ' ' -)" = "src/core/fibers.c src/core/threads.c" ] && ok ||
+    bad "files that create threads: $(tr '\n' ' ' <"$TMP/threads"), want src/core/fibers.c src/core/threads.c"
+ls src/*/*.c src/*/*.h | grep -v '^src/mpi/' | xargs grep -ln 'linux/futex' >"$TMP/futex"
+[ "$(cat "$TMP/futex")" = "src/core/threads.c" ] && ok ||
+    bad "files that touch a futex: $(tr '\n' ' ' <"$TMP/futex"), want src/core/threads.c"
 
 # The message docs/architecture.md walks crosses the files its table says, measured by
 # scripts/message_path.sh (callgrind). The table's cells carry a directory over: "core/p2p.c,
@@ -916,7 +919,7 @@ expect_err "hremu: $D: is a directory, not a regular file" "a directory as the c
 
 run "$D/bad_unknown_key.ini"
 expect_rc 2 "bad key"
-expect_err "hremu: $D/bad_unknown_key.ini:4: unknown key 'prcs' in [machine] (keys: procs, topology, fattree_bw, switching, discipline, buffer, eager_limit, cost, tau, sigma, overhead, hop, compute_unit, compute, seed, engine, stack)" "bad key"
+expect_err "hremu: $D/bad_unknown_key.ini:4: unknown key 'prcs' in [machine] (keys: procs, topology, fattree_bw, switching, discipline, buffer, eager_limit, cost, tau, sigma, overhead, hop, compute_unit, compute, seed, engine, stack, carriers)" "bad key"
 
 run "$D/bad_procs.ini"
 expect_rc 2 "p > 2^20 in a file"
