@@ -35,15 +35,38 @@ START_TEST(test_fibers_ring_laps)
     hr_run_result on_threads, on_fibers;
     hr_machine_config cfg = hr_test_config(257, "async");
     hr_test_run(&cfg, body_laps, &laps, &on_threads);
-    cfg.engine = "fibers";
-    hr_test_run(&cfg, body_laps, &laps, &on_fibers);
-    ck_assert_int_eq(on_fibers.status, HR_OK);
     ck_assert_int_eq(on_threads.status, HR_OK);
-    /* the model's figures are the thread engine's, bit for bit */
-    ck_assert(memcmp(&on_fibers.model_time_s, &on_threads.model_time_s, sizeof(double)) == 0);
-    ck_assert_uint_eq(on_fibers.messages, 20u * 257u);
-    ck_assert_uint_eq(on_fibers.messages, on_threads.messages);
-    ck_assert_uint_eq(on_fibers.steps, on_threads.steps);
+    cfg.engine = "fibers";
+    /* one carrier, one a core, and more carriers than this box may have cores: fibers then
+     * move between threads */
+    int carriers[] = { 1, 0, 3 };
+    for (size_t k = 0; k < sizeof carriers / sizeof carriers[0]; k++) {
+        cfg.carriers = carriers[k];
+        hr_test_run(&cfg, body_laps, &laps, &on_fibers);
+        ck_assert_int_eq(on_fibers.status, HR_OK);
+        /* the model's figures are the thread engine's, bit for bit */
+        ck_assert(memcmp(&on_fibers.model_time_s, &on_threads.model_time_s, sizeof(double)) == 0);
+        ck_assert_uint_eq(on_fibers.messages, 20u * 257u);
+        ck_assert_uint_eq(on_fibers.messages, on_threads.messages);
+        ck_assert_uint_eq(on_fibers.steps, on_threads.steps);
+    }
+}
+END_TEST
+
+/* The carriers a machine gets: as asked, or one a core; never more than its processors. */
+START_TEST(test_fibers_carriers)
+{
+    hr_machine_config cfg = hr_test_config(3, "async");
+    cfg.engine = "fibers";
+    cfg.carriers = 2;
+    ck_assert_int_eq(hr_machine_carriers(&cfg), 2);
+    cfg.carriers = 5;
+    ck_assert_int_eq(hr_machine_carriers(&cfg), 3);
+    cfg.procs = 1024;
+    cfg.carriers = 0;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    ck_assert_int_ge(hr_machine_carriers(&cfg), 1);
+    ck_assert_int_le(hr_machine_carriers(&cfg), cores > 0 ? cores : 1);
 }
 END_TEST
 
@@ -84,8 +107,9 @@ static void body_overflow(hr_proc *p, void *arg)
     hr_allreduce(p, &x, &x, 1, HR_INT64, HR_SUM);
 }
 
-/* Run body_overflow on p fibers in a child process; its exit status and stderr. */
-static int overflow_child(int p, int target, char *err, size_t len)
+/* Run body_overflow on p fibers and that many carriers in a child process; its exit status and
+ * stderr. */
+static int overflow_child(int p, int carriers, int target, char *err, size_t len)
 {
     int fd[2];
     ck_assert_int_eq(pipe(fd), 0);
@@ -96,6 +120,7 @@ static int overflow_child(int p, int target, char *err, size_t len)
         close(fd[0]);
         hr_machine_config cfg = hr_test_config(p, "async");
         cfg.engine = "fibers";
+        cfg.carriers = carriers;
         hr_run_result res;
         hr_test_run(&cfg, body_overflow, &target, &res);
         _exit(0);             /* not reached: the overflow ends the process */
@@ -121,12 +146,15 @@ static int overflow_child(int p, int target, char *err, size_t len)
 START_TEST(test_fibers_stack_overflow)
 {
     char err[512];
-    ck_assert_int_eq(overflow_child(4, 3, err, sizeof err), 1);
+    ck_assert_int_eq(overflow_child(4, 1, 3, err, sizeof err), 1);
     ck_assert_str_eq(err, "hremu: P3 overflowed its fiber stack of 64 KiB: raise [machine] stack\n");
+    /* on whichever carrier runs it: each has a signal stack of its own */
+    ck_assert_int_eq(overflow_child(8, 3, 5, err, sizeof err), 1);
+    ck_assert_str_eq(err, "hremu: P5 overflowed its fiber stack of 64 KiB: raise [machine] stack\n");
     /* AddressSanitizer sees the write into the next fiber's stack itself, before any switch. */
     if (HR_TEST_ASAN)
         return;
-    ck_assert_int_eq(overflow_child(40000, 39999, err, sizeof err), 1);
+    ck_assert_int_eq(overflow_child(40000, 0, 39999, err, sizeof err), 1);
     ck_assert_str_eq(err, "hremu: P39999 overflowed its fiber stack of 64 KiB: raise [machine] "
                           "stack\n");
 }
@@ -138,6 +166,7 @@ Suite *hr_fibers_suite(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_fibers_ring_laps);
     tcase_add_test(tc, test_fibers_refused);
+    tcase_add_test(tc, test_fibers_carriers);
     /* TSan delivers signals on its own terms: the guard's handler is for plain and ASan runs. */
     if (!HR_TEST_TSAN) {
         tcase_add_test(tc, test_fibers_stack_overflow);

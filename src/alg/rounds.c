@@ -189,12 +189,47 @@ typedef struct ranked {
     long     k;
 } ranked;
 
-static int by_priority(const void *a, const void *b)
+/* Sending order: higher priority first, equal priorities (which 64-bit draws all but never
+ * give) by message. */
+static int before(const ranked *x, const ranked *y)
 {
-    const ranked *x = a, *y = b;
-    if (x->prio != y->prio)
-        return x->prio > y->prio ? -1 : 1;
-    return x->k < y->k ? -1 : x->k > y->k;
+    return x->prio != y->prio ? x->prio > y->prio : x->k < y->k;
+}
+
+/* Sorts o[0 .. n) into sending order in expected O(n), the priorities being uniform: a counting
+ * sort on the top bits (at least n buckets, about one message each), then an insertion sort,
+ * which has only the few pairs inside a bucket left to swap. The order is the one a comparison
+ * sort by `before` gives (a total order); the work is a comparison sort's, so it is charged as
+ * n units as before. */
+static void sort_by_priority(hr_proc *p, ranked *o, size_t n)
+{
+    int bits = 1;
+    while (bits < 24 && ((size_t)1 << bits) < n)
+        bits++;
+    size_t buckets = (size_t)1 << bits;
+    ranked *tmp = hr_malloc(p, (n + 1) * sizeof *tmp);
+    size_t *count = hr_malloc(p, buckets * sizeof *count);
+    memset(count, 0, buckets * sizeof *count);
+    int shift = 64 - bits;
+    for (size_t k = 0; k < n; k++)
+        count[o[k].prio >> shift]++;
+    size_t at = 0;                        /* highest bucket first */
+    for (size_t b = buckets; b-- > 0;) {
+        size_t c = count[b];
+        count[b] = at;
+        at += c;
+    }
+    for (size_t k = 0; k < n; k++)
+        tmp[count[o[k].prio >> shift]++] = o[k];
+    for (size_t k = 0; k < n; k++) {
+        ranked x = tmp[k];
+        size_t j = k;
+        for (; j > 0 && before(&x, &o[j - 1]); j--)
+            o[j] = o[j - 1];
+        o[j] = x;
+    }
+    hr_free(p, count);
+    hr_free(p, tmp);
 }
 
 /* Priorities uniform over 64 bits (the paper's [1..R], R large enough that all differ w.h.p.);
@@ -209,7 +244,7 @@ void hr_alg_hrel_pq_random(hr_proc *p, void *inst, const double *params)
     ranked *order = hr_malloc(p, (s.cnt + 1) * sizeof *order);
     for (size_t k = 0; k < s.cnt; k++)
         order[k] = (ranked){ hr_rand(p), (long)k };
-    qsort(order, s.cnt, sizeof *order, by_priority);
+    sort_by_priority(p, order, s.cnt);
     hr_compute(p, (double)s.cnt);
     size_t next = 0;
     while (s.active > 0) {

@@ -228,6 +228,7 @@ struct hr_proc {
     hr__mbox         box;
     hr_request      *pending;     /* receives posted by hr_irecv and not yet matched, in order */
     hr_request      *req_free, *req_free_tail; /* its pool's free requests */
+    hr_msg          *msg_free;    /* its pool's free records for borrowed messages (p2p.c) */
     int              nrequests;   /* requests not yet completed */
     hr_msg          *refs;        /* REF messages posted since the last hr__coll_complete, and
                                      LEND messages since the last hr__view_end */

@@ -104,18 +104,38 @@ static int taken_ready(hr_proc *p, void *ctx)
     return atomic_load_explicit(&msg->taken, memory_order_acquire) != 0;
 }
 
-/* A message that borrows buf (SYNC, REF): it lives in p's memory until its sender is done. */
+/* Records of borrowed messages come from slabs of the sender's memory, kept for the run and
+ * reused, as requests are: a collective that posts a block to every other processor holds p - 1
+ * records at once, 128 bytes each, with no allocation header or malloc chunk of their own
+ * (176 bytes a record before, 27 % of hrel.direct's peak at p = 4096). */
+enum { MSG_SLAB = 64 };
+
+/* A message that borrows buf (SYNC, REF, LEND): it lives in p's memory until its sender is
+ * done (unborrow). */
 static hr_msg *borrowed(hr_proc *p, uint8_t kind, int tag, const void *buf, size_t len)
 {
-    hr_msg *msg = hr__alloc(&p->mem, sizeof *msg);
-    if (msg == NULL)
-        hr_fail(p, "out of memory for a message");
+    if (p->msg_free == NULL) {
+        hr_msg *slab = hr__alloc(&p->mem, MSG_SLAB * sizeof *slab);
+        if (slab == NULL)
+            hr_fail(p, "out of memory for a message");
+        for (int i = 0; i < MSG_SLAB; i++)
+            slab[i].next = i + 1 < MSG_SLAB ? &slab[i + 1] : NULL;
+        p->msg_free = slab;
+    }
+    hr_msg *msg = p->msg_free;
+    p->msg_free = msg->next;
     memset(msg, 0, sizeof *msg);
     msg->kind = kind;
     msg->tag = tag;
     msg->len = len;
     msg->data = buf;
     return msg;
+}
+
+static void unborrow(hr_proc *p, hr_msg *msg)
+{
+    msg->next = p->msg_free;
+    p->msg_free = msg;
 }
 
 /* Post a rendezvous message; it is done when its receiver takes it (sync_finish). open: the
@@ -152,7 +172,7 @@ static void sync_finish(hr_proc *p, hr_msg *msg, const char *call)
     }
     hr__ev_send(p, msg, msg->sent, msg->done);
     p->clock = hr__tadd(hr__max(p->clock, msg->done), p->m->cost.overhead);
-    hr__alloc_free(&p->mem, msg);
+    unborrow(p, msg);
     hr__proc_publish(p);
 }
 
@@ -1153,7 +1173,7 @@ void hr__coll_complete(hr_proc *p)
             continue;
         }
         *at = msg->own;
-        hr__alloc_free(&p->mem, msg);
+        unborrow(p, msg);
     }
     hr__proc_publish(p);
 }
@@ -1181,7 +1201,7 @@ void hr__view_end(hr_proc *p)
     hr__wait(p, &d, lent_ready, NULL);
     while (p->refs != NULL) {    /* all LEND now: hr__coll_complete freed the rest */
         hr_msg *next = p->refs->own;
-        hr__alloc_free(&p->mem, p->refs);
+        unborrow(p, p->refs);
         p->refs = next;
     }
 }

@@ -105,7 +105,8 @@ void hr__proc_reset(hr_proc *p)
     p->views = NULL;
     p->nviews = p->views_cap = 0;
     p->pending = NULL;
-    p->req_free = p->req_free_tail = NULL;   /* the pool's slabs were its memory */
+    p->req_free = p->req_free_tail = NULL;   /* the pools' slabs were its memory */
+    p->msg_free = NULL;
     memset(p->slots, 0, sizeof p->slots);
     p->coll_tag = HR__TAG_COLL;
     p->nrequests = 0;
