@@ -477,7 +477,7 @@ awk -v seq="$(awk '$1 == 1024 && $2 == "seq_rounds" { print $3 }' "$tmp/rounds")
     }' "$tmp/fib"
 echo "rounds: hrel.pq_random, alltoall, p = 1024 (rounds.ini); pex8: seed 001's exchange, p = 256, 8-byte blocks"
 echo "(seed001.ini on complete); bulk: hrel.two_phase, p = 16, n = 2^24 (hrel.ini). fibers/N: on N carrier threads"
-echo "([machine] carriers; cores, the default, is $(nproc) here)."
+echo "([machine] carriers: 1, the default, and cores, $(nproc) here)."
 echo
 echo "scale: p = 65536 on engine fibers, each algorithm its own process (configs/bench/scale.ini, scale_hrel.ini)"
 printf "%-18s %-10s %10s %14s %8s %12s\n" "algorithm" "topology" "wall_s" "model_time_s" "steps" "peak_rss_MiB"

@@ -39,7 +39,7 @@ START_TEST(test_fibers_ring_laps)
     cfg.engine = "fibers";
     /* one carrier, one a core, and more carriers than this box may have cores: fibers then
      * move between threads */
-    int carriers[] = { 1, 0, 3 };
+    int carriers[] = { 1, HR_CARRIERS_CORES, 3 };
     for (size_t k = 0; k < sizeof carriers / sizeof carriers[0]; k++) {
         cfg.carriers = carriers[k];
         hr_test_run(&cfg, body_laps, &laps, &on_fibers);
@@ -53,7 +53,8 @@ START_TEST(test_fibers_ring_laps)
 }
 END_TEST
 
-/* The carriers a machine gets: as asked, or one a core; never more than its processors. */
+/* The carriers a machine gets: as asked (0: one), or one a core; never more than its
+ * processors. */
 START_TEST(test_fibers_carriers)
 {
     hr_machine_config cfg = hr_test_config(3, "async");
@@ -62,8 +63,10 @@ START_TEST(test_fibers_carriers)
     ck_assert_int_eq(hr_machine_carriers(&cfg), 2);
     cfg.carriers = 5;
     ck_assert_int_eq(hr_machine_carriers(&cfg), 3);
-    cfg.procs = 1024;
     cfg.carriers = 0;
+    ck_assert_int_eq(hr_machine_carriers(&cfg), 1);
+    cfg.procs = 1024;
+    cfg.carriers = HR_CARRIERS_CORES;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     ck_assert_int_ge(hr_machine_carriers(&cfg), 1);
     ck_assert_int_le(hr_machine_carriers(&cfg), cores > 0 ? cores : 1);

@@ -47,11 +47,12 @@ typedef struct hr_machine_config {
     const char *engine;       /* how processors run: "threads" (NULL: a POSIX thread each) or
                                  "fibers" (user-level contexts on carrier threads) */
     size_t      stack;        /* fibers: each processor's stack, bytes; 0: HR_FIBER_STACK */
-    int         carriers;     /* fibers: carrier threads that run them; 0: one a core (at most
-                                 procs) */
+    int         carriers;     /* fibers: carrier threads that run them; 0: one; HR_CARRIERS_CORES:
+                                 one a core (at most procs) */
 } hr_machine_config;
 
 #define HR_FIBER_STACK (64 * 1024)
+#define HR_CARRIERS_CORES (-1)
 
 /* hr_run_result.notes: the run called collectives on a machine whose discipline is sync or eager
  * or whose buffers are bounded; collectives are costed by the async rules all the same (docs/model.md). */
@@ -88,8 +89,8 @@ typedef struct hr_run_result {
  * why (if not NULL; a reason of create or check may live in a per-thread buffer until that
  * thread's next call). Any thread. */
 int  hr_machine_check(const hr_machine_config *cfg, const char **why);
-/* The carrier threads a machine with cfg runs its fibers on (engine fibers): cfg->carriers, or
- * one a core this process may run on, at most its processors. */
+/* The carrier threads a machine with cfg runs its fibers on (engine fibers): cfg->carriers (0:
+ * one), or one a core this process may run on (HR_CARRIERS_CORES), at most its processors. */
 int  hr_machine_carriers(const hr_machine_config *cfg);
 /* Create a machine; threads are started and parked. Returns HR_OK, HR_EINVAL (bad config; a
  * reason goes to why, if not NULL), HR_ENOMEM or HR_ESYS. Machine thread only. */

@@ -242,14 +242,14 @@ static int set_stack(hr_point *pt, const char *s, char *why, size_t len)
     return err;
 }
 
-/* The carrier threads that run the fibers: a number, or cores (0: one a core). */
+/* The carrier threads that run the fibers: a number, or cores (one a core). */
 #define HR_MAX_CARRIERS 1024
 
 static int set_carriers(hr_point *pt, const char *s, char *why, size_t len)
 {
     uint64_t v;
     if (strcmp(s, "cores") == 0) {
-        pt->machine.carriers = 0;
+        pt->machine.carriers = HR_CARRIERS_CORES;
         return HR_OK;
     }
     int err = hr__expr_eval(s, NULL, &v, why, len);
@@ -623,7 +623,7 @@ static const hr_config_key machine_keys[] = {
     { .name = "seed",         .def = "1",         .set = set_seed },
     { .name = "engine",       .def = "threads",   .set = set_engine },
     { .name = "stack",        .def = "64K",       .set = set_stack },
-    { .name = "carriers",     .def = "cores",     .set = set_carriers },
+    { .name = "carriers",     .def = "1",         .set = set_carriers },
     { .name = NULL }
 };
 

@@ -435,6 +435,10 @@ void hr__wait(hr_proc *p, const hr_wait_desc *d, hr_ready_fn ready, void *ctx);
 void hr__wait_word(hr_proc *p, const hr_wait_desc *d, _Atomic uint32_t *word, uint32_t val);
 /* p has finished the run: it sends nothing more, and the resolver may run. */
 void hr__proc_finished(hr_proc *p);
+/* The engine saw every live processor asleep in its wait, none woken and nothing running
+ * (fibers.c: no fiber queued or on a carrier): resolve, as the last to settle does. Called by
+ * no processor. */
+void hr__resolve_idle(hr_machine *m);
 
 /* threads.c: how processors wake (any engine), and the thread engine's way of running them: a
  * POSIX thread each, futexes */

@@ -119,12 +119,10 @@ typedef struct carrier carrier;
  * shared ready queue on its own stack (the scheduler), and a fiber that leaves comes back to it. */
 typedef struct runner {
     carrier          *c;
-    int               index;
     void             *sched_sp;  /* the scheduler's saved stack pointer, while a fiber runs */
 #if !HR_FIBER_ASM
     ucontext_t        sched_uc;
 #endif
-    int               current;   /* the fiber it runs, or -1: its scheduler */
     pthread_t         thread;
     void             *alt;       /* its signal stack, while protected guards are watched */
     stack_t           old_alt;
@@ -144,7 +142,8 @@ typedef struct fiber {
 #endif
     uint8_t          *map;       /* its slot of the stacks' mapping: a guard page, then the stack */
     runner           *on;        /* the carrier running it, or that it last ran on */
-    _Atomic uint32_t *word;      /* what it sleeps on, or NULL */
+    _Atomic uint32_t *word;      /* what it sleeps on, or NULL ... */
+    uint32_t          val;       /* ... while it holds this */
     int               queued;    /* in the ready queue */
     /* Leaving its carrier: already asleep or queued for the others, its registers not yet
      * saved. A carrier that takes it from the queue waits for its scheduler to clear this. */
@@ -159,6 +158,7 @@ typedef struct fiber {
  * sleepers on words that are not a processor's state (the round's), and the counts that say
  * when the machine stands still. With one carrier nothing is locked. */
 struct carrier {
+    hr_machine       *m;
     fiber            *f;
     int               p;
     runner           *r;
@@ -166,6 +166,7 @@ struct carrier {
     _Atomic int       lock;      /* with nr > 1: all below (a spinlock: held a few instructions) */
     _Atomic uint32_t  pushes;    /* bumped by a push while a carrier waits: its futex word */
     int               nidle;
+    int               resolving; /* a carrier resolves a machine that stands still (schedule) */
     int              *ready;
     int               head, tail;
     _Atomic int       nready;    /* also read unlocked, as a hint, by a carrier about to wait */
@@ -220,7 +221,6 @@ static void enter(runner *r, int i)
     while (atomic_load_explicit(&f->saving, memory_order_acquire))
         sched_yield();
     f->on = r;
-    r->current = i;
 #ifdef HR_FIBER_ASAN
     void *fake = NULL;
     __sanitizer_start_switch_fiber(&fake, f->map + c->page, c->stack);
@@ -236,7 +236,6 @@ static void enter(runner *r, int i)
 #ifdef HR_FIBER_ASAN
     __sanitizer_finish_switch_fiber(fake, NULL, NULL);
 #endif
-    r->current = -1;
     atomic_store_explicit(&f->saving, 0, memory_order_release);
 }
 
@@ -463,8 +462,9 @@ static int fibers_start(hr_machine *m, void (*entry)(hr_proc *p))
     if (c == NULL)
         return HR_ENOMEM;
     m->fibers = c;
+    c->m = m;
     c->p = m->p;
-    c->nr = hr_machine_carriers(&m->cfg);
+    c->nr = m->cfg.carriers;              /* machine.c resolved it: 1 .. p */
     c->entry = entry;
     c->page = (size_t)sysconf(_SC_PAGESIZE);
     c->stack = (m->cfg.stack + c->page - 1) / c->page * c->page;
@@ -503,11 +503,8 @@ static int fibers_start(hr_machine *m, void (*entry)(hr_proc *p))
         f->tsan = __tsan_create_fiber(0);
 #endif
     }
-    for (int k = 0; k < c->nr; k++) {
+    for (int k = 0; k < c->nr; k++)
         c->r[k].c = c;
-        c->r[k].index = k;
-        c->r[k].current = -1;
-    }
     return HR_OK;
 }
 
@@ -553,8 +550,22 @@ static void schedule(runner *r)
 #endif
     lock(c);
     while (c->ndone < c->p) {
+        if (c->head == c->tail && c->running == 0 && !c->resolving) {
+            /* Every live fiber sleeps in its wait and none is queued: nothing changes until the
+             * resolver acts. The last processor to settle resolved, or left it to one still on
+             * a carrier or queued, which settles again (woken_by sees to that); should that
+             * argument fail, a carrier resolves here rather than every carrier waiting for
+             * ever. It found this standstill with a late wake queueing a fiber that then slept
+             * again, before woken_by. */
+            c->resolving = 1;
+            unlock(c);
+            hr__resolve_idle(c->m);
+            lock(c);
+            c->resolving = 0;
+            HR_ASSERT(c->head != c->tail || c->ndone == c->p);   /* it granted or aborted */
+            continue;
+        }
         if (c->head == c->tail) {
-            HR_ASSERT(c->nr > 1);
             unlock(c);
             for (int k = 0; k < IDLE_SPINS &&
                             atomic_load_explicit(&c->nready, memory_order_relaxed) == 0; k++)
@@ -647,11 +658,23 @@ static void fibers_sleep(hr_proc *p, _Atomic uint32_t *word, uint32_t val)
         return;
     }
     f->word = word;
+    f->val = val;
     if (owner_of(p->m, word) < 0)
         c->others[c->nothers++] = p->id;
     begin_leaving(c, p->id);
     unlock(c);
     leave(c, p->id, 0);
+}
+
+/* Only a sleeper whose word has changed is queued, or every sleeper once the run is aborted
+ * (wait.c: the round's word does not change then). A waker may come late: the change it made
+ * ended an earlier sleep of the same fiber (which saw the word changed and went on), and the
+ * fiber sleeps on the word again, holding its value once more. Queued, it would wake for
+ * nothing and sleep again without settling anew, while its place in the queue told the last
+ * to settle that someone would (fibers_still). */
+static int woken_by(const carrier *c, const fiber *f, const _Atomic uint32_t *word)
+{
+    return f->word == word && (atomic_load(word) != f->val || atomic_load(&c->m->abort) != 0);
 }
 
 static void fibers_wake(hr_machine *m, _Atomic uint32_t *word, int n)
@@ -660,7 +683,7 @@ static void fibers_wake(hr_machine *m, _Atomic uint32_t *word, int n)
     int i = owner_of(m, word);
     lock(c);
     if (i >= 0) {
-        if (c->f[i].word == word && n > 0) {
+        if (woken_by(c, &c->f[i], word) && n > 0) {
             c->f[i].word = NULL;
             push_ready(c, i);
         }
@@ -670,7 +693,7 @@ static void fibers_wake(hr_machine *m, _Atomic uint32_t *word, int n)
     int k = 0;
     for (int j = 0; j < c->nothers; j++) {
         fiber *f = &c->f[c->others[j]];
-        if (f->word == word && n > 0) {
+        if (woken_by(c, f, word) && n > 0) {
             f->word = NULL;
             push_ready(c, c->others[j]);
             n--;
@@ -700,21 +723,23 @@ static void fibers_jitter(hr_proc *p)
 }
 
 /* A fiber woken and not yet running is in the ready queue: with one there, the machine does not
- * stand still. With it empty and the caller (the last to settle) the only fiber on a carrier,
- * every other is asleep and nothing runs while it resolves. With another fiber on a carrier,
- * that one may be settling: the resolver reads the states, as on threads. */
+ * stand still. With it empty on one carrier, the caller (the last to settle) is the only fiber
+ * running, every other is asleep, and nothing runs while it resolves. On several carriers the
+ * engine does not vouch: the resolver reads the states, as on threads. (A vouch from the queue
+ * and a count of fibers on carriers let a grant through before a fiber on another carrier had
+ * injected, rarely, under ThreadSanitizer's timing: a canonical-order break, where the reading
+ * of states has none; docs/architecture.md, "Standing still".) */
 static int fibers_still(hr_machine *m)
 {
     carrier *c = carrier_of(m);
-    /* Unlocked, a queued fiber still says no: one taken off the queue since ran before it
-     * settled, and the caller's count in m->blocked (a seq_cst RMW it read from) came after. */
+    /* Unlocked: a fiber counted here, even one a carrier has taken off the queue since, was
+     * woken (woken_by) and runs, and then settles or finishes after the caller counted itself:
+     * it resolves then if it is the last. (One that settled before the caller did was taken
+     * off before: the caller's count in m->blocked read its count there, which the take came
+     * before.) */
     if (atomic_load(&c->nready) > 0)
         return HR_STILL_NO;
-    lock(c);
-    int still = c->head != c->tail ? HR_STILL_NO : c->running == 1 ? HR_STILL_YES
-                                                                   : HR_STILL_UNKNOWN;
-    unlock(c);
-    return still;
+    return c->nr > 1 ? HR_STILL_UNKNOWN : HR_STILL_YES;
 }
 
 const hr_exec hr__exec_fibers = {

@@ -63,6 +63,8 @@ static const char *check_config(const hr_machine_config *cfg, hr_machine *m)
         return "engine must be threads or fibers";
     if (cfg->stack != 0 && (cfg->stack < 16 * 1024 || cfg->stack > ((size_t)1 << 30)))
         return "a fiber's stack must be 16 KiB to 1 GiB";
+    if (cfg->carriers < HR_CARRIERS_CORES)
+        return "carriers must be a number of threads, 0 (one) or HR_CARRIERS_CORES";
     if (m->exec == &hr__exec_fibers && cfg->cost.measured)
         return "compute = measured charges a thread's CPU time: it needs engine threads";
     if (hr__cost_convert(&cfg->cost, &m->cost, &why) != HR_OK)
@@ -103,7 +105,7 @@ int hr_machine_check(const hr_machine_config *cfg, const char **why)
 
 int hr_machine_carriers(const hr_machine_config *cfg)
 {
-    int n = cfg->carriers > 0 ? cfg->carriers : hr__cores();
+    int n = cfg->carriers > 0 ? cfg->carriers : cfg->carriers == HR_CARRIERS_CORES ? hr__cores() : 1;
     return cfg->procs > 0 && n > cfg->procs ? cfg->procs : n;
 }
 
@@ -182,6 +184,7 @@ int hr_machine_create(const hr_machine_config *cfg, hr_machine **out, const char
     m->cfg.engine = m->exec->name;
     if (m->cfg.stack == 0)
         m->cfg.stack = HR_FIBER_STACK;
+    m->cfg.carriers = hr_machine_carriers(&m->cfg);
     hr__mutex_init(&m->resolve_lock);
     hr__mutex_init(&m->report_lock);
     hr__mutex_init(&m->ctx_lock);

@@ -114,6 +114,11 @@ out:
     hr__mutex_unlock(&m->resolve_lock);
 }
 
+void hr__resolve_idle(hr_machine *m)
+{
+    resolve(m, HR_STILL_UNKNOWN);
+}
+
 /* p, marked BLOCKED, counts itself settled (running the resolver if it is the last), sleeps
  * while *word == val, and uncounts itself; it leaves the run if the run was aborted. */
 static void settle(hr_proc *p, _Atomic uint32_t *word, uint32_t val)
