@@ -103,12 +103,6 @@ int hr_machine_check(const hr_machine_config *cfg, const char **why)
     return HR_EINVAL;
 }
 
-int hr_machine_carriers(const hr_machine_config *cfg)
-{
-    int n = cfg->carriers > 0 ? cfg->carriers : cfg->carriers == HR_CARRIERS_CORES ? hr__cores() : 1;
-    return cfg->procs > 0 && n > cfg->procs ? cfg->procs : n;
-}
-
 static int jitter_wanted(const hr_machine_config *cfg)
 {
     if (cfg->jitter >= 0)

@@ -1,10 +1,8 @@
 /* sync.c: checked pthread wrappers. */
 #include "util/sync.h"
 
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 void hr__assert_fail(const char *what, const char *file, int line)
 {
@@ -24,12 +22,3 @@ void hr__mutex_init(pthread_mutex_t *m)
 }
 
 void hr__mutex_destroy(pthread_mutex_t *m) { HR_ASSERT(pthread_mutex_destroy(m) == 0); }
-
-int hr__cores(void)
-{
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
-        return CPU_COUNT(&set);
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (int)n : 1;
-}

@@ -19,7 +19,4 @@ void hr__mutex_destroy(pthread_mutex_t *m);
 static inline void hr__mutex_lock(pthread_mutex_t *m)   { HR_ASSERT(pthread_mutex_lock(m) == 0); }
 static inline void hr__mutex_unlock(pthread_mutex_t *m) { HR_ASSERT(pthread_mutex_unlock(m) == 0); }
 
-/* The cores this process may run on (its affinity mask), at least 1. */
-int hr__cores(void);
-
 #endif
