@@ -555,8 +555,7 @@ static void schedule(runner *r)
              * resolver acts. The last processor to settle resolved, or left it to one still on
              * a carrier or queued, which settles again (woken_by sees to that); should that
              * argument fail, a carrier resolves here rather than every carrier waiting for
-             * ever. It found this standstill with a late wake queueing a fiber that then slept
-             * again, before woken_by. */
+             * ever. */
             c->resolving = 1;
             unlock(c);
             hr__resolve_idle(c->m);
@@ -725,10 +724,8 @@ static void fibers_jitter(hr_proc *p)
 /* A fiber woken and not yet running is in the ready queue: with one there, the machine does not
  * stand still. With it empty on one carrier, the caller (the last to settle) is the only fiber
  * running, every other is asleep, and nothing runs while it resolves. On several carriers the
- * engine does not vouch: the resolver reads the states, as on threads. (A vouch from the queue
- * and a count of fibers on carriers let a grant through before a fiber on another carrier had
- * injected, rarely, under ThreadSanitizer's timing: a canonical-order break, where the reading
- * of states has none; docs/architecture.md, "Standing still".) */
+ * engine does not vouch (a fiber on another carrier may be settling): the resolver reads the
+ * states, as on threads. */
 static int fibers_still(hr_machine *m)
 {
     carrier *c = carrier_of(m);

@@ -125,10 +125,10 @@ static void settle(hr_proc *p, _Atomic uint32_t *word, uint32_t val)
 {
     hr_machine *m = p->m;
     int settled = atomic_fetch_add(&m->blocked, 1) + 1;
-    /* Not if p itself was woken meanwhile: it runs on, and resolves when it settles again. */
-    /* The word is read after the engine says whether all stand still: once it vouches, nobody
-     * else runs who could change it, but before, p's own wait may have ended meanwhile (its
-     * carrier preempted while others ran on: fibers on several carriers). */
+    /* Not if p itself was woken meanwhile: it runs on, and resolves when it settles again. The
+     * word is read after the engine says whether all stand still: once it vouches, nobody else
+     * runs who could change it, but before, p's own wait may have ended meanwhile (its carrier
+     * preempted while others ran on: fibers on several carriers). */
     int still;
     if (settled == atomic_load(&m->live) && (still = hr__exec_still(m)) != HR_STILL_NO &&
         atomic_load(word) == val)
