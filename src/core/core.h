@@ -134,21 +134,30 @@ typedef struct hr_rbuf hr_rbuf;    /* a bounded receive buffer (buffer.c) */
 typedef struct hr_ctx_table hr_ctx_table;  /* groups' contexts (context.c) */
 typedef struct hr_transit hr_transit;  /* arrivals decided in canonical order (transit.c) */
 
-/* A processor's part of the round engine (round.c). The owner writes its message and `more`
- * before it ends a round; everything else is written by the last processor to end the round,
- * while the others wait, and read by the owner after the round. */
+/* A processor's part of the round engine (round.c). The slot is what the serial part of a round
+ * reads and writes for every processor: the owner writes its message and `more` before it ends a
+ * round, the last processor to end it writes the fates, and the owner reads them after the round.
+ * The slots lie side by side in the machine (m->rnd_slot), so that the serial part scans p
+ * slots of 32 bytes, not p processors. The rest stays with the processor: its message's bytes,
+ * the message it received, and its queue as a receiver, which the serial part touches only for
+ * the processors that send or receive. */
 enum { HR_ROUT_NONE, HR_ROUT_NEW, HR_ROUT_QUEUED };
-typedef struct hr_round_proc {
-    /* the message out: at most one (a queued one stays until it is received) */
-    int            dest;
+typedef struct hr_round_slot {
+    hr_time        clock;       /* the owner's clock when it ended the round */
+    uint64_t       prio;        /* the message out: at most one (a queued one stays until it */
+    uint64_t       len;         /* is received) */
+    int32_t        dest;
     uint8_t        state;       /* HR_ROUT_* */
     uint8_t        fate;        /* hr_fate after the round */
     uint8_t        sent;        /* sent in the current round */
-    int            more;
-    uint64_t       prio;
+    uint8_t        more;
+} hr_round_slot;
+
+typedef struct hr_round_proc {
+    hr_round_slot *slot;        /* &m->rnd_slot[id] */
     uint64_t       nsent;       /* round messages sent this run: the last one's number + 1 */
-    size_t         len, cap;
-    unsigned char *buf;
+    size_t         cap;
+    unsigned char *buf;         /* the message out's bytes */
     /* the message received in the last round */
     int            got_src;     /* -1: none */
     size_t         got_len, got_cap;
@@ -331,6 +340,7 @@ typedef struct hr_machine {
     /* -- how the processors run: the engine (hr_exec) and its own state (fibers.c) */
     const struct hr_exec *exec;
     void                *fibers;
+    int                  serial;        /* it runs one processor at a time (hr__add, below) */
     /* -- the thread engine (threads.c): the threads, and the words they sleep on between runs
      * (the machine thread writes fn, arg between runs; procs read them after gen changes) */
     pthread_t           *threads;
@@ -381,6 +391,9 @@ typedef struct hr_machine {
     _Alignas(64) _Atomic uint32_t rnd_gen;   /* bumped when a round ends; waiters sleep on it */
     int                  rnd_more;      /* processors that said more in the last round */
     int                  rnd_counted;   /* the last round counted (something happened in it) */
+    hr_time              rnd_end;       /* when the last round ended: every clock leaves it then */
+    hr_round_slot       *rnd_slot;      /* [p] the processors' slots (hr_round_slot) */
+    uint32_t            *rnd_queued;    /* [p] messages waiting in each receiver's queue */
     uint64_t             rnd_count;     /* rounds counted in this run */
     int                 *rnd_first;     /* [p+1] arrivals by receiver: offsets into rnd_arr */
     int                 *rnd_next;      /* [p] */
@@ -418,10 +431,29 @@ static inline size_t hr__kept(const hr_machine *m, size_t len)
     return m->no_bytes ? 0 : len;
 }
 
+/* Small messages are common (a word, an element): up to 16 bytes are copied inline, as two
+ * overlapping words, rather than by a call to the library's memcpy. */
 static inline void hr__copy_bytes(const hr_machine *m, void *dst, const void *src, size_t len)
 {
-    if (len > 0 && !m->no_bytes)
-        memcpy(dst, src, len);
+    if (len == 0 || m->no_bytes)
+        return;
+    unsigned char *d = dst;
+    const unsigned char *s = src;
+    if (len >= 8 && len <= 16) {
+        uint64_t a, b;
+        memcpy(&a, s, 8);
+        memcpy(&b, s + len - 8, 8);
+        memcpy(d, &a, 8);
+        memcpy(d + len - 8, &b, 8);
+    } else if (len >= 4 && len < 8) {
+        uint32_t a, b;
+        memcpy(&a, s, 4);
+        memcpy(&b, s + len - 4, 4);
+        memcpy(d, &a, 4);
+        memcpy(d + len - 4, &b, 4);
+    } else {
+        memcpy(d, s, len);
+    }
 }
 
 /* wait.c: blocking waits and the resolver */
@@ -522,9 +554,75 @@ static inline void hr__proc_check_range(hr_proc *p)
     if (p->clock == HR_TIME_INF || p->out_free == HR_TIME_INF || p->in_free == HR_TIME_INF)
         hr__proc_overflow(p);
 }
+/* ---- the words the processors share, on an engine that runs one at a time ------------------
+ * An engine that runs one processor at a time on one thread (fibers on one carrier: m->serial)
+ * needs no locked instruction for the words the processors share (counts, states, flags):
+ * nobody runs beside the one that writes them, and a processor stops running only inside a
+ * call the compiler cannot see through (the switch). These read-modify-writes are then a
+ * relaxed load and store; otherwise they are the seq_cst ones. On the round barrier's path
+ * the locked instructions were half of what a processor cost a round (docs/architecture.md). */
+static inline int hr__add(const hr_machine *m, _Atomic int *a, int v)
+{
+    if (!m->serial)
+        return atomic_fetch_add(a, v);
+    int old = atomic_load_explicit(a, memory_order_relaxed);
+    atomic_store_explicit(a, old + v, memory_order_relaxed);
+    return old;
+}
+static inline uint32_t hr__add_u32(const hr_machine *m, _Atomic uint32_t *a, uint32_t v)
+{
+    if (!m->serial)
+        return atomic_fetch_add(a, v);
+    uint32_t old = atomic_load_explicit(a, memory_order_relaxed);
+    atomic_store_explicit(a, old + v, memory_order_relaxed);
+    return old;
+}
+static inline void hr__add_u64(const hr_machine *m, _Atomic uint64_t *a, uint64_t v)
+{
+    if (!m->serial)
+        atomic_fetch_add(a, v);
+    else
+        atomic_store_explicit(a, atomic_load_explicit(a, memory_order_relaxed) + v,
+                              memory_order_relaxed);
+}
+static inline void hr__store_u32(const hr_machine *m, _Atomic uint32_t *a, uint32_t v)
+{
+    if (!m->serial)
+        atomic_store(a, v);
+    else
+        atomic_store_explicit(a, v, memory_order_relaxed);
+}
+static inline uint32_t hr__xchg_u32(const hr_machine *m, _Atomic uint32_t *a, uint32_t v)
+{
+    if (!m->serial)
+        return atomic_exchange(a, v);
+    uint32_t old = atomic_load_explicit(a, memory_order_relaxed);
+    atomic_store_explicit(a, v, memory_order_relaxed);
+    return old;
+}
+/* *a from `expect` to v: whether it was `expect`. */
+static inline int hr__cas_u32(const hr_machine *m, _Atomic uint32_t *a, uint32_t expect,
+                              uint32_t v)
+{
+    if (!m->serial)
+        return atomic_compare_exchange_strong(a, &expect, v);
+    if (atomic_load_explicit(a, memory_order_relaxed) != expect)
+        return 0;
+    atomic_store_explicit(a, v, memory_order_relaxed);
+    return 1;
+}
+
 /* clocks.h: q's published clock, parked flag or event has changed. Anyone. */
 static inline void hr__clocks_touch(hr_clocks *c, hr_proc *q)
 {
+    if (q->m->serial) {
+        if (atomic_load_explicit(&q->stale, memory_order_relaxed))
+            return;
+        atomic_store_explicit(&q->stale, 1, memory_order_relaxed);
+        q->stale_next = atomic_load_explicit(&c->stale, memory_order_relaxed);
+        atomic_store_explicit(&c->stale, q, memory_order_relaxed);
+        return;
+    }
     /* acq_rel: the reader's exchange that finds this 1 sees the change made before it. */
     if (atomic_exchange_explicit(&q->stale, 1, memory_order_acq_rel))
         return;             /* listed, not yet read: the reader will see this change too */

@@ -120,6 +120,7 @@ typedef struct carrier carrier;
 typedef struct runner {
     carrier          *c;
     void             *sched_sp;  /* the scheduler's saved stack pointer, while a fiber runs */
+    struct fiber     *left;      /* the fiber that last switched back to the scheduler */
 #if !HR_FIBER_ASM
     ucontext_t        sched_uc;
 #endif
@@ -236,7 +237,8 @@ static void enter(runner *r, int i)
 #ifdef HR_FIBER_ASAN
     __sanitizer_finish_switch_fiber(fake, NULL, NULL);
 #endif
-    atomic_store_explicit(&f->saving, 0, memory_order_release);
+    /* Not always f: on one carrier, f may have handed the carrier to another (hand_over). */
+    atomic_store_explicit(&r->left->saving, 0, memory_order_release);
 }
 
 /* Fiber i leaves for its carrier's scheduler; it has set f->saving and said, under the lock,
@@ -248,6 +250,7 @@ static void leave(carrier *c, int i, int last)
     runner *r = f->on;
     if (c->canaries)
         check_canary(c, i);
+    r->left = f;
 #ifdef HR_FIBER_ASAN
     void *fake = NULL;
     __sanitizer_start_switch_fiber(last ? NULL : &fake, r->sched_bottom, r->sched_size);
@@ -268,13 +271,43 @@ static void leave(carrier *c, int i, int last)
 #endif
 }
 
+static int pop_ready(carrier *c);
+
+/* Fiber i, asleep, leaves its carrier. On one carrier with another fiber ready, it switches
+ * straight to that one: the scheduler's round trip, a switch and its loop, saved. (Not under
+ * ASan, which is told at every switch back to a scheduler whose stack it came from.) */
+static void hand_over(carrier *c, int i)
+{
+#ifndef HR_FIBER_ASAN
+    if (c->nr == 1 && c->head != c->tail) {
+        fiber *f = &c->f[i], *g = &c->f[pop_ready(c)];
+        c->running++;
+        g->on = f->on;
+        if (c->canaries)
+            check_canary(c, i);
+        atomic_store_explicit(&f->saving, 0, memory_order_relaxed);   /* one carrier */
+#ifdef HR_FIBER_TSAN
+        __tsan_switch_to_fiber(g->tsan, 0);
+#endif
+#if HR_FIBER_ASM
+        hr__fib_switch(&f->sp, g->sp);
+#else
+        swapcontext(&f->uc, &g->uc);
+#endif
+        return;
+    }
+#endif
+    leave(c, i, 0);
+}
+
 static void push_ready(carrier *c, int i)
 {
     if (c->f[i].queued)
         return;
     c->f[i].queued = 1;
     c->ready[c->tail] = i;
-    c->tail = (c->tail + 1) % (c->p + 1);
+    if (++c->tail == c->p + 1)     /* a ring of p + 1: no division on the hot path */
+        c->tail = 0;
     atomic_store_explicit(&c->nready, atomic_load_explicit(&c->nready, memory_order_relaxed) + 1,
                           memory_order_relaxed);
     if (c->nidle > 0) {
@@ -286,7 +319,8 @@ static void push_ready(carrier *c, int i)
 static int pop_ready(carrier *c)
 {
     int i = c->ready[c->head];
-    c->head = (c->head + 1) % (c->p + 1);
+    if (++c->head == c->p + 1)
+        c->head = 0;
     c->f[i].queued = 0;
     atomic_store_explicit(&c->nready, atomic_load_explicit(&c->nready, memory_order_relaxed) - 1,
                           memory_order_relaxed);
@@ -465,6 +499,7 @@ static int fibers_start(hr_machine *m, void (*entry)(hr_proc *p))
     c->m = m;
     c->p = m->p;
     c->nr = m->cfg.carriers;              /* machine.c resolved it: 1 .. p */
+    m->serial = c->nr == 1;               /* one processor at a time (core.h, hr__add) */
     c->entry = entry;
     c->page = (size_t)sysconf(_SC_PAGESIZE);
     c->stack = (m->cfg.stack + c->page - 1) / c->page * c->page;
@@ -662,7 +697,7 @@ static void fibers_sleep(hr_proc *p, _Atomic uint32_t *word, uint32_t val)
         c->others[c->nothers++] = p->id;
     begin_leaving(c, p->id);
     unlock(c);
-    leave(c, p->id, 0);
+    hand_over(c, p->id);
 }
 
 /* Only a sleeper whose word has changed is queued, or every sleeper once the run is aborted

@@ -1,15 +1,16 @@
 /* round.c: the round engine of seed 003's disciplines (fifo, priority, arbitrary, ocpc).
  *
- * A round is one barrier. Each processor leaves at most one message in its own slot
- * (hr_round_send) and ends the round (hr_round_end). The last processor to end it resolves the
- * whole round while the others sleep: it groups the new messages by receiver in source order,
- * runs the discipline's rule (net/disc_round.c) for every receiver in id order with that
- * receiver's own random stream, moves each received message into its receiver's slot, writes
- * every sender's fate, and advances every clock. Then it wakes everyone with one futex call.
- * Serial resolution is O(p + messages) per round, small beside the barrier itself, and makes the
- * outcome independent of the thread schedule by construction. It also writes the trace
- * events (hr_machine_events) when they are on: in resolution order, so the same for every
- * schedule.
+ * A round is one barrier. Each processor leaves at most one message in its slot (hr_round_send)
+ * and ends the round (hr_round_end). The last processor to end it resolves the whole round while
+ * the others sleep: it groups the new messages by receiver in source order, runs the
+ * discipline's rule (net/disc_round.c) for every receiver in id order with that receiver's own
+ * random stream, moves each received message to its receiver, writes every sender's fate and
+ * the round's end, and wakes everyone (hr__release_word). Each processor then moves its own clock
+ * to the round's end. Serial resolution is O(p + messages) per round, and makes the outcome
+ * independent of the schedule by construction. It scans the compact slots (core.h,
+ * hr_round_slot), and touches a processor's own state only where it receives or its message is
+ * taken. It also writes the trace events (hr_machine_events) when they are on: in resolution
+ * order, so the same for every schedule.
  *
  * Model time (docs/model.md): a round in which anything happens lasts
  *     tau + sigma * m + 2 * overhead,
@@ -35,8 +36,13 @@ int hr__round_init(hr_machine *m)
     m->rnd_next = malloc(p * sizeof *m->rnd_next);
     m->rnd_arr = malloc(p * sizeof *m->rnd_arr);
     m->rnd_lost = malloc(p);
-    if (m->rnd_first == NULL || m->rnd_next == NULL || m->rnd_arr == NULL || m->rnd_lost == NULL)
+    m->rnd_slot = calloc(p, sizeof *m->rnd_slot);
+    m->rnd_queued = calloc(p, sizeof *m->rnd_queued);
+    if (m->rnd_first == NULL || m->rnd_next == NULL || m->rnd_arr == NULL || m->rnd_lost == NULL ||
+        m->rnd_slot == NULL || m->rnd_queued == NULL)
         return HR_ENOMEM;
+    for (int i = 0; m->procs != NULL && i < m->p; i++)
+        m->procs[i].rnd.slot = &m->rnd_slot[i];
     return HR_OK;
 }
 
@@ -52,17 +58,16 @@ void hr__round_destroy(hr_machine *m)
     free(m->rnd_next);
     free(m->rnd_arr);
     free(m->rnd_lost);
+    free(m->rnd_slot);
+    free(m->rnd_queued);
 }
 
 void hr__round_reset(hr_proc *p)
 {
     hr_round_proc *r = &p->rnd;
-    r->state = HR_ROUT_NONE;
-    r->fate = HR_FATE_NONE;
-    r->sent = 0;
-    r->more = 0;
+    *r->slot = (hr_round_slot){ .state = HR_ROUT_NONE, .fate = HR_FATE_NONE };
+    p->m->rnd_queued[p->id] = 0;
     r->nsent = 0;
-    r->len = 0;
     r->got_src = -1;
     r->got_len = 0;
     r->queue.n = 0;
@@ -102,18 +107,19 @@ hr_fate hr_round_send(hr_proc *p, int dest, const void *buf, size_t len, uint64_
     hr__proc_comm_point(p);
     hr__proc_check_link(p, dest, "hr_round_send");
     hr_round_proc *r = &p->rnd;
-    if (r->sent)
+    hr_round_slot *sl = r->slot;
+    if (sl->sent)
         hr__misuse(p, "hr_round_send: a second message in one round (one per round)");
-    if (r->state == HR_ROUT_QUEUED)
+    if (sl->state == HR_ROUT_QUEUED)
         return HR_FATE_STALLED;
     if (reserve(&r->buf, &r->cap, hr__kept(p->m, len)) != 0)
         hr_fail(p, "out of memory sending %zu bytes", len);
     hr__copy_bytes(p->m, r->buf, buf, len);
-    r->dest = dest;
-    r->len = len;
-    r->prio = prio;
-    r->state = HR_ROUT_NEW;
-    r->sent = 1;
+    sl->dest = dest;
+    sl->len = len;
+    sl->prio = prio;
+    sl->state = HR_ROUT_NEW;
+    sl->sent = 1;
     r->nsent++;
     p->msgs_out++;
     p->bytes_out += len;
@@ -124,17 +130,18 @@ hr_fate hr_round_send(hr_proc *p, int dest, const void *buf, size_t len, uint64_
 static int deliver(hr_proc *j, hr_proc *s)
 {
     hr_round_proc *rj = &j->rnd, *rs = &s->rnd;
-    if (reserve(&rj->got, &rj->got_cap, hr__kept(j->m, rs->len)) != 0)
+    size_t len = rs->slot->len;
+    if (reserve(&rj->got, &rj->got_cap, hr__kept(j->m, len)) != 0)
         return -1;
-    hr__copy_bytes(j->m, rj->got, rs->buf, rs->len);
+    hr__copy_bytes(j->m, rj->got, rs->buf, len);
     rj->got_src = s->id;
-    rj->got_len = rs->len;
+    rj->got_len = len;
     if (j->m->taken != NULL)      /* the sender's round message number nsent - 1 */
-        j->m->taken(j->m->taken_arg, j, s->id, HR__TAG_ROUND, rs->nsent - 1, rs->len, NULL);
-    j->bytes_in += rs->len;
+        j->m->taken(j->m->taken_arg, j, s->id, HR__TAG_ROUND, rs->nsent - 1, len, NULL);
+    j->bytes_in += len;
     j->msgs_in++;
-    rs->state = HR_ROUT_NONE;
-    rs->fate = HR_FATE_DELIVERED;
+    rs->slot->state = HR_ROUT_NONE;
+    rs->slot->fate = HR_FATE_DELIVERED;
     return 0;
 }
 
@@ -151,12 +158,12 @@ static void route_round(hr_net *net, void *ctx)
 {
     round_job *j = ctx;
     for (int s = 0; s < j->m->p; s++) {
-        const hr_round_proc *r = &j->m->procs[s].rnd;
-        if (!r->sent)
+        const hr_round_slot *sl = &j->m->rnd_slot[s];
+        if (!sl->sent)
             continue;
         j->m->link_msg = (uint64_t)s << 32 | ((j->m->procs[s].msgs_out - 1) & 0xffffffffu);
-        hr_time a = hr__net_route(net, s, r->dest, j->start, r->len);
-        j->end = hr__max(j->end, hr__tadd(a, hr__cost_bytes(&j->m->cost, r->len)));
+        hr_time a = hr__net_route(net, s, sl->dest, j->start, sl->len);
+        j->end = hr__max(j->end, hr__tadd(a, hr__cost_bytes(&j->m->cost, sl->len)));
     }
 }
 
@@ -170,7 +177,7 @@ static void round_event(hr_machine *m, hr_time start, int src, int dst, uint64_t
                    /* a sender's message stays until it leaves the receiver's queue: its count
                     * of messages names it */
                    .msg = (uint64_t)src << 32 | ((m->procs[src].msgs_out - 1) & 0xffffffffu),
-                   .bytes = m->procs[src].rnd.len, .tag = 0, .prio = prio,
+                   .bytes = m->rnd_slot[src].len, .tag = 0, .prio = prio,
                    .queue = queue, .round = m->rnd_count + 1, .fate = fate, .link = -1 };
     hr__ev_add(&m->rev, m->ev_limit, e, start, start);
 }
@@ -182,57 +189,54 @@ static int end_round(hr_machine *m)
     size_t mmax = 0;
     hr_time start = 0;
     int *first = m->rnd_first, *next = m->rnd_next;
+    hr_round_slot *slot = m->rnd_slot;
 
     /* The round's new messages, grouped by receiver in source order (a counting sort). */
     memset(first, 0, (size_t)(np + 1) * sizeof *first);
     for (int s = 0; s < np; s++) {
-        hr_proc *q = &m->procs[s];
-        hr_round_proc *r = &q->rnd;
-        start = hr__max(start, q->clock);
-        more += r->more;
-        r->got_src = -1;
-        if (r->state != HR_ROUT_QUEUED)
-            r->fate = HR_FATE_NONE;
-        if (r->state == HR_ROUT_NEW) {
-            first[r->dest + 1]++;
+        hr_round_slot *sl = &slot[s];
+        start = hr__max(start, sl->clock);
+        more += sl->more;
+        if (sl->state != HR_ROUT_QUEUED)
+            sl->fate = HR_FATE_NONE;
+        if (sl->state == HR_ROUT_NEW) {
+            first[sl->dest + 1]++;
             busy = 1;
-            mmax = r->len > mmax ? r->len : mmax;
+            mmax = sl->len > mmax ? sl->len : mmax;
         }
     }
     for (int j = 0; j < np; j++) {
         first[j + 1] += first[j];
         next[j] = first[j];
     }
-    for (int s = 0; s < np; s++) {
-        hr_round_proc *r = &m->procs[s].rnd;
-        if (r->state == HR_ROUT_NEW)
-            m->rnd_arr[next[r->dest]++] = (hr_arrival){ s, r->prio };
-    }
+    for (int s = 0; s < np; s++)
+        if (slot[s].state == HR_ROUT_NEW)
+            m->rnd_arr[next[slot[s].dest]++] = (hr_arrival){ s, slot[s].prio };
 
     /* Every receiver's rule, in id order. */
     for (int j = 0; j < np; j++) {
-        hr_proc *rcv = &m->procs[j];
-        hr_rqueue *queue = &rcv->rnd.queue;
         const hr_arrival *a = m->rnd_arr + first[j];
         int na = first[j + 1] - first[j];
-        if (na == 0 && queue->n == 0)
+        if (na == 0 && m->rnd_queued[j] == 0)
             continue;
+        hr_proc *rcv = &m->procs[j];
+        hr_rqueue *queue = &rcv->rnd.queue;
         busy = 1;
         int got = m->disc->rule(queue, a, na, &rcv->rnd.rng, m->rnd_lost);
         if (got == -2)
             return -1;
         int from_queue = got >= 0;
         for (int k = 0; k < na; k++) {
-            hr_proc *snd = &m->procs[a[k].src];
+            hr_round_slot *sl = &slot[a[k].src];
             const char *event = "delivered";
             if (m->rnd_lost[k]) {
-                snd->rnd.state = HR_ROUT_NONE;
-                snd->rnd.fate = HR_FATE_LOST;
-                snd->lost++;
+                sl->state = HR_ROUT_NONE;
+                sl->fate = HR_FATE_LOST;
+                m->procs[a[k].src].lost++;
                 event = "lost";
             } else if (a[k].src != got) {
-                snd->rnd.state = HR_ROUT_QUEUED;
-                snd->rnd.fate = HR_FATE_QUEUED;
+                sl->state = HR_ROUT_QUEUED;
+                sl->fate = HR_FATE_QUEUED;
                 event = "queued";
             } else {
                 from_queue = 0;
@@ -240,13 +244,13 @@ static int end_round(hr_machine *m)
             round_event(m, start, a[k].src, j, a[k].prio, event, queue->n);
         }
         if (from_queue)
-            round_event(m, start, got, j, m->procs[got].rnd.prio, "delivered", queue->n);
+            round_event(m, start, got, j, slot[got].prio, "delivered", queue->n);
         if (got >= 0) {
-            hr_proc *snd = &m->procs[got];
-            mmax = snd->rnd.len > mmax ? snd->rnd.len : mmax;
-            if (deliver(rcv, snd) != 0)
+            mmax = slot[got].len > mmax ? slot[got].len : mmax;
+            if (deliver(rcv, &m->procs[got]) != 0)
                 return -1;
         }
+        m->rnd_queued[j] = (uint32_t)queue->n;
         rcv->stalls += (uint64_t)queue->n;   /* each waiting message stalls its sender a round */
     }
 
@@ -256,12 +260,7 @@ static int end_round(hr_machine *m)
     round_job job = { m, start, hr__tadd(hr__tadd(start, m->cost.tau),
                                          hr__cost_bytes(&m->cost, mmax)) };
     hr__transit_serial(m, route_round, &job);
-    hr_time end = hr__tadd(job.end, hr__tmul(2, m->cost.overhead));
-    for (int s = 0; s < np; s++) {
-        if (m->rnd_counted)
-            m->procs[s].clock = end;
-        m->procs[s].rnd.sent = 0;
-    }
+    m->rnd_end = hr__tadd(job.end, hr__tmul(2, m->cost.overhead));
     return 0;
 }
 
@@ -270,10 +269,13 @@ int hr_round_end(hr_proc *p, int more)
     need_rounds(p, "hr_round_end");
     hr__proc_comm_point(p);
     hr_machine *m = p->m;
-    p->rnd.more = more != 0;
+    hr_round_slot *sl = p->rnd.slot;
+    sl->more = more != 0;
+    sl->clock = p->clock;
+    p->rnd.got_src = -1;
     uint32_t gen = atomic_load(&m->rnd_gen);
-    if (atomic_fetch_add(&m->rnd_arrived, 1) + 1 == m->p) {
-        atomic_store(&m->rnd_arrived, 0);
+    if (hr__add(m, &m->rnd_arrived, 1) + 1 == m->p) {
+        atomic_store_explicit(&m->rnd_arrived, 0, memory_order_relaxed);   /* the others wait */
         int ok = end_round(m) == 0;
         hr__release_word(m, p, &m->rnd_gen);
         if (!ok)
@@ -282,15 +284,20 @@ int hr_round_end(hr_proc *p, int more)
         hr_wait_desc d = { HR_WAIT_ROUND, HR_ANY, 0, 0, "hr_round_end", 0 };
         hr__wait_word(p, &d, &m->rnd_gen, gen);
     }
-    if (m->rnd_counted)
+    /* The round's end, applied by each processor to itself (the serial part leaves the
+     * processors alone). */
+    sl->sent = 0;
+    if (m->rnd_counted) {
+        p->clock = m->rnd_end;
         p->rounds++;
+    }
     hr__proc_publish(p);
     return m->rnd_more;
 }
 
 hr_fate hr_round_fate(const hr_proc *p)
 {
-    return (hr_fate)p->rnd.fate;
+    return (hr_fate)p->rnd.slot->fate;
 }
 
 int hr_round_recv(hr_proc *p, void *buf, size_t cap, hr_status *st)

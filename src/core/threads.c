@@ -53,16 +53,18 @@ void hr__futex_wake(_Atomic uint32_t *word, int n)
  * earlier store to another location, the one reordering x86-TSO allows, and this pattern's. */
 static uint32_t read_state(hr_proc *q)
 {
+    if (q->m->serial)    /* one processor at a time (core.h, hr__add): the waiter is asleep */
+        return atomic_load_explicit(&q->state, memory_order_relaxed);
     return atomic_fetch_or(&q->state, 0);
 }
 
 static void wake_blocked(hr_proc *q)
 {
-    uint32_t expect = HR_PROC_BLOCKED;
-    if (atomic_compare_exchange_strong(&q->state, &expect, HR_PROC_RUNNING)) {
-        atomic_fetch_add(&q->m->wakes, 1);
-        hr__exec_wake(q->m, &q->state, 1);
-    }
+    hr_machine *m = q->m;
+    if (!hr__cas_u32(m, &q->state, HR_PROC_BLOCKED, HR_PROC_RUNNING))
+        return;
+    hr__add_u64(m, &m->wakes, 1);
+    hr__exec_wake(m, &q->state, 1);
 }
 
 void hr__wake(hr_proc *q)
@@ -84,19 +86,18 @@ void hr__wake_for(hr_proc *q, int src)
 
 void hr__release_word(hr_machine *m, hr_proc *self, _Atomic uint32_t *word)
 {
-    atomic_fetch_add(word, 1);
+    hr__add_u32(m, word, 1);
     uint64_t woken = 0;
     for (int i = 0; i < m->p; i++) {
         hr_proc *q = &m->procs[i];
-        uint32_t expect = HR_PROC_BLOCKED;
         /* seq_cst, as the waiter's store of BLOCKED and load of the word are: of four seq_cst
          * accesses in a store-buffering pattern, one load sees the other side's store. */
         if (q != self && atomic_load(&q->state) == HR_PROC_BLOCKED &&
-            atomic_compare_exchange_strong(&q->state, &expect, HR_PROC_RUNNING))
+            hr__cas_u32(m, &q->state, HR_PROC_BLOCKED, HR_PROC_RUNNING))
             woken++;
     }
     if (woken > 0)
-        atomic_fetch_add(&m->wakes, woken);
+        hr__add_u64(m, &m->wakes, woken);
     hr__exec_wake(m, word, INT32_MAX);
 }
 

@@ -124,7 +124,7 @@ void hr__resolve_idle(hr_machine *m)
 static void settle(hr_proc *p, _Atomic uint32_t *word, uint32_t val)
 {
     hr_machine *m = p->m;
-    int settled = atomic_fetch_add(&m->blocked, 1) + 1;
+    int settled = hr__add(m, &m->blocked, 1) + 1;
     /* Not if p itself was woken meanwhile: it runs on, and resolves when it settles again. The
      * word is read after the engine says whether all stand still: once it vouches, nobody else
      * runs who could change it, but before, p's own wait may have ended meanwhile (its carrier
@@ -135,17 +135,21 @@ static void settle(hr_proc *p, _Atomic uint32_t *word, uint32_t val)
         resolve(m, still);
     while (atomic_load(word) == val && atomic_load(&m->abort) == 0)
         hr__exec_sleep(p, word, val);
-    atomic_fetch_sub(&m->blocked, 1);
+    hr__add(m, &m->blocked, -1);
     if (atomic_load(&m->abort) != 0)
         hr__proc_exit(p);
 }
 
-/* Before a ready function runs: it says anew what its wait watches or routes (core.h). */
+/* Before a ready function runs: it says anew what its wait watches or routes (core.h). Only
+ * the owner writes either, so it reads them first and writes only a change. */
 static void no_watch(hr_proc *p)
 {
-    if (atomic_exchange(&p->watch_a, HR_TIME_INF) != HR_TIME_INF)
-        atomic_fetch_sub(&p->m->watching, 1);
-    atomic_store(&p->route_src, -1);
+    if (atomic_load_explicit(&p->watch_a, memory_order_relaxed) != HR_TIME_INF) {
+        atomic_store(&p->watch_a, HR_TIME_INF);
+        hr__add(p->m, &p->m->watching, -1);
+    }
+    if (atomic_load_explicit(&p->route_src, memory_order_relaxed) != -1)
+        atomic_store(&p->route_src, -1);
 }
 
 void hr__wait(hr_proc *p, const hr_wait_desc *d, hr_ready_fn ready, void *ctx)
@@ -160,19 +164,17 @@ void hr__wait(hr_proc *p, const hr_wait_desc *d, hr_ready_fn ready, void *ctx)
         no_watch(p);
         if (ready(p, ctx))
             break;
-        atomic_exchange(&p->state, HR_PROC_BLOCKED);   /* an RMW: see read_state */
+        hr__xchg_u32(p->m, &p->state, HR_PROC_BLOCKED);   /* an RMW: see read_state */
         no_watch(p);
         if (ready(p, ctx)) {
             /* Satisfied after all; whoever else flipped us to RUNNING meanwhile did no harm. */
-            uint32_t expect = HR_PROC_BLOCKED;
-            atomic_compare_exchange_strong(&p->state, &expect, HR_PROC_RUNNING);
+            hr__cas_u32(p->m, &p->state, HR_PROC_BLOCKED, HR_PROC_RUNNING);
             break;
         }
         /* A message routed to p since it looked may be the one it waits for: look again
          * rather than sleep unparked, holding routing back with its clock. */
         if (p->recv_idle && hr__transit_park(p) == HR__PARK_LOOK) {
-            uint32_t expect = HR_PROC_BLOCKED;
-            atomic_compare_exchange_strong(&p->state, &expect, HR_PROC_RUNNING);
+            hr__cas_u32(p->m, &p->state, HR_PROC_BLOCKED, HR_PROC_RUNNING);
             continue;
         }
         settle(p, &p->state, HR_PROC_BLOCKED);
@@ -181,21 +183,22 @@ void hr__wait(hr_proc *p, const hr_wait_desc *d, hr_ready_fn ready, void *ctx)
     /* A grant is for the wait it was given in: one that ended without using it must not
      * decide a later wait. A collective's await leaves it to the takes that follow, whose
      * routing it forces only up to the granted event (p2p.c, blocks_ready, unrouted_wait). */
-    if (d->kind != HR_WAIT_BLOCKS)
-        atomic_store(&p->granted, 0);
+    if (d->kind != HR_WAIT_BLOCKS && atomic_load_explicit(&p->granted, memory_order_relaxed))
+        atomic_store(&p->granted, 0);   /* nobody grants a running processor */
 }
 
 void hr__wait_word(hr_proc *p, const hr_wait_desc *d, _Atomic uint32_t *word, uint32_t val)
 {
+    hr_machine *m = p->m;
     p->wait = *d;
-    atomic_store(&p->wake_on, HR__WAKE_NEVER);
+    if (atomic_load_explicit(&p->wake_on, memory_order_relaxed) != HR__WAKE_NEVER)
+        atomic_store(&p->wake_on, HR__WAKE_NEVER);
     hr__proc_event(p, HR_TIME_INF);
-    atomic_store(&p->state, HR_PROC_BLOCKED);
+    hr__store_u32(m, &p->state, HR_PROC_BLOCKED);
     /* The releaser bumps the word before it marks the waiters running: either it sees us blocked
      * here, or we see the new word now. */
     if (atomic_load(word) != val) {
-        uint32_t expect = HR_PROC_BLOCKED;
-        atomic_compare_exchange_strong(&p->state, &expect, HR_PROC_RUNNING);
+        hr__cas_u32(m, &p->state, HR_PROC_BLOCKED, HR_PROC_RUNNING);
         return;
     }
     settle(p, word, val);

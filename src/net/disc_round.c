@@ -18,35 +18,25 @@
 
 void hr__rqueue_free(hr_rqueue *q)
 {
-    free(q->src);
-    free(q->prio);
-    free(q->tie);
+    free(q->e);
     memset(q, 0, sizeof *q);
 }
 
 /* Room for need entries; a fifo ring is laid out again from index 0. 0, or -1 without memory. */
-static int reserve(hr_rqueue *q, int need, int keyed)
+static int reserve(hr_rqueue *q, int need)
 {
     if (need <= q->cap)
         return 0;
     int cap = q->cap ? q->cap : 8;
     while (cap < need)
         cap *= 2;
-    int32_t *src = malloc((size_t)cap * sizeof *src);
-    uint64_t *prio = keyed ? realloc(q->prio, (size_t)cap * sizeof *prio) : NULL;
-    if (keyed && prio != NULL)
-        q->prio = prio;
-    uint64_t *tie = keyed && prio != NULL ? realloc(q->tie, (size_t)cap * sizeof *tie) : NULL;
-    if (keyed && tie != NULL)
-        q->tie = tie;
-    if (src == NULL || (keyed && (prio == NULL || tie == NULL))) {
-        free(src);
+    hr_qentry *e = malloc((size_t)cap * sizeof *e);
+    if (e == NULL)
         return -1;
-    }
     for (int k = 0; k < q->n; k++)
-        src[k] = q->src[(q->head + k) % q->cap];
-    free(q->src);
-    q->src = src;
+        e[k] = q->e[(q->head + k) % q->cap];
+    free(q->e);
+    q->e = e;
     q->head = 0;
     q->cap = cap;
     return 0;
@@ -55,77 +45,64 @@ static int reserve(hr_rqueue *q, int need, int keyed)
 int hr__rule_fifo(hr_rqueue *q, const hr_arrival *a, int na, hr_rng *rng, uint8_t *lost)
 {
     memset(lost, 0, (size_t)na);
-    if (reserve(q, q->n + na, 0) != 0)
+    if (reserve(q, q->n + na) != 0)
         return -2;
     /* The round's arrivals join at the tail in a uniformly random order. */
     int tail = (q->head + q->n) % q->cap;
     for (int k = 0; k < na; k++)
-        q->src[(tail + k) % q->cap] = a[k].src;
+        q->e[(tail + k) % q->cap].src = a[k].src;
     for (int k = na - 1; k > 0; k--) {
         int j = (int)hr__rng_below(rng, (uint64_t)k + 1);
         int x = (tail + k) % q->cap, y = (tail + j) % q->cap;
-        int32_t t = q->src[x];
-        q->src[x] = q->src[y];
-        q->src[y] = t;
+        int32_t t = q->e[x].src;
+        q->e[x].src = q->e[y].src;
+        q->e[y].src = t;
     }
     q->n += na;
     if (q->n == 0)
         return -1;
-    int32_t got = q->src[q->head];
+    int32_t got = q->e[q->head].src;
     q->head = (q->head + 1) % q->cap;
     q->n--;
     return got;
 }
 
 /* Heap order: higher priority first, then higher tie key. */
-static int above(const hr_rqueue *q, int i, int j)
+static int above(const hr_qentry *x, const hr_qentry *y)
 {
-    return q->prio[i] != q->prio[j] ? q->prio[i] > q->prio[j] : q->tie[i] > q->tie[j];
-}
-
-static void swap_at(hr_rqueue *q, int i, int j)
-{
-    int32_t s = q->src[i];
-    q->src[i] = q->src[j];
-    q->src[j] = s;
-    uint64_t t = q->prio[i];
-    q->prio[i] = q->prio[j];
-    q->prio[j] = t;
-    t = q->tie[i];
-    q->tie[i] = q->tie[j];
-    q->tie[j] = t;
+    return x->prio != y->prio ? x->prio > y->prio : x->tie > y->tie;
 }
 
 int hr__rule_priority(hr_rqueue *q, const hr_arrival *a, int na, hr_rng *rng, uint8_t *lost)
 {
     memset(lost, 0, (size_t)na);
-    if (reserve(q, q->n + na, 1) != 0)
+    if (reserve(q, q->n + na) != 0)
         return -2;
+    hr_qentry *h = q->e;
     for (int k = 0; k < na; k++) {
+        hr_qentry x = { a[k].prio, hr__rng_next(rng), a[k].src };
         int i = q->n++;
-        q->src[i] = a[k].src;
-        q->prio[i] = a[k].prio;
-        q->tie[i] = hr__rng_next(rng);
-        while (i > 0 && above(q, i, (i - 1) / 2)) {
-            swap_at(q, i, (i - 1) / 2);
-            i = (i - 1) / 2;
-        }
+        for (; i > 0 && above(&x, &h[(i - 1) / 2]); i = (i - 1) / 2)
+            h[i] = h[(i - 1) / 2];
+        h[i] = x;
     }
     if (q->n == 0)
         return -1;
-    int32_t got = q->src[0];
-    swap_at(q, 0, --q->n);
-    for (int i = 0;;) {
-        int l = 2 * i + 1, r = l + 1, top = i;
-        if (l < q->n && above(q, l, top))
-            top = l;
-        if (r < q->n && above(q, r, top))
-            top = r;
-        if (top == i)
+    int32_t got = h[0].src;
+    hr_qentry x = h[--q->n];
+    int i = 0;
+    for (;;) {
+        int l = 2 * i + 1, r = l + 1, top = l;
+        if (l >= q->n)
             break;
-        swap_at(q, i, top);
+        if (r < q->n && above(&h[r], &h[l]))
+            top = r;
+        if (!above(&h[top], &x))
+            break;
+        h[i] = h[top];
         i = top;
     }
+    h[i] = x;
     return got;
 }
 

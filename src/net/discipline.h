@@ -24,11 +24,14 @@ typedef enum hr_disc_send {
 
 /* A receiver's waiting messages (fifo, priority), named by their senders: a sender has at most
  * one message out, so there are at most p. fifo keeps a ring from head; priority a binary heap
- * on (prio, tie) in [0, n). */
+ * on (prio, tie) in [0, n). An entry's fields lie together: a step of the heap reads one line. */
+typedef struct hr_qentry {
+    uint64_t prio, tie;    /* priority only */
+    int32_t  src;
+} hr_qentry;
 typedef struct hr_rqueue {
-    int32_t  *src;
-    uint64_t *prio, *tie;  /* priority only */
-    int       n, cap, head;
+    hr_qentry *e;
+    int        n, cap, head;
 } hr_rqueue;
 
 /* One message arriving at a receiver in a round. */
