@@ -151,9 +151,10 @@ int hr__clocks_was_parked(hr_clocks *c, int q)
     return was;
 }
 
-void hr__clocks_unpark(hr_clocks *c, int q)
+void hr__clocks_unpark(hr_clocks *c, int q, hr_time from)
 {
     hr__mutex_lock(&c->lock);
     c->parked[q] = 0;
+    set(c, &c->route, q, from);
     hr__mutex_unlock(&c->lock);
 }

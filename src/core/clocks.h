@@ -59,8 +59,12 @@ enum { HR_CLOCKS_ALL, HR_CLOCKS_ROUTE, HR_CLOCKS_EVENTS };
  * nobody), into t[0 .. n) and id[0 .. n): HR_TIME_INF and -1 past the last finite one. Reads
  * the stale ones first. */
 void hr__clocks_least(hr_clocks *c, int which, int not1, int not2, int n, hr_time *t, int *id);
-/* Whether q was parked when last read (route only); and forget that it was. */
+/* Whether q was parked when last read (route only). */
 int  hr__clocks_was_parked(hr_clocks *c, int q);
-void hr__clocks_unpark(hr_clocks *c, int q);
+/* Forget that q was parked: a message routed to it ends its receive, and it injects nothing
+ * before `from` (transit.c). The route tree holds `from` for q until q is read again: until
+ * then, q's own touch may still be on its way (q may have left its wait and be touching on
+ * another thread), and without a key the tree would leave q out of every decision meanwhile. */
+void hr__clocks_unpark(hr_clocks *c, int q, hr_time from);
 
 #endif

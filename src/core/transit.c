@@ -275,9 +275,6 @@ static hr_time route_top(hr_machine *m, hr_transit *tr, int decider)
     /* Its park's fields stand while the lock is held, whether or not it has woken since. */
     int ends = decider != SERIAL && msg->dst != decider &&
                hr__clocks_was_parked(&m->clocks, msg->dst) && ends_park(r, msg);
-    if (ends)
-        hr__clocks_unpark(&m->clocks, msg->dst);
-    int unparked = ends && hr__proc_unpark(r);
     atomic_fetch_add(&r->news, 1);
     m->link_msg = (uint64_t)src << 32 | (msg->seq & 0xffffffffu);
     hr_time a = hr__net_route(&tr->net, src, msg->dst, msg->sent, msg->len);
@@ -285,6 +282,15 @@ static hr_time route_top(hr_machine *m, hr_transit *tr, int decider)
     hr_time back = r->park_need == 0 && r->park_src == src &&
                            (r->park_tag == HR_ANY_TAG || r->park_tag == msg->tag)
                        ? a : hr__tadd(msg->sent, m->cost.tau);
+    /* The route tree keeps back for r until it reads r again. It once forgot the park and kept
+     * no key: r, woken meanwhile by a message put in its mailbox, had unparked itself, and its
+     * touch had not reached the stale list yet (its carrier preempted between the two, seen
+     * with three carriers under ThreadSanitizer). The next decision left r out as parked, with
+     * nothing to bound it, and routed past the message r sent once it took this one: the
+     * canonical order broke. */
+    if (ends)
+        hr__clocks_unpark(&m->clocks, msg->dst, back);
+    int unparked = ends && hr__proc_unpark(r);
     atomic_store_explicit(&msg->routed, 1, memory_order_release);   /* msg is r's from here */
     if (unparked)
         hr__wake(r);

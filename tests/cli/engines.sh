@@ -5,9 +5,8 @@
 # discipline and bounded buffers) at p = 4 and 8 on every topology kind that has p processors,
 # and configs/teaching, on one carrier thread, on three (more than this box may have cores, so
 # that fibers migrate between threads whatever the box), and on three with HREMU_JITTER=1
-# (which makes fibers yield at random); every row verified. Under ThreadSanitizer, on one
-# carrier, plainly and jittered (below). Reads columns by name (--columns from the header). The last line
-# is "N passed, M failed".
+# (which makes fibers yield at random); every row verified, under every sanitizer too. Reads
+# columns by name (--columns from the header). The last line is "N passed, M failed".
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 BIN=${HREMU_BIN:-./hremu}
@@ -15,14 +14,7 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/hremu-engines.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT INT TERM
 pass=0
 fail=0
-# JITTER:CARRIERS. Under ThreadSanitizer, one carrier only: on several, a rare break of the
-# canonical order (an internal error, the row failed) is open there (docs/architecture.md,
-# "Carriers"); it has not been seen without TSan.
-RUNS="0:1 0:3 1:3"
-if grep -q __tsan_init "$BIN" 2>/dev/null; then
-    RUNS="0:1 1:1"
-    echo "SKIP: carriers = 3 under ThreadSanitizer (a rare canonical-order break is open there)"
-fi
+RUNS="0:1 0:3 1:3"    # JITTER:CARRIERS
 topologies() {
     case $1 in
     4) echo "complete, ring, hypercube, mesh 2x2, torus 2x2, fattree" ;;
