@@ -259,6 +259,52 @@ START_TEST(test_round_ocpc_collisions_destroy_all)
 }
 END_TEST
 
+/* ---- message sizes ---------------------------------------------------------------------------- */
+
+/* P i sends ring_len[i] bytes to P i+1 (mod 4), byte k being (31 i + k) mod 256: up to 24
+ * bytes travel in the round engine's slots (core.h, HR_ROUND_INLINE), longer ones in buffers.
+ * Each receiver checks what it got; ok[i] says P i's check passed. */
+static const size_t ring_len[4] = { 1, 24, 25, 300 };
+
+static void body_sizes(hr_proc *p, void *arg)
+{
+    int *ok = arg, me = hr_pid(p), from = (me + 3) % 4;
+    unsigned char out[300], in[300];
+    for (size_t k = 0; k < ring_len[me]; k++)
+        out[k] = (unsigned char)(31 * me + (int)k);
+    ck_assert_int_eq(hr_round_send(p, (me + 1) % 4, out, ring_len[me], 0), HR_FATE_SENT);
+    hr_round_end(p, 0);
+    hr_status st;
+    int got = hr_round_recv(p, in, sizeof in, &st);
+    int good = got == 1 && st.source == from && st.bytes == ring_len[from] &&
+               hr_round_fate(p) == HR_FATE_DELIVERED;
+    for (size_t k = 0; good && k < ring_len[from]; k++)
+        good = in[k] == (unsigned char)(31 * from + (int)k);
+    ok[me] = good && hr_round_recv(p, in, sizeof in, NULL) == 0;   /* taken once */
+}
+
+START_TEST(test_round_message_sizes)
+{
+    static const char *engines[] = { "threads", "fibers" };
+    for (int e = 0; e < 2; e++) {
+        hr_machine_config cfg = hr_test_config(4, "priority");
+        cfg.engine = engines[e];
+        int ok[4] = { 0 };
+        hr_run_result res;
+        hr_test_run(&cfg, body_sizes, ok, &res);
+        ck_assert_msg(res.status == HR_OK, "%s", res.report);
+        for (int i = 0; i < 4; i++)
+            ck_assert_msg(ok[i], "%s: P%d received something else", engines[e], i);
+        /* One round, as long as its longest message: tau + sigma * 300 (cm5: 88 us + 15 us). */
+        ck_assert_int_eq(res.rounds, 1);
+        ck_assert_double_eq_tol(res.model_time_s, 88e-6 + 300 * 50e-9, 1e-12);
+        ck_assert_uint_eq(res.messages, 4);
+        ck_assert_uint_eq(res.bytes, 1 + 24 + 25 + 300);
+        ck_assert_uint_eq(res.max_in_bytes, 300);
+    }
+}
+END_TEST
+
 /* ---- misuse --------------------------------------------------------------------------------- */
 
 static void body_two_sends(hr_proc *p, void *arg)
@@ -670,6 +716,7 @@ Suite *hr_round_suite(void)
     tcase_add_test(tc, test_round_trace);
     tcase_add_test(tc, test_round_arbitrary_one_wins);
     tcase_add_test(tc, test_round_ocpc_collisions_destroy_all);
+    tcase_add_test(tc, test_round_message_sizes);
     tcase_add_test(tc, test_round_misuse_is_reported);
     suite_add_tcase(s, tc);
     tc = tcase_create("engine");

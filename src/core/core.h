@@ -134,14 +134,16 @@ typedef struct hr_rbuf hr_rbuf;    /* a bounded receive buffer (buffer.c) */
 typedef struct hr_ctx_table hr_ctx_table;  /* groups' contexts (context.c) */
 typedef struct hr_transit hr_transit;  /* arrivals decided in canonical order (transit.c) */
 
-/* A processor's part of the round engine (round.c). The slot is what the serial part of a round
- * reads and writes for every processor: the owner writes its message and `more` before it ends a
- * round, the last processor to end it writes the fates, and the owner reads them after the round.
- * The slots lie side by side in the machine (m->rnd_slot), so that the serial part scans p
- * slots of 32 bytes, not p processors. The rest stays with the processor: its message's bytes,
- * the message it received, and its queue as a receiver, which the serial part touches only for
- * the processors that send or receive. */
+/* A processor's part of the round engine (round.c), in three places. Its slot is what the
+ * serial part of a round reads and writes for every sender: the owner writes its message and
+ * `more` before it ends a round, the last processor to end it writes the fates, and the owner
+ * reads its fate after the round. Its in-box is what the serial part writes for a receiver:
+ * its queue, its random stream, the message it takes. Both lie side by side in the machine
+ * (m->rnd_slot, m->rnd_in), a line or two each, so that the serial part scans p slots of 64
+ * bytes and touches a line of each receiver, not their hr_procs 1.5 KiB apart. A message of
+ * up to HR_ROUND_INLINE bytes travels inside them; a longer one in the buffers below. */
 enum { HR_ROUT_NONE, HR_ROUT_NEW, HR_ROUT_QUEUED };
+#define HR_ROUND_INLINE 24
 typedef struct hr_round_slot {
     hr_time        clock;       /* the owner's clock when it ended the round */
     uint64_t       prio;        /* the message out: at most one (a queued one stays until it */
@@ -151,20 +153,24 @@ typedef struct hr_round_slot {
     uint8_t        fate;        /* hr_fate after the round */
     uint8_t        sent;        /* sent in the current round */
     uint8_t        more;
+    uint64_t       nsent;       /* round messages sent this run: the last one's number + 1 */
+    unsigned char  bytes[HR_ROUND_INLINE];   /* the message out's bytes, when they fit */
 } hr_round_slot;
+
+typedef struct hr_round_in {
+    hr_rqueue      queue;       /* what waits for this receiver (fifo, priority) */
+    int32_t        got_src;     /* the message taken in the last round: its source, -1: none */
+    uint64_t       got_len;
+    hr_rng         rng;         /* the discipline's draws for this receiver */
+    unsigned char  got[HR_ROUND_INLINE];     /* its bytes, when they fit */
+} hr_round_in;
 
 typedef struct hr_round_proc {
     hr_round_slot *slot;        /* &m->rnd_slot[id] */
-    uint64_t       nsent;       /* round messages sent this run: the last one's number + 1 */
-    size_t         cap;
-    unsigned char *buf;         /* the message out's bytes */
-    /* the message received in the last round */
-    int            got_src;     /* -1: none */
-    size_t         got_len, got_cap;
-    unsigned char *got;
-    /* as a receiver */
-    hr_rqueue      queue;
-    hr_rng         rng;         /* the discipline's draws for this receiver */
+    hr_round_in   *in;          /* &m->rnd_in[id] */
+    size_t         cap, got_cap;
+    unsigned char *buf;         /* the message out's bytes, when they do not fit its slot */
+    unsigned char *got;         /* the message taken's, when they do not fit the in-box */
 } hr_round_proc;
 
 typedef struct hr_region {
@@ -392,7 +398,8 @@ typedef struct hr_machine {
     int                  rnd_more;      /* processors that said more in the last round */
     int                  rnd_counted;   /* the last round counted (something happened in it) */
     hr_time              rnd_end;       /* when the last round ended: every clock leaves it then */
-    hr_round_slot       *rnd_slot;      /* [p] the processors' slots (hr_round_slot) */
+    hr_round_slot       *rnd_slot;      /* [p] the senders' slots (hr_round_slot), and */
+    hr_round_in         *rnd_in;        /* [p] the receivers' in-boxes: round disciplines only */
     uint32_t            *rnd_queued;    /* [p] messages waiting in each receiver's queue */
     uint64_t             rnd_count;     /* rounds counted in this run */
     int                 *rnd_first;     /* [p+1] arrivals by receiver: offsets into rnd_arr */

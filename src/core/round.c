@@ -31,18 +31,23 @@
 
 int hr__round_init(hr_machine *m)
 {
+    if (!(m->disc->traits & HR_DISC_IN_ROUNDS))
+        return HR_OK;                 /* hr_round_* refuse to run: nothing to keep */
     size_t p = (size_t)m->p;
     m->rnd_first = malloc((p + 1) * sizeof *m->rnd_first);
     m->rnd_next = malloc(p * sizeof *m->rnd_next);
     m->rnd_arr = malloc(p * sizeof *m->rnd_arr);
     m->rnd_lost = malloc(p);
     m->rnd_slot = calloc(p, sizeof *m->rnd_slot);
+    m->rnd_in = calloc(p, sizeof *m->rnd_in);
     m->rnd_queued = calloc(p, sizeof *m->rnd_queued);
     if (m->rnd_first == NULL || m->rnd_next == NULL || m->rnd_arr == NULL || m->rnd_lost == NULL ||
-        m->rnd_slot == NULL || m->rnd_queued == NULL)
+        m->rnd_slot == NULL || m->rnd_in == NULL || m->rnd_queued == NULL)
         return HR_ENOMEM;
-    for (int i = 0; m->procs != NULL && i < m->p; i++)
+    for (int i = 0; m->procs != NULL && i < m->p; i++) {
         m->procs[i].rnd.slot = &m->rnd_slot[i];
+        m->procs[i].rnd.in = &m->rnd_in[i];
+    }
     return HR_OK;
 }
 
@@ -52,27 +57,30 @@ void hr__round_destroy(hr_machine *m)
         hr_round_proc *r = &m->procs[i].rnd;
         free(r->buf);
         free(r->got);
-        hr__rqueue_free(&r->queue);
+        if (m->rnd_in != NULL)
+            hr__rqueue_free(&m->rnd_in[i].queue);
     }
     free(m->rnd_first);
     free(m->rnd_next);
     free(m->rnd_arr);
     free(m->rnd_lost);
     free(m->rnd_slot);
+    free(m->rnd_in);
     free(m->rnd_queued);
 }
 
 void hr__round_reset(hr_proc *p)
 {
     hr_round_proc *r = &p->rnd;
+    if (r->slot == NULL)
+        return;                       /* not a round discipline */
     *r->slot = (hr_round_slot){ .state = HR_ROUT_NONE, .fate = HR_FATE_NONE };
+    hr_round_in *in = r->in;
+    in->queue.n = in->queue.head = 0;
+    in->got_src = -1;
+    in->got_len = 0;
+    hr__rng_seed(&in->rng, p->m->cfg.seed, RULE_STREAM + (uint64_t)p->id);
     p->m->rnd_queued[p->id] = 0;
-    r->nsent = 0;
-    r->got_src = -1;
-    r->got_len = 0;
-    r->queue.n = 0;
-    r->queue.head = 0;
-    hr__rng_seed(&r->rng, p->m->cfg.seed, RULE_STREAM + (uint64_t)p->id);
 }
 
 static void need_rounds(hr_proc *p, const char *call)
@@ -112,36 +120,47 @@ hr_fate hr_round_send(hr_proc *p, int dest, const void *buf, size_t len, uint64_
         hr__misuse(p, "hr_round_send: a second message in one round (one per round)");
     if (sl->state == HR_ROUT_QUEUED)
         return HR_FATE_STALLED;
-    if (reserve(&r->buf, &r->cap, hr__kept(p->m, len)) != 0)
-        hr_fail(p, "out of memory sending %zu bytes", len);
-    hr__copy_bytes(p->m, r->buf, buf, len);
+    unsigned char *to = sl->bytes;
+    if (len > HR_ROUND_INLINE) {
+        if (reserve(&r->buf, &r->cap, hr__kept(p->m, len)) != 0)
+            hr_fail(p, "out of memory sending %zu bytes", len);
+        to = r->buf;
+    }
+    hr__copy_bytes(p->m, to, buf, len);
     sl->dest = dest;
     sl->len = len;
     sl->prio = prio;
     sl->state = HR_ROUT_NEW;
     sl->sent = 1;
-    r->nsent++;
+    sl->nsent++;
     p->msgs_out++;
     p->bytes_out += len;
     return HR_FATE_SENT;
 }
 
-/* Receiver j takes sender s's message. 0, or -1 without memory. */
-static int deliver(hr_proc *j, hr_proc *s)
+/* Receiver j takes sender s's message, in the serial part: from s's slot (or buffer) into j's
+ * in-box (or buffer). j counts it as received when it runs again (hr_round_end). 0, or -1
+ * without memory. */
+static int deliver(hr_machine *m, int j, int s)
 {
-    hr_round_proc *rj = &j->rnd, *rs = &s->rnd;
-    size_t len = rs->slot->len;
-    if (reserve(&rj->got, &rj->got_cap, hr__kept(j->m, len)) != 0)
-        return -1;
-    hr__copy_bytes(j->m, rj->got, rs->buf, len);
-    rj->got_src = s->id;
-    rj->got_len = len;
-    if (j->m->taken != NULL)      /* the sender's round message number nsent - 1 */
-        j->m->taken(j->m->taken_arg, j, s->id, HR__TAG_ROUND, rs->nsent - 1, len, NULL);
-    j->bytes_in += len;
-    j->msgs_in++;
-    rs->slot->state = HR_ROUT_NONE;
-    rs->slot->fate = HR_FATE_DELIVERED;
+    hr_round_slot *sl = &m->rnd_slot[s];
+    hr_round_in *in = &m->rnd_in[j];
+    size_t len = sl->len;
+    const unsigned char *from = len > HR_ROUND_INLINE ? m->procs[s].rnd.buf : sl->bytes;
+    unsigned char *to = in->got;
+    if (len > HR_ROUND_INLINE) {
+        hr_round_proc *rj = &m->procs[j].rnd;
+        if (reserve(&rj->got, &rj->got_cap, hr__kept(m, len)) != 0)
+            return -1;
+        to = rj->got;
+    }
+    hr__copy_bytes(m, to, from, len);
+    in->got_src = s;
+    in->got_len = len;
+    if (m->taken != NULL)      /* the sender's round message number nsent - 1 */
+        m->taken(m->taken_arg, &m->procs[j], s, HR__TAG_ROUND, sl->nsent - 1, len, NULL);
+    sl->state = HR_ROUT_NONE;
+    sl->fate = HR_FATE_DELIVERED;
     return 0;
 }
 
@@ -219,10 +238,10 @@ static int end_round(hr_machine *m)
         int na = first[j + 1] - first[j];
         if (na == 0 && m->rnd_queued[j] == 0)
             continue;
-        hr_proc *rcv = &m->procs[j];
-        hr_rqueue *queue = &rcv->rnd.queue;
+        hr_round_in *in = &m->rnd_in[j];
+        hr_rqueue *queue = &in->queue;
         busy = 1;
-        int got = m->disc->rule(queue, a, na, &rcv->rnd.rng, m->rnd_lost);
+        int got = m->disc->rule(queue, a, na, &in->rng, m->rnd_lost);
         if (got == -2)
             return -1;
         int from_queue = got >= 0;
@@ -247,11 +266,10 @@ static int end_round(hr_machine *m)
             round_event(m, start, got, j, slot[got].prio, "delivered", queue->n);
         if (got >= 0) {
             mmax = slot[got].len > mmax ? slot[got].len : mmax;
-            if (deliver(rcv, &m->procs[got]) != 0)
+            if (deliver(m, j, got) != 0)
                 return -1;
         }
         m->rnd_queued[j] = (uint32_t)queue->n;
-        rcv->stalls += (uint64_t)queue->n;   /* each waiting message stalls its sender a round */
     }
 
     m->rnd_more = more;
@@ -272,7 +290,7 @@ int hr_round_end(hr_proc *p, int more)
     hr_round_slot *sl = p->rnd.slot;
     sl->more = more != 0;
     sl->clock = p->clock;
-    p->rnd.got_src = -1;
+    p->rnd.in->got_src = -1;
     uint32_t gen = atomic_load(&m->rnd_gen);
     if (hr__add(m, &m->rnd_arrived, 1) + 1 == m->p) {
         atomic_store_explicit(&m->rnd_arrived, 0, memory_order_relaxed);   /* the others wait */
@@ -285,12 +303,18 @@ int hr_round_end(hr_proc *p, int more)
         hr__wait_word(p, &d, &m->rnd_gen, gen);
     }
     /* The round's end, applied by each processor to itself (the serial part leaves the
-     * processors alone). */
+     * processors alone): its clock, what it received, and the stalls of the senders waiting
+     * in its queue, each a round. */
     sl->sent = 0;
     if (m->rnd_counted) {
         p->clock = m->rnd_end;
         p->rounds++;
     }
+    if (p->rnd.in->got_src >= 0) {
+        p->msgs_in++;
+        p->bytes_in += p->rnd.in->got_len;
+    }
+    p->stalls += m->rnd_queued[p->id];
     hr__proc_publish(p);
     return m->rnd_more;
 }
@@ -303,15 +327,16 @@ hr_fate hr_round_fate(const hr_proc *p)
 int hr_round_recv(hr_proc *p, void *buf, size_t cap, hr_status *st)
 {
     need_rounds(p, "hr_round_recv");
-    hr_round_proc *r = &p->rnd;
-    if (r->got_src < 0)
+    hr_round_in *in = p->rnd.in;
+    if (in->got_src < 0)
         return 0;
-    if (r->got_len > cap)
-        hr__misuse(p, "hr_round_recv: a message of %zu bytes from P%d, but room for %zu", r->got_len,
-                r->got_src, cap);
-    hr__copy_bytes(p->m, buf, r->got, r->got_len);
+    size_t len = in->got_len;
+    if (len > cap)
+        hr__misuse(p, "hr_round_recv: a message of %zu bytes from P%d, but room for %zu", len,
+                   in->got_src, cap);
+    hr__copy_bytes(p->m, buf, len > HR_ROUND_INLINE ? p->rnd.got : in->got, len);
     if (st != NULL)
-        *st = (hr_status){ r->got_src, 0, r->got_len };
-    r->got_src = -1;
+        *st = (hr_status){ in->got_src, 0, len };
+    in->got_src = -1;
     return 1;
 }
