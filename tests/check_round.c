@@ -334,24 +334,34 @@ static void body_round_left(hr_proc *p, void *arg)
 
 START_TEST(test_round_misuse_is_reported)
 {
-    hr_machine_config cfg = hr_test_config(2, "fifo");
-    hr_run_result res;
-    hr_test_run(&cfg, body_two_sends, NULL, &res);
-    ck_assert_int_eq(res.status, HR_EMISUSE);
-    ck_assert_msg(strstr(res.report, "a second message in one round") != NULL, "%s", res.report);
+    /* On both engines: on fibers with one carrier, the round's waiters are woken in a batch
+     * (threads.c, hr__release_word), and a deadlock among them is still found. */
+    static const char *engines[] = { "threads", "fibers" };
+    for (int e = 0; e < 2; e++) {
+        hr_machine_config cfg = hr_test_config(2, "fifo");
+        cfg.engine = engines[e];
+        hr_run_result res;
+        hr_test_run(&cfg, body_two_sends, NULL, &res);
+        ck_assert_int_eq(res.status, HR_EMISUSE);
+        ck_assert_msg(strstr(res.report, "a second message in one round") != NULL, "%s",
+                      res.report);
 
-    cfg = hr_test_config(2, "async");
-    hr_test_run(&cfg, body_round_on_async, NULL, &res);
-    ck_assert_int_eq(res.status, HR_EMISUSE);
-    ck_assert_msg(strstr(res.report, "discipline async has no rounds") != NULL, "%s", res.report);
+        cfg = hr_test_config(2, "async");
+        cfg.engine = engines[e];
+        hr_test_run(&cfg, body_round_on_async, NULL, &res);
+        ck_assert_int_eq(res.status, HR_EMISUSE);
+        ck_assert_msg(strstr(res.report, "discipline async has no rounds") != NULL, "%s",
+                      res.report);
 
-    cfg = hr_test_config(3, "arbitrary");
-    hr_test_run(&cfg, body_round_left, NULL, &res);
-    ck_assert_int_eq(res.status, HR_EDEADLK);
-    ck_assert_msg(strstr(res.report, "P0 waits in hr_round_end") != NULL, "%s", res.report);
-    ck_assert_msg(strstr(res.report, "P2 waits in hr_round_end") != NULL, "%s", res.report);
-    ck_assert_msg(strstr(res.report, "P1 has returned from the algorithm") != NULL, "%s",
-                  res.report);
+        cfg = hr_test_config(3, "arbitrary");
+        cfg.engine = engines[e];
+        hr_test_run(&cfg, body_round_left, NULL, &res);
+        ck_assert_int_eq(res.status, HR_EDEADLK);
+        ck_assert_msg(strstr(res.report, "P0 waits in hr_round_end") != NULL, "%s", res.report);
+        ck_assert_msg(strstr(res.report, "P2 waits in hr_round_end") != NULL, "%s", res.report);
+        ck_assert_msg(strstr(res.report, "P1 has returned from the algorithm") != NULL, "%s",
+                      res.report);
+    }
 }
 END_TEST
 

@@ -219,6 +219,9 @@ struct hr_proc {
      *    engine runs it (threads.c, wait.c) */
     HR_ENG_HEAD;
     struct hr_machine *m;
+    /* -- read at every communication call (hr__proc_comm_point), so kept on m's line */
+    uint64_t         jitter;      /* its jitter PRNG state; 0 = no jitter */
+    int              nviews;      /* blocks it views now (views, below) */
     jmp_buf          exit;        /* hr__proc_exit leaves the algorithm through it */
     hr_wait_desc     wait;        /* what it waits for, while it waits: written before it
                                    * blocks, read by the resolver and the report */
@@ -236,9 +239,6 @@ struct hr_proc {
     uint64_t         msgs_in;     /* messages absorbed from others: msgs_out's counterpart */
     uint64_t         colls;       /* collective calls (hr__coll_begin) */
 
-    /* -- its random stream for jitter (its own stream and memory are in the head) */
-    uint64_t         jitter;      /* jitter PRNG state; 0 = no jitter */
-
     /* -- point-to-point and collective blocks (p2p.c) */
     hr__mbox         box;
     hr_request      *pending;     /* receives posted by hr_irecv and not yet matched, in order */
@@ -248,7 +248,7 @@ struct hr_proc {
     hr_msg          *refs;        /* REF messages posted since the last hr__coll_complete, and
                                      LEND messages since the last hr__view_end */
     int             *views;       /* sources of the blocks it views now (views_cap slots) */
-    int              nviews, views_cap;
+    int              views_cap;
     int              coll_tag;    /* its messages' internal tag: HR__TAG_COLL, or a group's */
     char             coll_what[64]; /* the collective it is in, for the report (hr__coll_begin) */
     char             coll_name[64]; /* the outermost collective it is in, for its event */
@@ -292,6 +292,8 @@ struct hr_proc {
      * file says who writes and who reads them). */
     _Alignas(64) _Atomic hr_time pub_clock;
     _Atomic uint32_t state;
+    _Atomic int      stale;       /* pub_clock, parked or event changed since clocks.c last read
+                                   * them (on pub_clock's line: every publish reads it) */
     _Atomic hr_time  event;
     _Atomic int      granted;
     _Atomic hr_time  grant_ev;    /* the event the resolver granted (wait.c): a grant forces
@@ -301,8 +303,6 @@ struct hr_proc {
     _Atomic int      wake_on;     /* a blocked receive's source (HR_ANY: any); else HR__WAKE_NEVER */
     _Atomic int      parked;      /* asleep in a receive with no routed message to take: it can
                                    * inject nothing until a message is routed to it (transit.c) */
-    _Atomic int      stale;       /* pub_clock, parked or event changed since clocks.c last read
-                                   * them */
     struct hr_proc  *stale_next;  /* on clocks.c's list of stale processors */
     _Atomic int      sync_open;   /* its rendezvous messages posted, not yet committed by their
                                    * receivers (p2p.c): it may not park meanwhile (transit.c) */

@@ -145,7 +145,6 @@ typedef struct fiber {
     runner           *on;        /* the carrier running it, or that it last ran on */
     _Atomic uint32_t *word;      /* what it sleeps on, or NULL ... */
     uint32_t          val;       /* ... while it holds this */
-    int               queued;    /* in the ready queue */
     /* Leaving its carrier: already asleep or queued for the others, its registers not yet
      * saved. A carrier that takes it from the queue waits for its scheduler to clear this. */
     _Atomic int       saving;
@@ -173,7 +172,9 @@ struct carrier {
     _Atomic int       nready;    /* also read unlocked, as a hint, by a carrier about to wait */
     int               running;   /* fibers on a carrier and not leaving it */
     int               ndone;
-    int              *others;    /* fibers asleep on a word outside every hr_proc */
+    uint8_t          *queued;    /* [p] in the ready queue (here, not in the fiber: a waker need
+                                  * not touch the fiber's line) */
+    struct sleeper   *others;    /* fibers asleep on a word outside every hr_proc */
     int               nothers;
     void            (*entry)(hr_proc *p);
     size_t            stack;
@@ -182,6 +183,14 @@ struct carrier {
     size_t            slot, stacks_len;
     int               canaries;  /* guards are canary words, not protected pages (start) */
 };
+
+/* A fiber asleep on a word outside every hr_proc (the round's), and what it holds: a waker
+ * reads these, not the fiber. */
+typedef struct sleeper {
+    _Atomic uint32_t *word;
+    uint32_t          val;
+    int               id;
+} sleeper;
 
 static carrier *carrier_of(hr_machine *m)
 {
@@ -302,9 +311,9 @@ static void hand_over(carrier *c, int i)
 
 static void push_ready(carrier *c, int i)
 {
-    if (c->f[i].queued)
+    if (c->queued[i])
         return;
-    c->f[i].queued = 1;
+    c->queued[i] = 1;
     c->ready[c->tail] = i;
     if (++c->tail == c->p + 1)     /* a ring of p + 1: no division on the hot path */
         c->tail = 0;
@@ -321,7 +330,7 @@ static int pop_ready(carrier *c)
     int i = c->ready[c->head];
     if (++c->head == c->p + 1)
         c->head = 0;
-    c->f[i].queued = 0;
+    c->queued[i] = 0;
     atomic_store_explicit(&c->nready, atomic_load_explicit(&c->nready, memory_order_relaxed) - 1,
                           memory_order_relaxed);
     return i;
@@ -486,6 +495,7 @@ static void fibers_stop(hr_machine *m)
     free(c->r);
     free(c->ready);
     free(c->others);
+    free(c->queued);
     free(c);
     m->fibers = NULL;
 }
@@ -509,7 +519,9 @@ static int fibers_start(hr_machine *m, void (*entry)(hr_proc *p))
     c->r = calloc((size_t)c->nr, sizeof *c->r);
     c->ready = malloc(sizeof *c->ready * (size_t)(c->p + 1));
     c->others = malloc(sizeof *c->others * (size_t)c->p);
-    if (c->f == NULL || c->r == NULL || c->ready == NULL || c->others == NULL) {
+    c->queued = calloc((size_t)c->p, 1);
+    if (c->f == NULL || c->r == NULL || c->ready == NULL || c->others == NULL ||
+        c->queued == NULL) {
         fibers_stop(m);
         return HR_ENOMEM;
     }
@@ -643,7 +655,7 @@ static void fibers_run(hr_machine *m)
     c->running = c->ndone = c->nothers = c->nidle = 0;
     for (int i = 0; i < c->p; i++) {
         c->f[i].word = NULL;
-        c->f[i].queued = 0;
+        c->queued[i] = 0;
         atomic_store(&c->f[i].saving, 0);
         fiber_prime(c, &c->f[i]);
         push_ready(c, i);
@@ -694,7 +706,7 @@ static void fibers_sleep(hr_proc *p, _Atomic uint32_t *word, uint32_t val)
     f->word = word;
     f->val = val;
     if (owner_of(p->m, word) < 0)
-        c->others[c->nothers++] = p->id;
+        c->others[c->nothers++] = (sleeper){ word, val, p->id };
     begin_leaving(c, p->id);
     unlock(c);
     hand_over(c, p->id);
@@ -706,9 +718,10 @@ static void fibers_sleep(hr_proc *p, _Atomic uint32_t *word, uint32_t val)
  * fiber sleeps on the word again, holding its value once more. Queued, it would wake for
  * nothing and sleep again without settling anew, while its place in the queue told the last
  * to settle that someone would (fibers_still). */
-static int woken_by(const carrier *c, const fiber *f, const _Atomic uint32_t *word)
+static int woken_by(const carrier *c, const _Atomic uint32_t *slept_on, uint32_t val,
+                    const _Atomic uint32_t *word)
 {
-    return f->word == word && (atomic_load(word) != f->val || atomic_load(&c->m->abort) != 0);
+    return slept_on == word && (atomic_load(word) != val || atomic_load(&c->m->abort) != 0);
 }
 
 static void fibers_wake(hr_machine *m, _Atomic uint32_t *word, int n)
@@ -717,22 +730,23 @@ static void fibers_wake(hr_machine *m, _Atomic uint32_t *word, int n)
     int i = owner_of(m, word);
     lock(c);
     if (i >= 0) {
-        if (woken_by(c, &c->f[i], word) && n > 0) {
+        if (woken_by(c, c->f[i].word, c->f[i].val, word) && n > 0) {
             c->f[i].word = NULL;
             push_ready(c, i);
         }
         unlock(c);
         return;
     }
+    /* A fiber taken off this list keeps its word in f->word: only a wake on its own state word
+     * reads that, and no such word is one of these; its next sleep sets it anew. */
     int k = 0;
     for (int j = 0; j < c->nothers; j++) {
-        fiber *f = &c->f[c->others[j]];
-        if (woken_by(c, f, word) && n > 0) {
-            f->word = NULL;
-            push_ready(c, c->others[j]);
+        const sleeper *sl = &c->others[j];
+        if (woken_by(c, sl->word, sl->val, word) && n > 0) {
+            push_ready(c, sl->id);
             n--;
         } else {
-            c->others[k++] = c->others[j];
+            c->others[k++] = *sl;
         }
     }
     c->nothers = k;

@@ -87,6 +87,14 @@ void hr__wake_for(hr_proc *q, int src)
 void hr__release_word(hr_machine *m, hr_proc *self, _Atomic uint32_t *word)
 {
     hr__add_u32(m, word, 1);
+    if (m->serial) {
+        /* One processor at a time (core.h, hr__add): the engine queues the waiters, and each
+         * marks itself running when it runs (hr__wait_word). Meanwhile nobody resolves: the
+         * engine says the machine does not stand still while a fiber is queued. The loop below
+         * would read every processor's state, a line each. */
+        hr__exec_wake(m, word, INT32_MAX);
+        return;
+    }
     uint64_t woken = 0;
     for (int i = 0; i < m->p; i++) {
         hr_proc *q = &m->procs[i];

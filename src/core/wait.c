@@ -202,6 +202,8 @@ void hr__wait_word(hr_proc *p, const hr_wait_desc *d, _Atomic uint32_t *word, ui
         return;
     }
     settle(p, word, val);
+    if (m->serial)      /* its releaser left that to it (hr__release_word) */
+        hr__store_u32(m, &p->state, HR_PROC_RUNNING);
 }
 
 void hr__proc_finished(hr_proc *p)
