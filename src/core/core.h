@@ -166,8 +166,6 @@ typedef struct hr_round_in {
 } hr_round_in;
 
 typedef struct hr_round_proc {
-    hr_round_slot *slot;        /* &m->rnd_slot[id] */
-    hr_round_in   *in;          /* &m->rnd_in[id] */
     size_t         cap, got_cap;
     unsigned char *buf;         /* the message out's bytes, when they do not fit its slot */
     unsigned char *got;         /* the message taken's, when they do not fit the in-box */
@@ -222,7 +220,6 @@ struct hr_proc {
     /* -- read at every communication call (hr__proc_comm_point), so kept on m's line */
     uint64_t         jitter;      /* its jitter PRNG state; 0 = no jitter */
     int              nviews;      /* blocks it views now (views, below) */
-    jmp_buf          exit;        /* hr__proc_exit leaves the algorithm through it */
     hr_wait_desc     wait;        /* what it waits for, while it waits: written before it
                                    * blocks, read by the resolver and the report */
 
@@ -238,6 +235,9 @@ struct hr_proc {
     uint64_t         msgs_out, bytes_out, bytes_in, stalls, rounds, lost;
     uint64_t         msgs_in;     /* messages absorbed from others: msgs_out's counterpart */
     uint64_t         colls;       /* collective calls (hr__coll_begin) */
+
+    /* -- how it leaves the algorithm early (below the fields every call touches: 200 bytes) */
+    jmp_buf          exit;        /* hr__proc_exit leaves the algorithm through it */
 
     /* -- point-to-point and collective blocks (p2p.c) */
     hr__mbox         box;

@@ -44,10 +44,6 @@ int hr__round_init(hr_machine *m)
     if (m->rnd_first == NULL || m->rnd_next == NULL || m->rnd_arr == NULL || m->rnd_lost == NULL ||
         m->rnd_slot == NULL || m->rnd_in == NULL || m->rnd_queued == NULL)
         return HR_ENOMEM;
-    for (int i = 0; m->procs != NULL && i < m->p; i++) {
-        m->procs[i].rnd.slot = &m->rnd_slot[i];
-        m->procs[i].rnd.in = &m->rnd_in[i];
-    }
     return HR_OK;
 }
 
@@ -71,16 +67,16 @@ void hr__round_destroy(hr_machine *m)
 
 void hr__round_reset(hr_proc *p)
 {
-    hr_round_proc *r = &p->rnd;
-    if (r->slot == NULL)
+    hr_machine *m = p->m;
+    if (m->rnd_slot == NULL)
         return;                       /* not a round discipline */
-    *r->slot = (hr_round_slot){ .state = HR_ROUT_NONE, .fate = HR_FATE_NONE };
-    hr_round_in *in = r->in;
+    m->rnd_slot[p->id] = (hr_round_slot){ .state = HR_ROUT_NONE, .fate = HR_FATE_NONE };
+    hr_round_in *in = &m->rnd_in[p->id];
     in->queue.n = in->queue.head = 0;
     in->got_src = -1;
     in->got_len = 0;
-    hr__rng_seed(&in->rng, p->m->cfg.seed, RULE_STREAM + (uint64_t)p->id);
-    p->m->rnd_queued[p->id] = 0;
+    hr__rng_seed(&in->rng, m->cfg.seed, RULE_STREAM + (uint64_t)p->id);
+    m->rnd_queued[p->id] = 0;
 }
 
 static void need_rounds(hr_proc *p, const char *call)
@@ -115,7 +111,7 @@ hr_fate hr_round_send(hr_proc *p, int dest, const void *buf, size_t len, uint64_
     hr__proc_comm_point(p);
     hr__proc_check_link(p, dest, "hr_round_send");
     hr_round_proc *r = &p->rnd;
-    hr_round_slot *sl = r->slot;
+    hr_round_slot *sl = &p->m->rnd_slot[p->id];
     if (sl->sent)
         hr__misuse(p, "hr_round_send: a second message in one round (one per round)");
     if (sl->state == HR_ROUT_QUEUED)
@@ -287,10 +283,11 @@ int hr_round_end(hr_proc *p, int more)
     need_rounds(p, "hr_round_end");
     hr__proc_comm_point(p);
     hr_machine *m = p->m;
-    hr_round_slot *sl = p->rnd.slot;
+    hr_round_slot *sl = &m->rnd_slot[p->id];
+    hr_round_in *in = &m->rnd_in[p->id];
     sl->more = more != 0;
     sl->clock = p->clock;
-    p->rnd.in->got_src = -1;
+    in->got_src = -1;
     uint32_t gen = atomic_load(&m->rnd_gen);
     if (hr__add(m, &m->rnd_arrived, 1) + 1 == m->p) {
         atomic_store_explicit(&m->rnd_arrived, 0, memory_order_relaxed);   /* the others wait */
@@ -310,9 +307,9 @@ int hr_round_end(hr_proc *p, int more)
         p->clock = m->rnd_end;
         p->rounds++;
     }
-    if (p->rnd.in->got_src >= 0) {
+    if (in->got_src >= 0) {
         p->msgs_in++;
-        p->bytes_in += p->rnd.in->got_len;
+        p->bytes_in += in->got_len;
     }
     p->stalls += m->rnd_queued[p->id];
     hr__proc_publish(p);
@@ -321,13 +318,13 @@ int hr_round_end(hr_proc *p, int more)
 
 hr_fate hr_round_fate(const hr_proc *p)
 {
-    return (hr_fate)p->rnd.slot->fate;
+    return (hr_fate)p->m->rnd_slot[p->id].fate;
 }
 
 int hr_round_recv(hr_proc *p, void *buf, size_t cap, hr_status *st)
 {
     need_rounds(p, "hr_round_recv");
-    hr_round_in *in = p->rnd.in;
+    hr_round_in *in = &p->m->rnd_in[p->id];
     if (in->got_src < 0)
         return 0;
     size_t len = in->got_len;
