@@ -334,34 +334,33 @@ static void body_round_left(hr_proc *p, void *arg)
 
 START_TEST(test_round_misuse_is_reported)
 {
-    /* On both engines: on fibers with one carrier, the round's waiters are woken in a batch
-     * (threads.c, hr__release_word), and a deadlock among them is still found. */
+    /* Each case on both engines: on fibers with one carrier, the round's waiters are woken in a
+     * batch (threads.c, hr__release_word), and a deadlock among them is still found. */
+    static const struct {
+        int         p;
+        const char *disc;
+        void      (*body)(hr_proc *, void *);
+        int         status;
+        const char *said[3];
+    } cases[] = {
+        { 2, "fifo", body_two_sends, HR_EMISUSE, { "a second message in one round" } },
+        { 2, "async", body_round_on_async, HR_EMISUSE, { "discipline async has no rounds" } },
+        { 3, "arbitrary", body_round_left, HR_EDEADLK,
+          { "P0 waits in hr_round_end", "P2 waits in hr_round_end",
+            "P1 has returned from the algorithm" } },
+    };
     static const char *engines[] = { "threads", "fibers" };
-    for (int e = 0; e < 2; e++) {
-        hr_machine_config cfg = hr_test_config(2, "fifo");
-        cfg.engine = engines[e];
-        hr_run_result res;
-        hr_test_run(&cfg, body_two_sends, NULL, &res);
-        ck_assert_int_eq(res.status, HR_EMISUSE);
-        ck_assert_msg(strstr(res.report, "a second message in one round") != NULL, "%s",
-                      res.report);
-
-        cfg = hr_test_config(2, "async");
-        cfg.engine = engines[e];
-        hr_test_run(&cfg, body_round_on_async, NULL, &res);
-        ck_assert_int_eq(res.status, HR_EMISUSE);
-        ck_assert_msg(strstr(res.report, "discipline async has no rounds") != NULL, "%s",
-                      res.report);
-
-        cfg = hr_test_config(3, "arbitrary");
-        cfg.engine = engines[e];
-        hr_test_run(&cfg, body_round_left, NULL, &res);
-        ck_assert_int_eq(res.status, HR_EDEADLK);
-        ck_assert_msg(strstr(res.report, "P0 waits in hr_round_end") != NULL, "%s", res.report);
-        ck_assert_msg(strstr(res.report, "P2 waits in hr_round_end") != NULL, "%s", res.report);
-        ck_assert_msg(strstr(res.report, "P1 has returned from the algorithm") != NULL, "%s",
-                      res.report);
-    }
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+        for (int e = 0; e < 2; e++) {
+            hr_machine_config cfg = hr_test_config(cases[k].p, cases[k].disc);
+            cfg.engine = engines[e];
+            hr_run_result res;
+            hr_test_run(&cfg, cases[k].body, NULL, &res);
+            ck_assert_int_eq(res.status, cases[k].status);
+            for (int i = 0; i < 3 && cases[k].said[i] != NULL; i++)
+                ck_assert_msg(strstr(res.report, cases[k].said[i]) != NULL, "%s: %s",
+                              engines[e], res.report);
+        }
 }
 END_TEST
 

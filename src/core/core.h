@@ -567,31 +567,20 @@ static inline void hr__proc_check_range(hr_proc *p)
  * nobody runs beside the one that writes them, and a processor stops running only inside a
  * call the compiler cannot see through (the switch). These read-modify-writes are then a
  * relaxed load and store; otherwise they are the seq_cst ones. On the round barrier's path
- * the locked instructions were half of what a processor cost a round (docs/architecture.md). */
-static inline int hr__add(const hr_machine *m, _Atomic int *a, int v)
-{
-    if (!m->serial)
-        return atomic_fetch_add(a, v);
-    int old = atomic_load_explicit(a, memory_order_relaxed);
-    atomic_store_explicit(a, old + v, memory_order_relaxed);
-    return old;
-}
-static inline uint32_t hr__add_u32(const hr_machine *m, _Atomic uint32_t *a, uint32_t v)
-{
-    if (!m->serial)
-        return atomic_fetch_add(a, v);
-    uint32_t old = atomic_load_explicit(a, memory_order_relaxed);
-    atomic_store_explicit(a, old + v, memory_order_relaxed);
-    return old;
-}
-static inline void hr__add_u64(const hr_machine *m, _Atomic uint64_t *a, uint64_t v)
-{
-    if (!m->serial)
-        atomic_fetch_add(a, v);
-    else
-        atomic_store_explicit(a, atomic_load_explicit(a, memory_order_relaxed) + v,
-                              memory_order_relaxed);
-}
+ * that saves 8 % of a round at p = 1024 and 16 % at p = 256 (docs/architecture.md). */
+#define HR__SERIAL_ADD(name, T)                                                                \
+    static inline T name(const hr_machine *m, _Atomic T *a, T v)                               \
+    {                                                                                          \
+        if (!m->serial)                                                                        \
+            return atomic_fetch_add(a, v);                                                     \
+        T old = atomic_load_explicit(a, memory_order_relaxed);                                 \
+        atomic_store_explicit(a, old + v, memory_order_relaxed);                               \
+        return old;                                                                            \
+    }
+HR__SERIAL_ADD(hr__add, int)
+HR__SERIAL_ADD(hr__add_u32, uint32_t)
+HR__SERIAL_ADD(hr__add_u64, uint64_t)
+#undef HR__SERIAL_ADD
 static inline void hr__store_u32(const hr_machine *m, _Atomic uint32_t *a, uint32_t v)
 {
     if (!m->serial)
