@@ -3,9 +3,10 @@
 # the thread engine's model columns (all but wall_s, plan_s and the engine's own: engine,
 # stack, carriers), row for row: every config of tests/mpi/configs (every algorithm family,
 # discipline and bounded buffers) at p = 4 and 8 on every topology kind that has p processors,
-# and configs/teaching, on one carrier thread, on three (more than this box may have cores, so
-# that fibers migrate between threads whatever the box), and on three with HREMU_JITTER=1
-# (which makes fibers yield at random); every row verified, under every sanitizer too. Reads
+# and configs/teaching, on one carrier thread and on three (more than this box may have cores,
+# so that fibers migrate between threads whatever the box), each plainly and with
+# HREMU_JITTER=1 (which makes fibers yield at random); every row verified, under every
+# sanitizer too. Reads
 # columns by name (--columns from the header). The last line is "N passed, M failed".
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -14,7 +15,7 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/hremu-engines.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT INT TERM
 pass=0
 fail=0
-RUNS="0:1 0:3 1:3"    # JITTER:CARRIERS
+RUNS="0:1 1:1 0:3 1:3"    # JITTER:CARRIERS
 topologies() {
     case $1 in
     4) echo "complete, ring, hypercube, mesh 2x2, torus 2x2, fattree" ;;
