@@ -115,21 +115,26 @@ __asm__(".text\n"
 
 typedef struct carrier carrier;
 
+/* What a switch saves and resumes: a fiber's, or a carrier's scheduler's (jump). */
+typedef struct context {
+    void             *sp;        /* its saved stack pointer, while another runs */
+#if !HR_FIBER_ASM
+    ucontext_t        uc;
+#endif
+#ifdef HR_FIBER_TSAN
+    void             *tsan;      /* ThreadSanitizer's name for it */
+#endif
+} context;
+
 /* One carrier thread: the caller of hr_machine_run, or one it started. It runs fibers from the
  * shared ready queue on its own stack (the scheduler), and a fiber that leaves comes back to it. */
 typedef struct runner {
     carrier          *c;
-    void             *sched_sp;  /* the scheduler's saved stack pointer, while a fiber runs */
+    context           sched;     /* its scheduler's, while a fiber runs */
     struct fiber     *left;      /* the fiber that last switched back to the scheduler */
-#if !HR_FIBER_ASM
-    ucontext_t        sched_uc;
-#endif
     pthread_t         thread;
     void             *alt;       /* its signal stack, while protected guards are watched */
     stack_t           old_alt;
-#ifdef HR_FIBER_TSAN
-    void             *sched_tsan;
-#endif
 #ifdef HR_FIBER_ASAN
     const void       *sched_bottom;   /* the carrier thread's stack, as ASan reports it */
     size_t            sched_size;
@@ -137,10 +142,7 @@ typedef struct runner {
 } runner;
 
 typedef struct fiber {
-    void             *sp;        /* its saved stack pointer, while another runs */
-#if !HR_FIBER_ASM
-    ucontext_t        uc;
-#endif
+    context           ctx;       /* its own, while another runs */
     uint8_t          *map;       /* its slot of the stacks' mapping: a guard page, then the stack */
     runner           *on;        /* the carrier running it, or that it last ran on */
     _Atomic uint32_t *word;      /* what it sleeps on, or NULL ... */
@@ -149,9 +151,6 @@ typedef struct fiber {
      * saved. A carrier that takes it from the queue waits for its scheduler to clear this. */
     _Atomic int       saving;
     hr_proc          *p;
-#ifdef HR_FIBER_TSAN
-    void             *tsan;
-#endif
 } fiber;
 
 /* The fibers, the stacks, and what the carriers share: the ready queue (a ring of p + 1), the
@@ -222,6 +221,19 @@ static void unlock(carrier *c)
 
 static void check_canary(const carrier *c, int i);
 
+/* Save the running context in *from and resume *to, telling ThreadSanitizer. */
+static void jump(context *from, context *to)
+{
+#ifdef HR_FIBER_TSAN
+    __tsan_switch_to_fiber(to->tsan, 0);
+#endif
+#if HR_FIBER_ASM
+    hr__fib_switch(&from->sp, to->sp);
+#else
+    swapcontext(&from->uc, &to->uc);
+#endif
+}
+
 /* Switch from the scheduler of r to fiber i, and back when it leaves. */
 static void enter(runner *r, int i)
 {
@@ -235,14 +247,7 @@ static void enter(runner *r, int i)
     void *fake = NULL;
     __sanitizer_start_switch_fiber(&fake, f->map + c->page, c->stack);
 #endif
-#ifdef HR_FIBER_TSAN
-    __tsan_switch_to_fiber(f->tsan, 0);
-#endif
-#if HR_FIBER_ASM
-    hr__fib_switch(&r->sched_sp, f->sp);
-#else
-    swapcontext(&r->sched_uc, &f->uc);
-#endif
+    jump(&r->sched, &f->ctx);
 #ifdef HR_FIBER_ASAN
     __sanitizer_finish_switch_fiber(fake, NULL, NULL);
 #endif
@@ -266,14 +271,7 @@ static void leave(carrier *c, int i, int last)
 #else
     (void)last;
 #endif
-#ifdef HR_FIBER_TSAN
-    __tsan_switch_to_fiber(r->sched_tsan, 0);
-#endif
-#if HR_FIBER_ASM
-    hr__fib_switch(&f->sp, r->sched_sp);
-#else
-    swapcontext(&f->uc, &r->sched_uc);
-#endif
+    jump(&f->ctx, &r->sched);
 #ifdef HR_FIBER_ASAN
     /* Back on whichever carrier took it next: ASan names that carrier's stack here. */
     __sanitizer_finish_switch_fiber(fake, &f->on->sched_bottom, &f->on->sched_size);
@@ -295,14 +293,7 @@ static void hand_over(carrier *c, int i)
         if (c->canaries)
             check_canary(c, i);
         atomic_store_explicit(&f->saving, 0, memory_order_relaxed);   /* one carrier */
-#ifdef HR_FIBER_TSAN
-        __tsan_switch_to_fiber(g->tsan, 0);
-#endif
-#if HR_FIBER_ASM
-        hr__fib_switch(&f->sp, g->sp);
-#else
-        swapcontext(&f->uc, &g->uc);
-#endif
+        jump(&f->ctx, &g->ctx);
         return;
     }
 #endif
@@ -388,14 +379,15 @@ static void fiber_prime(carrier *c, fiber *f)
     *--sp = 0;                                   /* r14 */
     *--sp = 0;                                   /* r15 */
     *--sp = UINT64_C(0x037f) << 32 | 0x1f80;     /* MXCSR, then the x87 control word */
-    f->sp = sp;
+    f->ctx.sp = sp;
 #else
-    HR_ASSERT(getcontext(&f->uc) == 0);
-    f->uc.uc_stack.ss_sp = f->map + c->page;
-    f->uc.uc_stack.ss_size = c->stack;
-    f->uc.uc_link = NULL;
+    ucontext_t *uc = &f->ctx.uc;
+    HR_ASSERT(getcontext(uc) == 0);
+    uc->uc_stack.ss_sp = f->map + c->page;
+    uc->uc_stack.ss_size = c->stack;
+    uc->uc_link = NULL;
     uintptr_t a = (uintptr_t)f;
-    makecontext(&f->uc, (void (*)(void))uc_main, 2, (unsigned)(a >> 32), (unsigned)a);
+    makecontext(uc, (void (*)(void))uc_main, 2, (unsigned)(a >> 32), (unsigned)a);
 #endif
     (void)c;
 }
@@ -488,8 +480,8 @@ static void fibers_stop(hr_machine *m)
         munmap(c->stacks, c->stacks_len);
 #ifdef HR_FIBER_TSAN
     for (int i = 0; i < c->p && c->f != NULL; i++)
-        if (c->f[i].tsan != NULL)
-            __tsan_destroy_fiber(c->f[i].tsan);
+        if (c->f[i].ctx.tsan != NULL)
+            __tsan_destroy_fiber(c->f[i].ctx.tsan);
 #endif
     free(c->f);
     free(c->r);
@@ -547,7 +539,7 @@ static int fibers_start(hr_machine *m, void (*entry)(hr_proc *p))
             return HR_ESYS;
         }
 #ifdef HR_FIBER_TSAN
-        f->tsan = __tsan_create_fiber(0);
+        f->ctx.tsan = __tsan_create_fiber(0);
 #endif
     }
     for (int k = 0; k < c->nr; k++)
@@ -593,7 +585,7 @@ static void schedule(runner *r)
         sigaltstack(&ss, &r->old_alt);
     }
 #ifdef HR_FIBER_TSAN
-    r->sched_tsan = __tsan_get_current_fiber();
+    r->sched.tsan = __tsan_get_current_fiber();
 #endif
     lock(c);
     while (c->ndone < c->p) {

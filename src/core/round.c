@@ -102,6 +102,18 @@ static int reserve(unsigned char **buf, size_t *cap, size_t len)
     return 0;
 }
 
+/* Where a message of len bytes is kept: in its slot or in-box (inline), when it fits (or when
+ * nothing is kept: hr__kept), else in the processor's buffer *buf, grown to fit. NULL without
+ * memory. */
+static unsigned char *room(const hr_machine *m, unsigned char *inline_bytes, unsigned char **buf,
+                          size_t *cap, size_t len)
+{
+    size_t kept = hr__kept(m, len);
+    if (kept <= HR_ROUND_INLINE)
+        return inline_bytes;
+    return reserve(buf, cap, kept) == 0 ? *buf : NULL;
+}
+
 hr_fate hr_round_send(hr_proc *p, int dest, const void *buf, size_t len, uint64_t prio)
 {
     need_rounds(p, "hr_round_send");
@@ -116,12 +128,9 @@ hr_fate hr_round_send(hr_proc *p, int dest, const void *buf, size_t len, uint64_
         hr__misuse(p, "hr_round_send: a second message in one round (one per round)");
     if (sl->state == HR_ROUT_QUEUED)
         return HR_FATE_STALLED;
-    unsigned char *to = sl->bytes;
-    if (len > HR_ROUND_INLINE) {
-        if (reserve(&r->buf, &r->cap, hr__kept(p->m, len)) != 0)
-            hr_fail(p, "out of memory sending %zu bytes", len);
-        to = r->buf;
-    }
+    unsigned char *to = room(p->m, sl->bytes, &r->buf, &r->cap, len);
+    if (to == NULL)
+        hr_fail(p, "out of memory sending %zu bytes", len);
     hr__copy_bytes(p->m, to, buf, len);
     sl->dest = dest;
     sl->len = len;
@@ -143,13 +152,10 @@ static int deliver(hr_machine *m, int j, int s)
     hr_round_in *in = &m->rnd_in[j];
     size_t len = sl->len;
     const unsigned char *from = len > HR_ROUND_INLINE ? m->procs[s].rnd.buf : sl->bytes;
-    unsigned char *to = in->got;
-    if (len > HR_ROUND_INLINE) {
-        hr_round_proc *rj = &m->procs[j].rnd;
-        if (reserve(&rj->got, &rj->got_cap, hr__kept(m, len)) != 0)
-            return -1;
-        to = rj->got;
-    }
+    hr_round_proc *rj = &m->procs[j].rnd;
+    unsigned char *to = room(m, in->got, &rj->got, &rj->got_cap, len);
+    if (to == NULL)
+        return -1;
     hr__copy_bytes(m, to, from, len);
     in->got_src = s;
     in->got_len = len;
