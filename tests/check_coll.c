@@ -2,8 +2,11 @@
  * built-in reduction operator on every type it takes, and non-commutative user functions, against
  * a sequential fold for p in {1, 2, 5, 8}; the model cost of the transpose (copied and viewed),
  * gather, bcast and the reductions against hand-computed values, and a user's reduction's
- * against the built-in sum's. */
+ * against the built-in sum's; a world collective's batch against the same blocks sent one by one
+ * on a group of everyone. */
 #include "hr_test.h"
+
+#include "core/core.h"      /* hr__batch_sent */
 
 #include <math.h>
 #include <stdint.h>
@@ -1019,6 +1022,112 @@ START_TEST(test_coll_user_deterministic_under_jitter)
 }
 END_TEST
 
+/* ---- a batch against the messages it stands for ------------------------------------------ */
+
+/* hr__batch_sent's closed form against the posts' recurrence, s_1 = max(clock0, out_free),
+ * s_k = max(clock0 + (k-1)*overhead, s_(k-1) + cost), saturating, on random times: overheads
+ * above, below and equal to the cost, and times near the end of the range. */
+START_TEST(test_coll_batch_sent_is_recurrence)
+{
+    uint64_t x = 0x243f6a8885a308d3ULL;
+    for (int t = 0; t < 20000; t++) {
+        hr_time v[4];
+        for (int i = 0; i < 4; i++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            int shift = (int)(x % 5);    /* small, medium, large, near the range's end */
+            v[i] = shift == 4 ? HR_TIME_INF - (hr_time)(x >> 40) : (hr_time)((x >> 8) >> (48 - 10 * shift));
+        }
+        if (t % 7 == 0)
+            v[3] = v[2];                 /* overhead equal to the cost */
+        hr_time clock = v[0], out_free = v[1];
+        hr_batch b = { .first = hr__max(clock, out_free), .clock0 = clock, .overhead = v[2],
+                       .cost = v[3] };
+        for (int64_t k = 1; k <= 40; k++) {
+            hr_time s = hr__max(clock, out_free);
+            ck_assert_msg(hr__batch_sent(&b, k) == s, "k = %lld: %lld, posts say %lld",
+                          (long long)k, (long long)hr__batch_sent(&b, k), (long long)s);
+            out_free = hr__tadd(s, b.cost);
+            clock = hr__tadd(clock, b.overhead);
+        }
+    }
+}
+END_TEST
+
+typedef struct batch_job {
+    int     which;       /* 0 transpose, 1 transpose_view (world only), 2 allgather */
+    int     group;       /* on a group of every processor in order: a message a block */
+    size_t  b;
+    double *clocks;      /* [p] each one's clock at the end */
+} batch_job;
+
+/* Two collectives in a row, after computing for a time of its own (so that the posts begin at
+ * different clocks and ports). The view's blocks are viewed, and so costed, as a transpose's. */
+static void body_batch(hr_proc *p, void *arg)
+{
+    const batch_job *j = arg;
+    int n = hr_nprocs(p), me = hr_pid(p);
+    hr_compute(p, (double)((me * 7919) % 13) * 3000.0);
+    int *all = hr_malloc(p, sizeof(int) * (size_t)n);
+    for (int i = 0; i < n; i++)
+        all[i] = i;
+    hr_group *g = j->group ? hr_group_make(p, all, n) : hr_world(p);
+    char *s = hr_calloc(p, (size_t)n, j->b), *r = hr_malloc(p, (size_t)n * j->b);
+    const void **view = hr_malloc(p, sizeof *view * (size_t)n);
+    for (int t = 0; t < 2; t++) {
+        if (j->which == 2) {
+            hr_group_allgather(p, g, s, r, j->b);
+        } else if (j->which == 1 && !j->group) {
+            hr_transpose_view(p, s, j->b, view);
+            hr_view_end(p);
+        } else {
+            hr_group_transpose(p, g, s, r, j->b);
+        }
+        hr_compute(p, (double)me * 500.0);
+    }
+    j->clocks[me] = hr_now(p);
+}
+
+/* On the complete graph a world transpose, view or allgather posts one batch a processor, and a
+ * group's the blocks one by one: every figure and every processor's clock agree, on both
+ * engines, with a per-message overhead below, above and without the port's time a block. */
+START_TEST(test_coll_batch_equals_messages)
+{
+    static const int ps[] = { 2, 3, 8, 33 };
+    static const double overheads[] = { 0, 1e-6, 200e-6 };
+    static const char *const engines[] = { "threads", "fibers" };
+    for (int e = 0; e < 2; e++)
+        for (int pi = 0; pi < 4; pi++)
+            for (int oi = 0; oi < 3; oi++)
+                for (int which = 0; which < 3; which++) {
+                    int n = ps[pi];
+                    double *c[2] = { calloc((size_t)n, sizeof(double)),
+                                     calloc((size_t)n, sizeof(double)) };
+                    hr_run_result res[2];
+                    for (int grp = 0; grp < 2; grp++) {
+                        hr_machine_config cfg = hr_test_config(n, NULL);
+                        cfg.engine = engines[e];
+                        cfg.cost.overhead = overheads[oi];
+                        batch_job j = { which, grp, which == 0 ? 1000 : 8, c[grp] };
+                        hr_test_run(&cfg, body_batch, &j, &res[grp]);
+                        ck_assert_int_eq(res[grp].status, HR_OK);
+                    }
+                    ck_assert_double_eq(res[0].model_time_s, res[1].model_time_s);
+                    ck_assert_uint_eq(res[0].messages, res[1].messages);
+                    ck_assert_uint_eq(res[0].messages, 2 * (uint64_t)n * (uint64_t)(n - 1));
+                    ck_assert_uint_eq(res[0].bytes, res[1].bytes);
+                    ck_assert_uint_eq(res[0].max_in_bytes, res[1].max_in_bytes);
+                    ck_assert_uint_eq(res[0].max_out_bytes, res[1].max_out_bytes);
+                    ck_assert_uint_eq(res[0].steps, res[1].steps);
+                    for (int i = 0; i < n; i++)
+                        ck_assert_msg(c[0][i] == c[1][i], "%s p = %d overhead %g case %d: P%d's "
+                                      "clock %.12g in a batch, %.12g sent one by one", engines[e],
+                                      n, overheads[oi], which, i, c[0][i], c[1][i]);
+                    free(c[0]);
+                    free(c[1]);
+                }
+}
+END_TEST
+
 Suite *hr_coll_suite(void)
 {
     Suite *s = suite_create("coll");
@@ -1041,6 +1150,8 @@ Suite *hr_coll_suite(void)
     tcase_add_test(tc, test_coll_transpose_view_cost);
     tcase_add_test(tc, test_coll_gather_bcast_cost);
     tcase_add_test(tc, test_coll_user_costs_as_builtin);
+    tcase_add_test(tc, test_coll_batch_sent_is_recurrence);
+    tcase_add_test(tc, test_coll_batch_equals_messages);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -17,15 +17,19 @@
  * - per processor on threads, its thread's touched stack, state and first arena block; on
  *   fibers, its touched stack, state, mailbox and arena: at p = 65536, 10.3 KiB (bcast.binomial)
  *   to 18.8 KiB (prefix.rh), all five of make bench's scale table under 20;
- * - per pair of processors, for algorithms that are not few_messages: a collective's message
- *   per pair, the counts of an all-to-all and the receiver's mailbox entry for each source:
- *   hrel.direct at n = 2^16 peaks at 3.99 GB (p = 4096) on threads, 3.74 GB on fibers, under
- *   64 KiB a processor + 256 bytes a pair. */
+ * - per pair of processors, for algorithms that are not few_messages: the counts of an
+ *   all-to-all (hrel.direct: four arrays of p a processor, 32 bytes a pair), and on a topology
+ *   with links a collective's message record and the receiver's mailbox entry for each source.
+ *   hrel.direct at n = 2^16 on the complete graph peaks at 610 MB (p = 4096, threads) and
+ *   2.22 GB (p = 8192, fibers): under 64 KiB a thread or 20 KiB a fiber + 64 bytes a pair.
+ *   With links every block is a message of its own: 3.99 GB at p = 4096 was under 256 bytes a
+ *   pair (before the complete graph's batches, p2p.c). */
 #define HREL_BYTES_PER_ELEM 16u
 #define SORT_BYTES_PER_ELEM 48u
 #define BYTES_PER_THREAD    (64u << 10)
 #define BYTES_PER_FIBER     (20u << 10)
-#define BYTES_PER_PAIR      256u
+#define BYTES_PER_PAIR      64u
+#define BYTES_PER_PAIR_LINKS 256u
 
 uint64_t hr__procs_bytes(const hr_machine_config *mc)
 {
@@ -40,9 +44,11 @@ uint64_t hr__row_bytes(const hr_workload *w, const hr_workload_spec *s,
     return inst + per * s->n + hr__procs_bytes(mc);
 }
 
-uint64_t hr__pair_bytes(int p)
+uint64_t hr__pair_bytes(const hr_machine_config *mc)
 {
-    return BYTES_PER_PAIR * (uint64_t)p * (uint64_t)p;
+    int complete = mc->topology == NULL || strcmp(mc->topology, "complete") == 0;
+    uint64_t p = (uint64_t)mc->procs;
+    return (complete ? BYTES_PER_PAIR : BYTES_PER_PAIR_LINKS) * p * p;
 }
 
 /* A size: decimal digits with an optional K, M, G or T suffix (powers of 1024), above 0 and

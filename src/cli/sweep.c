@@ -493,7 +493,7 @@ static int pairs_fit(const sweep *s, char *why, size_t len)
         hr__available_bytes(&have, &source, w, sizeof w) != HR_OK || have == 0)
         return 1;
     uint64_t need = hr__row_bytes(pt->workload, &pt->work, &pt->machine) +
-                    hr__pair_bytes(pt->machine.procs);
+                    hr__pair_bytes(&pt->machine);
     if (need <= have)
         return 1;
     hr__bytes_text(a, sizeof a, need);

@@ -22,15 +22,31 @@ static int proc_at(int me, int k, int n)
     return (int)(((long)me + k % n + n) % n);
 }
 
+/* Post every other member d its block, base + d * stride (stride 0: the same for all), in the
+ * order me + 1, me + 2, ...: on the world as one batch where the engine can (no record a pair),
+ * else a message each. lend: the receivers view the blocks in place. */
+static void post_all(hr_proc *p, const hr_group *g, const void *base, size_t stride, size_t len,
+                     int lend)
+{
+    if (g->pids == NULL && hr__coll_batch(p, base, stride, len, lend))
+        return;
+    int n = g->size, me = g->rank;
+    for (int k = 1; k < n; k++) {
+        int d = proc_at(me, k, n);
+        const unsigned char *block = (const unsigned char *)base + (size_t)d * stride;
+        if (lend)
+            hr__coll_lend(p, hr__group_pid(g, d), block, len);
+        else
+            hr__coll_post(p, hr__group_pid(g, d), block, len);
+    }
+}
+
 static void transpose(hr_proc *p, const hr_group *g, const void *send, void *recv, size_t block)
 {
     int n = g->size, me = g->rank;
     const unsigned char *s = send;
     unsigned char *r = recv;
-    for (int k = 1; k < n; k++) {
-        int d = proc_at(me, k, n);
-        hr__coll_post(p, hr__group_pid(g, d), s + (size_t)d * block, block);
-    }
+    post_all(p, g, send, block, block, 0);
     memcpy(r + (size_t)me * block, s + (size_t)me * block, block);
     hr__coll_await(p, n - 1);
     for (int k = 1; k < n; k++) {
@@ -61,10 +77,7 @@ void hr_transpose_view(hr_proc *p, const void *send, size_t block, const void **
     int n = hr_nprocs(p), me = hr_pid(p);
     const unsigned char *s = send;
     hr__group_begin(p, hr_world(p), "hr_transpose_view", NULL, -1);
-    for (int k = 1; k < n; k++) {
-        int d = proc_at(me, k, n);
-        hr__coll_lend(p, d, s + (size_t)d * block, block);
-    }
+    post_all(p, hr_world(p), send, block, block, 1);
     view[me] = s + (size_t)me * block;
     hr__coll_await(p, n - 1);
     for (int k = 1; k < n; k++) {
@@ -194,8 +207,7 @@ static void allgather(hr_proc *p, const hr_group *g, const void *send, void *rec
 {
     int n = g->size, me = g->rank;
     unsigned char *r = recv;
-    for (int k = 1; k < n; k++)
-        hr__coll_post(p, hr__group_pid(g, proc_at(me, k, n)), send, block);
+    post_all(p, g, send, 0, block, 0);
     memcpy(r + (size_t)me * block, send, block);
     hr__coll_await(p, n - 1);
     for (int k = 1; k < n; k++) {

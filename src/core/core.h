@@ -15,6 +15,8 @@
  *   granted, grant_ev the resolver                 owner, after it wakes
  *   wake_on          owner, before it blocks       senders deciding whether to wake it
  *   outstanding      owner (+), receivers (-)      owner
+ *   batch, batch_serial owner (release)            its receivers (acquire)
+ *   batch_done       receivers (max)               owner, once outstanding is 0
  */
 #ifndef HREMU_CORE_CORE_H
 #define HREMU_CORE_CORE_H
@@ -96,6 +98,32 @@ typedef struct hr_msg {
     void           *stay;       /* bounded buffer: its stay record, for the take */
     unsigned char   payload[];  /* COPY */
 } hr_msg;
+
+/* One block to every other processor of a world collective, posted at once (p2p.c, "Batches"):
+ * a receiver finds its block and computes its times here, so that a transpose needs no message
+ * record a pair. The k-th block (k = 1 .. p-1) goes to processor id + k (mod p), from
+ * base + (id + k mod p) * stride, injected at hr__batch_sent(b, k). */
+typedef struct hr_batch {
+    const unsigned char *base;
+    size_t   stride, len;
+    hr_time  first;              /* the first block's injection: max(clock0, out_free) */
+    hr_time  clock0;             /* the sender's clock at its first post */
+    hr_time  overhead, cost;     /* its clock's step a post, and its port's: sigma * len */
+    uint64_t seq1, step1;        /* the first block's sequence number and step */
+    uint8_t  kind;               /* HR_MSG_REF or HR_MSG_LEND */
+} hr_batch;
+
+/* The injection of block k >= 1, as the sender's posts set it one after another: block k waits
+ * for the sender's clock, clock0 + (k-1)*overhead, and for its port, free from block k-1's
+ * injection plus cost. Unrolled, s_k = max(first + (k-1)*cost, clock0 + (k-1)*overhead): a term
+ * clock0 + (j-1)*overhead + (k-j)*cost of 1 < j < k is linear in j, so it is at most one of the
+ * ends (j = k, or j = 2, which is below first + (k-1)*cost). Times are integers and saturate
+ * alike either way, so the two agree exactly (tests/check_coll.c compares them). */
+static inline hr_time hr__batch_sent(const hr_batch *b, int64_t k)
+{
+    return hr__tmax(hr__tadd(b->first, hr__tmul(k - 1, b->cost)),
+                    hr__tadd(b->clock0, hr__tmul(k - 1, b->overhead)));
+}
 
 /* A non-blocking send or receive (hr_isend, hr_irecv), in its owner's pool (p2p.c): slabs
  * that last the run, so that a handle kept after its request completed (a copy of it) still
@@ -250,6 +278,8 @@ struct hr_proc {
     int             *views;       /* sources of the blocks it views now (views_cap slots) */
     int              views_cap;
     int              coll_tag;    /* its messages' internal tag: HR__TAG_COLL, or a group's */
+    uint64_t         world_colls; /* world collectives begun: every processor counts alike */
+    int              coll_batch;  /* it posted a batch in this collective: its takes are too */
     char             coll_what[64]; /* the collective it is in, for the report (hr__coll_begin) */
     char             coll_name[64]; /* the outermost collective it is in, for its event */
     int              coll_depth;  /* collectives entered and not yet left (hr__coll_end) */
@@ -324,6 +354,11 @@ struct hr_proc {
      * rendezvous not yet committed may precede it (wait.c). */
     _Atomic int      route_src;
     _Atomic uint64_t route_seq;
+    /* Its batch (p2p.c), read by receivers once batch_serial is the world collective they are
+     * in; each raises batch_done to the time it says its block is taken. */
+    _Alignas(64) hr_batch batch;
+    _Atomic uint64_t batch_serial;
+    _Atomic hr_time  batch_done;
     _Alignas(64) char pad;
 };
 _Static_assert(offsetof(hr_proc, head) == 0, "hr_proc begins with engine.h's head");

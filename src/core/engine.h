@@ -105,6 +105,12 @@ void        hr__coll_end(hr_proc *p);
 /* Post a block of the collectives: costed as an async send, data borrowed from buf until it is
  * taken; the sender must hr__coll_complete before buf changes. */
 void        hr__coll_post(hr_proc *p, int dest, const void *buf, size_t len);
+/* Post to every other processor d of the world its block, base + d * stride (len bytes; stride 0:
+ * the same block to all), in the order id + 1, id + 2, ... (mod p), costed and borrowed as
+ * hr__coll_post's (lend: as hr__coll_lend's), and return 1; or post nothing and return 0 where
+ * the engine does not post them as one (then the caller posts each). A world collective only:
+ * every processor batches alike, and takes as usual. */
+int         hr__coll_batch(hr_proc *p, const void *base, size_t stride, size_t len, int lend);
 /* Take the next block from src into buf (exactly len bytes expected). */
 void        hr__coll_take(hr_proc *p, int src, void *buf, size_t len);
 /* Before taking blocks from count sources: the engine may wait for them all at once. */

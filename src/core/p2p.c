@@ -403,11 +403,9 @@ static void find_message(hr_proc *p, recv_ctx *c, const char *call)
 
 /* Take msg (found by c): advance the clocks and return the time r its data is in. The caller
  * copies the data, or views it, and then releases the message. */
-static hr_time absorb(hr_proc *p, const recv_ctx *c)
+static hr_time absorb_msg(hr_proc *p, const hr_msg *msg, hr_time post)
 {
-    hr_msg *msg = c->msg;
-    hr__mbox_remove(&p->box, msg->src, c->prev, msg);
-    hr_time a = arrival_of(p, msg, c->post);
+    hr_time a = arrival_of(p, msg, post);
     hr_time r = a;
     if (msg->src != p->id) {
         r = hr__tadd(hr__max(a, p->in_free), hr__cost_bytes(&p->m->cost, msg->len));
@@ -416,8 +414,14 @@ static hr_time absorb(hr_proc *p, const recv_ctx *c)
         p->msgs_in++;
     }
     p->clock = hr__tadd(hr__max(p->clock, r), p->m->cost.overhead);
-    hr__ev_recv(p, msg, c->post, r);
+    hr__ev_recv(p, msg, post, r);
     return r;
+}
+
+static hr_time absorb(hr_proc *p, const recv_ctx *c)
+{
+    hr__mbox_remove(&p->box, c->msg->src, c->prev, c->msg);
+    return absorb_msg(p, c->msg, c->post);
 }
 
 /* Tell msg's sender that it is taken: a COPY is freed, a SYNC or REF (or LEND) sender may go on. */
@@ -1018,6 +1022,8 @@ void hr__coll_begin(hr_proc *p, int tag, const char *fmt, ...)
     hr__proc_comm_point(p);
     p->rounds++;
     p->colls++;
+    p->world_colls += tag == HR__TAG_COLL;
+    p->coll_batch = 0;
     if (p->coll_depth++ == 0) {
         memcpy(p->coll_name, p->coll_what, sizeof p->coll_name);
         p->coll_t0 = p->clock;
@@ -1058,14 +1064,121 @@ void hr__coll_lend(hr_proc *p, int dest, const void *buf, size_t len)
     post(p, dest, buf, len, HR_MSG_LEND);
 }
 
+/* A collective's block of msg->len bytes where the taker expects len. */
+static void check_len(hr_proc *p, const hr_msg *msg, size_t len)
+{
+    if (msg->len != len)
+        hr__misuse(p, "collective: P%d sent %zu bytes where %zu were expected (mismatched calls?)",
+                msg->src, msg->len, len);
+}
+
+/* ---- batches ------------------------------------------------------------------------------
+ * A world collective that posts a block to every other processor (transpose, allgather) posts
+ * them as one batch where no link routes them: the sender steps its clock, port, counters and
+ * events block by block as post does, but writes one hr_batch instead of p - 1 messages, and
+ * receivers compute their block's injection from it (hr__batch_sent). Every processor counts
+ * the world's collectives alike, so a receiver knows the batch it wants by that count. Model
+ * figures are those of the messages it stands for, bit for bit. */
+
+int hr__coll_batch(hr_proc *p, const void *base, size_t stride, size_t len, int lend)
+{
+    if (p->coll_tag != HR__TAG_COLL || routed_here(p))
+        return 0;
+    int n = p->m->p;
+    uint8_t kind = lend ? HR_MSG_LEND : HR_MSG_REF;
+    hr_time before = atomic_load_explicit(&p->pub_clock, memory_order_relaxed);
+    hr_batch *b = &p->batch;
+    *b = (hr_batch){ .base = base, .stride = stride, .len = len, .kind = kind,
+                     .first = hr__max(p->clock, p->out_free), .clock0 = p->clock,
+                     .overhead = p->m->cost.overhead, .cost = hr__cost_bytes(&p->m->cost, len),
+                     .seq1 = p->seq, .step1 = p->step + 1 };
+    atomic_store_explicit(&p->batch_done, 0, memory_order_relaxed);
+    atomic_fetch_add_explicit(&p->outstanding, n - 1, memory_order_relaxed);
+    if (lend)
+        atomic_fetch_add_explicit(&p->lent, n - 1, memory_order_relaxed);
+    for (int k = 1; k < n; k++) {
+        int d = (int)(((int64_t)p->id + k) % n);
+        hr__proc_check_link(p, d, p->coll_what);
+        hr_msg msg = { .kind = kind, .tag = p->coll_tag, .len = len,
+                       .data = (const unsigned char *)base + (size_t)d * stride };
+        stamp_async(p, &msg, d);
+        p->clock = hr__tadd(p->clock, p->m->cost.overhead);
+    }
+    /* Sequentially consistent, as the waits' state store: a receiver that blocked before it is
+     * seen blocked below, and one that blocks after sees it. */
+    atomic_store(&p->batch_serial, p->world_colls);
+    p->coll_batch = 1;
+    for (int k = 1; k < n; k++)
+        hr__wake_for(&p->m->procs[(int64_t)(p->id + k) % n], p->id);
+    hr__proc_publish(p);
+    after_send(p, before);
+    return 1;
+}
+
+static int batch_ready(hr_proc *p, void *ctx)
+{
+    const hr_proc *src = ctx;
+    hr__proc_event(p, HR_TIME_INF);
+    return atomic_load(&((hr_proc *)src)->batch_serial) == p->world_colls;
+}
+
+/* Wait for src's batch of this collective; *msg gets the message that p's block in it stands
+ * for. */
+static void batch_block(hr_proc *p, int src, size_t len, hr_msg *msg)
+{
+    hr_proc *q = &p->m->procs[src];
+    hr_wait_desc d = { HR_WAIT_RECV, src, p->coll_tag, len, p->coll_what, 0 };
+    hr__wait(p, &d, batch_ready, q);
+    const hr_batch *b = &q->batch;
+    int64_t k = ((int64_t)p->id - src + p->m->p) % p->m->p;
+    *msg = (hr_msg){ .src = src, .dst = p->id, .tag = p->coll_tag, .kind = b->kind,
+                     .seq = b->seq1 + (uint64_t)(k - 1), .step = b->step1 + (uint64_t)(k - 1),
+                     .len = b->len, .data = b->base + (size_t)p->id * b->stride };
+    msg->sent = hr__batch_sent(b, k);
+    msg->arrive = hr__tadd(msg->sent, hr__net_latency(p->m->net, &p->m->cost, src, p->id));
+    check_len(p, msg, len);
+}
+
+/* p has taken msg, a block of its source's batch, at r (posted at post): as release does. */
+static void batch_release(hr_proc *p, const hr_msg *msg, hr_time post, hr_time r)
+{
+    hr_proc *q = &p->m->procs[msg->src];
+    hr_time done = hr__max(post, r);
+    hr_time t = atomic_load_explicit(&q->batch_done, memory_order_relaxed);
+    while (t < done && !atomic_compare_exchange_weak_explicit(&q->batch_done, &t, done,
+                                                              memory_order_relaxed,
+                                                              memory_order_relaxed))
+        ;
+    if (atomic_fetch_sub_explicit(&q->outstanding, 1, memory_order_acq_rel) == 1)
+        hr__wake(q);
+    hr__proc_publish(p);
+}
+
+static void batch_take(hr_proc *p, int src, void *buf, size_t len)
+{
+    hr_msg msg;
+    hr_time post = p->clock;
+    batch_block(p, src, len, &msg);
+    hr_time r = absorb_msg(p, &msg, post);
+    took(p, &msg);
+    tell_taken(p, &msg, buf);
+    hr__copy_bytes(p->m, buf, msg.data, len);
+    batch_release(p, &msg, post, r);
+    hr_proc *q = &p->m->procs[src];
+    if (msg.kind == HR_MSG_LEND && atomic_fetch_sub_explicit(&q->lent, 1, memory_order_acq_rel) == 1)
+        hr__wake(q);
+}
+
 void hr__coll_take(hr_proc *p, int src, void *buf, size_t len)
 {
+    if (p->coll_batch) {
+        batch_take(p, src, buf, len);
+        return;
+    }
     recv_ctx c = { .src = src, .tag = p->coll_tag, .post = p->clock };
     hr_wait_desc d = { HR_WAIT_RECV, src, p->coll_tag, len, p->coll_what, 0 };
     hr__wait(p, &d, recv_ready, &c);
-    if (c.msg->len != len)
-        hr__misuse(p, "collective: P%d sent %zu bytes where %zu were expected (mismatched calls?)",
-                src, c.msg->len, len);
+    check_len(p, c.msg, len);
     take(p, &c, buf);
 }
 
@@ -1115,36 +1228,51 @@ void hr__coll_await(hr_proc *p, int count)
     hr__wait(p, &d, blocks_ready, &count);
 }
 
+/* p views src's lent block from here to its hr__view_end. */
+static void add_view(hr_proc *p, int src)
+{
+    /* One view per source between hr__coll_begin and hr__view_end: at most p. */
+    if (p->nviews == p->views_cap) {
+        int cap = p->views_cap > 0 ? 2 * p->views_cap : 16;
+        int *v = hr__alloc(&p->mem, (size_t)cap * sizeof *v);
+        if (v == NULL)
+            hr_fail(p, "out of memory for a view");
+        if (p->nviews > 0)
+            memcpy(v, p->views, (size_t)p->nviews * sizeof *v);
+        hr__alloc_free(&p->mem, p->views);
+        p->views = v;
+        p->views_cap = cap;
+    }
+    p->views[p->nviews++] = src;
+}
+
 const void *hr__coll_view(hr_proc *p, int src, size_t len)
 {
+    if (p->coll_batch) {
+        hr_msg msg;
+        hr_time post = p->clock;
+        batch_block(p, src, len, &msg);
+        hr_time r = absorb_msg(p, &msg, post);
+        took(p, &msg);
+        tell_taken(p, &msg, NULL);
+        batch_release(p, &msg, post, r);
+        if (msg.kind == HR_MSG_LEND)
+            add_view(p, src);
+        return msg.data;
+    }
     recv_ctx c = { .src = src, .tag = p->coll_tag, .post = p->clock };
     hr_wait_desc d = { HR_WAIT_RECV, src, p->coll_tag, len, p->coll_what, 0 };
     hr__wait(p, &d, recv_ready, &c);
     hr_msg *msg = c.msg;
-    if (msg->len != len)
-        hr__misuse(p, "collective: P%d sent %zu bytes where %zu were expected (mismatched calls?)",
-                src, msg->len, len);
+    check_len(p, msg, len);
     const void *data = msg->data;
     int lent = msg->kind == HR_MSG_LEND;
     hr_time r = absorb(p, &c);
     took(p, msg);
     tell_taken(p, msg, NULL);
     release(p, &c, r);              /* taken, in the model; the data stays the sender's */
-    if (lent) {
-        /* One view per source between hr__coll_begin and hr__view_end: at most p. */
-        if (p->nviews == p->views_cap) {
-            int cap = p->views_cap > 0 ? 2 * p->views_cap : 16;
-            int *v = hr__alloc(&p->mem, (size_t)cap * sizeof *v);
-            if (v == NULL)
-                hr_fail(p, "out of memory for a view");
-            if (p->nviews > 0)
-                memcpy(v, p->views, (size_t)p->nviews * sizeof *v);
-            hr__alloc_free(&p->mem, p->views);
-            p->views = v;
-            p->views_cap = cap;
-        }
-        p->views[p->nviews++] = src;
-    }
+    if (lent)
+        add_view(p, src);
     return data;
 }
 
@@ -1164,6 +1292,8 @@ void hr__coll_complete(hr_proc *p)
      * messages stay on the list until hr__view_end: their data is still being read. */
     hr_wait_desc d = { HR_WAIT_REFS, HR_ANY, HR__TAG_COLL, 0, p->coll_what, 0 };
     hr__wait(p, &d, refs_ready, NULL);
+    if (p->coll_batch)
+        p->clock = hr__max(p->clock, atomic_load_explicit(&p->batch_done, memory_order_relaxed));
     hr_msg **at = &p->refs;
     while (*at != NULL) {
         hr_msg *msg = *at;

@@ -109,6 +109,9 @@ void hr__proc_reset(hr_proc *p)
     p->msg_free = NULL;
     memset(p->slots, 0, sizeof p->slots);
     p->coll_tag = HR__TAG_COLL;
+    p->world_colls = 0;
+    p->coll_batch = 0;
+    atomic_store(&p->batch_serial, 0);
     p->nrequests = 0;
     while (p->rma_head != NULL) {
         hr_rma *next = p->rma_head->next;
