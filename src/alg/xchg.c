@@ -53,9 +53,18 @@ static void lex(hr_proc *p, const uint8_t *send, uint8_t *recv, size_t block)
  * two, sched.h's partners extend both (a step whose partner is past p is idle). */
 static void pairwise(hr_proc *p, const uint8_t *send, uint8_t *recv, size_t block, int balanced)
 {
-    int me = hr_pid(p), np = hr_nprocs(p);
-    for (int j = 1; j < hr__sched_span(np); j++) {
+    int me = hr_pid(p), np = hr_nprocs(p), span = hr__sched_span(np);
+    for (int j = 1; j < span; j++) {
         int node = balanced ? hr__sched_bex_partner(np, j, me) : hr__sched_pex_partner(np, j, me);
+        int next = j + 1 == span ? -1
+                   : balanced ? hr__sched_bex_partner(np, j + 1, me)
+                              : hr__sched_pex_partner(np, j + 1, me);
+        if (next >= 0) {
+            /* The next step's blocks, while this one waits for its partner: between a
+             * processor's steps the others run, and its lines leave the caches (fibers). */
+            __builtin_prefetch(send + (size_t)next * block);
+            __builtin_prefetch(recv + (size_t)next * block, 1);
+        }
         if (node >= 0)
             pair_step(p, send, recv, block, node);
     }

@@ -288,6 +288,17 @@ static void hand_over(carrier *c, int i)
 #ifndef HR_FIBER_ASAN
     if (c->nr == 1 && c->head != c->tail) {
         fiber *f = &c->f[i], *g = &c->f[pop_ready(c)];
+        if (c->head != c->tail) {
+            /* The one after g: the top of its stack, where its frames resume, and the top
+             * lines of its hr_proc, which every call reads, are on their way while g runs
+             * (hrel.pq_random at p = 1024: 5 % off a round; two ahead gained less). */
+            const fiber *h = &c->f[c->ready[c->head]];
+            const char *sp = h->ctx.sp, *q = (const char *)h->p;
+            for (int k = 0; k < 8; k++)
+                __builtin_prefetch(sp + 64 * k);
+            for (int k = 0; k < 4; k++)
+                __builtin_prefetch(q + 64 * k);
+        }
         c->running++;
         g->on = f->on;
         if (c->canaries)

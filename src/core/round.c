@@ -302,7 +302,10 @@ int hr_round_end(hr_proc *p, int more)
         if (!ok)
             hr_fail(p, "out of memory in the round engine");
     } else {
-        hr_wait_desc d = { HR_WAIT_ROUND, HR_ANY, 0, 0, "hr_round_end", 0 };
+        /* Constant, not built on the stack just before the call, whose copy of it then
+         * waited on those stores (perf put 6 % of a round's samples there at p = 1024 on
+         * fibers; wall time fell 1 to 2 %). */
+        static const hr_wait_desc d = { HR_WAIT_ROUND, HR_ANY, 0, 0, "hr_round_end", 0 };
         hr__wait_word(p, &d, &m->rnd_gen, gen);
     }
     /* The round's end, applied by each processor to itself (the serial part leaves the
