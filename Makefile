@@ -238,8 +238,14 @@ stress: deps
 bench: deps
 	@$(MAKE) --no-print-directory all $(BUILD)/bench/ref_alltoall $(BUILD)/bench/ref_two_phase $(BUILD)/bench/seq_route \
 	    $(BUILD)/bench/seq_radix $(BUILD)/bench/ref_radix \
-	    $(BUILD)/bench/barrier $(BUILD)/bench/seq_rounds $(BUILD)/bench/ref_fft2d
+	    $(BUILD)/bench/barrier $(BUILD)/bench/seq_rounds $(BUILD)/bench/ref_fft2d \
+	    $(BUILD)/bench/round_floor
 	scripts/bench.sh $(BUILD)
+
+# The fiber engine's floor links the library: it runs hremu's rounds with nothing in them.
+$(BUILD)/bench/round_floor: bench/round_floor.c bench/bench_common.h $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(filter-out -Isrc,$(CFLAGS)) $(PKG_CFLAGS) -o $@ $< $(LIB) $(PKG_LIBS) $(LDLIBS)
 
 $(BUILD)/bench/%: bench/%.c bench/bench_common.h bench/plain_route.h
 	@mkdir -p $(dir $@)

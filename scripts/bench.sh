@@ -40,6 +40,8 @@
 #   with 8-byte blocks (seed001.ini), hrel.two_phase at p = 16 and n = 2^24 (hrel.ini), each on
 #   engine threads, engine fibers on a carrier a core and on one carrier: wall_s, and x =
 #   s/round over seq_rounds's, over xchg.system's on the same engine, or over engine threads'.
+#   Its floor: BUILD_DIR/bench/round_floor, p = 1024 fibers on one carrier doing empty rounds
+#   and rounds of one message each, in ns a processor a round beside seq_rounds'.
 # scale: configs/bench/scale.ini and scale_hrel.ini at p = 65536 on fibers, one process an
 #   algorithm: wall_s, model_time_s, steps (or rounds) and peak resident set (/usr/bin/time).
 # The references take p, n and seed from the configs, so every row of a table moves the same
@@ -478,6 +480,19 @@ awk -v seq="$(awk '$1 == 1024 && $2 == "seq_rounds" { print $3 }' "$tmp/rounds")
 echo "rounds: hrel.pq_random, alltoall, p = 1024 (rounds.ini); pex8: seed 001's exchange, p = 256, 8-byte blocks"
 echo "(seed001.ini on complete); bulk: hrel.two_phase, p = 16, n = 2^24 (hrel.ini). fibers/N: on N carrier threads"
 echo "([machine] carriers: 1, the default, and cores, $(nproc) here)."
+# The engine's own part of a round: bench/round_floor's empty rounds and rounds of one message
+# each, beside seq_rounds' whole round, all per processor.
+if [ -x "$build/bench/round_floor" ] && floor=$("$build/bench/round_floor" 1024 1 "$rruns" "$rseed"); then
+    echo "$floor" | awk -v seq="$(awk '$1 == 1024 && $2 == "seq_rounds" { print $3 }' "$tmp/rounds")" '
+        { for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
+        END { printf "floor: fibers/1 at p = 1024, ns a processor a round: %.1f empty, %.1f with one message each",
+                  v["empty_per_proc_round_s"] * 1e9, v["one_per_proc_round_s"] * 1e9
+              if (seq > 0) printf "; seq_rounds %.1f for the whole of pq_random", seq / 1024 * 1e9
+              printf " (bench/round_floor)\n" }'
+else
+    echo "(bench/round_floor failed or is not built)"
+    status=1
+fi
 echo
 echo "scale: p = 65536 on engine fibers, each algorithm its own process (configs/bench/scale.ini, scale_hrel.ini)"
 printf "%-18s %-10s %10s %14s %8s %12s\n" "algorithm" "topology" "wall_s" "model_time_s" "steps" "peak_rss_MiB"
