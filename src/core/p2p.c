@@ -1064,6 +1064,24 @@ void hr__coll_lend(hr_proc *p, int dest, const void *buf, size_t len)
     post(p, dest, buf, len, HR_MSG_LEND);
 }
 
+/* p views src's lent block from here to its hr__view_end. */
+static void add_view(hr_proc *p, int src)
+{
+    /* One view per source between hr__coll_begin and hr__view_end: at most p. */
+    if (p->nviews == p->views_cap) {
+        int cap = p->views_cap > 0 ? 2 * p->views_cap : 16;
+        int *v = hr__alloc(&p->mem, (size_t)cap * sizeof *v);
+        if (v == NULL)
+            hr_fail(p, "out of memory for a view");
+        if (p->nviews > 0)
+            memcpy(v, p->views, (size_t)p->nviews * sizeof *v);
+        hr__alloc_free(&p->mem, p->views);
+        p->views = v;
+        p->views_cap = cap;
+    }
+    p->views[p->nviews++] = src;
+}
+
 /* A collective's block of msg->len bytes where the taker expects len. */
 static void check_len(hr_proc *p, const hr_msg *msg, size_t len)
 {
@@ -1079,6 +1097,12 @@ static void check_len(hr_proc *p, const hr_msg *msg, size_t len)
  * receivers compute their block's injection from it (hr__batch_sent). Every processor counts
  * the world's collectives alike, so a receiver knows the batch it wants by that count. Model
  * figures are those of the messages it stands for, bit for bit. */
+
+/* The processor k after id (k before it, k < 0) of n, in a ring. */
+static int after(int id, int64_t k, int n)
+{
+    return (int)((((int64_t)id + k) % n + n) % n);
+}
 
 int hr__coll_batch(hr_proc *p, const void *base, size_t stride, size_t len, int lend)
 {
@@ -1097,7 +1121,7 @@ int hr__coll_batch(hr_proc *p, const void *base, size_t stride, size_t len, int 
     if (lend)
         atomic_fetch_add_explicit(&p->lent, n - 1, memory_order_relaxed);
     for (int k = 1; k < n; k++) {
-        int d = (int)(((int64_t)p->id + k) % n);
+        int d = after(p->id, k, n);
         hr__proc_check_link(p, d, p->coll_what);
         hr_msg msg = { .kind = kind, .tag = p->coll_tag, .len = len,
                        .data = (const unsigned char *)base + (size_t)d * stride };
@@ -1109,7 +1133,7 @@ int hr__coll_batch(hr_proc *p, const void *base, size_t stride, size_t len, int 
     atomic_store(&p->batch_serial, p->world_colls);
     p->coll_batch = 1;
     for (int k = 1; k < n; k++)
-        hr__wake_for(&p->m->procs[(int64_t)(p->id + k) % n], p->id);
+        hr__wake_for(&p->m->procs[after(p->id, k, n)], p->id);
     hr__proc_publish(p);
     after_send(p, before);
     return 1;
@@ -1117,9 +1141,9 @@ int hr__coll_batch(hr_proc *p, const void *base, size_t stride, size_t len, int 
 
 static int batch_ready(hr_proc *p, void *ctx)
 {
-    const hr_proc *src = ctx;
+    hr_proc *src = ctx;
     hr__proc_event(p, HR_TIME_INF);
-    return atomic_load(&((hr_proc *)src)->batch_serial) == p->world_colls;
+    return atomic_load(&src->batch_serial) == p->world_colls;
 }
 
 /* Wait for src's batch of this collective; *msg gets the message that p's block in it stands
@@ -1130,7 +1154,7 @@ static void batch_block(hr_proc *p, int src, size_t len, hr_msg *msg)
     hr_wait_desc d = { HR_WAIT_RECV, src, p->coll_tag, len, p->coll_what, 0 };
     hr__wait(p, &d, batch_ready, q);
     const hr_batch *b = &q->batch;
-    int64_t k = ((int64_t)p->id - src + p->m->p) % p->m->p;
+    int64_t k = after(p->id, -(int64_t)src, p->m->p);      /* p is the k-th after src */
     *msg = (hr_msg){ .src = src, .dst = p->id, .tag = p->coll_tag, .kind = b->kind,
                      .seq = b->seq1 + (uint64_t)(k - 1), .step = b->step1 + (uint64_t)(k - 1),
                      .len = b->len, .data = b->base + (size_t)p->id * b->stride };
@@ -1154,25 +1178,31 @@ static void batch_release(hr_proc *p, const hr_msg *msg, hr_time post, hr_time r
     hr__proc_publish(p);
 }
 
-static void batch_take(hr_proc *p, int src, void *buf, size_t len)
+/* Take p's block of src's batch into buf, or (view) view it in place until hr__view_end: as
+ * take and hr__coll_view do a message. Returns where its bytes are. */
+static const void *batch_take(hr_proc *p, int src, void *buf, size_t len, int view)
 {
     hr_msg msg;
     hr_time post = p->clock;
     batch_block(p, src, len, &msg);
     hr_time r = absorb_msg(p, &msg, post);
     took(p, &msg);
-    tell_taken(p, &msg, buf);
-    hr__copy_bytes(p->m, buf, msg.data, len);
+    tell_taken(p, &msg, view ? NULL : buf);
+    if (!view)
+        hr__copy_bytes(p->m, buf, msg.data, len);
     batch_release(p, &msg, post, r);
     hr_proc *q = &p->m->procs[src];
-    if (msg.kind == HR_MSG_LEND && atomic_fetch_sub_explicit(&q->lent, 1, memory_order_acq_rel) == 1)
-        hr__wake(q);
+    if (msg.kind == HR_MSG_LEND && view)
+        add_view(p, src);
+    else if (msg.kind == HR_MSG_LEND && atomic_fetch_sub_explicit(&q->lent, 1, memory_order_acq_rel) == 1)
+        hr__wake(q);     /* copied: given back at once, as take does */
+    return msg.data;
 }
 
 void hr__coll_take(hr_proc *p, int src, void *buf, size_t len)
 {
     if (p->coll_batch) {
-        batch_take(p, src, buf, len);
+        batch_take(p, src, buf, len, 0);
         return;
     }
     recv_ctx c = { .src = src, .tag = p->coll_tag, .post = p->clock };
@@ -1228,38 +1258,10 @@ void hr__coll_await(hr_proc *p, int count)
     hr__wait(p, &d, blocks_ready, &count);
 }
 
-/* p views src's lent block from here to its hr__view_end. */
-static void add_view(hr_proc *p, int src)
-{
-    /* One view per source between hr__coll_begin and hr__view_end: at most p. */
-    if (p->nviews == p->views_cap) {
-        int cap = p->views_cap > 0 ? 2 * p->views_cap : 16;
-        int *v = hr__alloc(&p->mem, (size_t)cap * sizeof *v);
-        if (v == NULL)
-            hr_fail(p, "out of memory for a view");
-        if (p->nviews > 0)
-            memcpy(v, p->views, (size_t)p->nviews * sizeof *v);
-        hr__alloc_free(&p->mem, p->views);
-        p->views = v;
-        p->views_cap = cap;
-    }
-    p->views[p->nviews++] = src;
-}
-
 const void *hr__coll_view(hr_proc *p, int src, size_t len)
 {
-    if (p->coll_batch) {
-        hr_msg msg;
-        hr_time post = p->clock;
-        batch_block(p, src, len, &msg);
-        hr_time r = absorb_msg(p, &msg, post);
-        took(p, &msg);
-        tell_taken(p, &msg, NULL);
-        batch_release(p, &msg, post, r);
-        if (msg.kind == HR_MSG_LEND)
-            add_view(p, src);
-        return msg.data;
-    }
+    if (p->coll_batch)
+        return batch_take(p, src, NULL, len, 1);
     recv_ctx c = { .src = src, .tag = p->coll_tag, .post = p->clock };
     hr_wait_desc d = { HR_WAIT_RECV, src, p->coll_tag, len, p->coll_what, 0 };
     hr__wait(p, &d, recv_ready, &c);
