@@ -294,8 +294,10 @@ static void hand_over(carrier *c, int i)
              * (hrel.pq_random at p = 1024: 5 % off a round; two ahead gained less). */
             const fiber *h = &c->f[c->ready[c->head]];
             const char *sp = h->ctx.sp, *q = (const char *)h->p;
+#pragma GCC unroll 8
             for (int k = 0; k < 8; k++)
                 __builtin_prefetch(sp + 64 * k);
+#pragma GCC unroll 4
             for (int k = 0; k < 4; k++)
                 __builtin_prefetch(q + 64 * k);
         }
