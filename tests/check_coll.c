@@ -3,7 +3,7 @@
  * a sequential fold for p in {1, 2, 5, 8}; the model cost of the transpose (copied and viewed),
  * gather, bcast and the reductions against hand-computed values, and a user's reduction's
  * against the built-in sum's; a world collective's batch against the same blocks sent one by one
- * on a group of everyone. */
+ * on a group of everyone, in model figures and in the heap it holds. */
 #include "hr_test.h"
 
 #include "core/core.h"      /* hr__batch_sent */
@@ -1128,6 +1128,60 @@ START_TEST(test_coll_batch_equals_messages)
 }
 END_TEST
 
+/* The point of a batch: a world transpose of counts holds no record a pair. p = 256 processors
+ * (one carrier: nothing else allocates meanwhile) transpose 8-byte blocks, wait at a barrier
+ * (every block posted, none of the records the group's transpose used freed: they are the
+ * senders' until the run ends) and processor 0 reads the heap. The group's blocks, one message
+ * each, take at least their 255 * 256 records of 128 bytes; the world's batch, under a tenth of
+ * that. */
+typedef struct heap_job {
+    int      group;
+    uint64_t in_use;
+} heap_job;
+
+static void body_heap(hr_proc *p, void *arg)
+{
+    heap_job *j = arg;
+    int n = hr_nprocs(p);
+    int *all = hr_malloc(p, sizeof(int) * (size_t)n);
+    for (int i = 0; i < n; i++)
+        all[i] = i;
+    hr_group *g = j->group ? hr_group_make(p, all, n) : hr_world(p);
+    uint64_t *s = hr_calloc(p, (size_t)n, sizeof *s), *r = hr_malloc(p, (size_t)n * sizeof *r);
+    hr_group_transpose(p, g, s, r, sizeof *s);
+    hr_barrier(p);
+    if (hr_pid(p) == 0)
+        j->in_use = hr_test_heap_in_use();
+}
+
+START_TEST(test_coll_batch_holds_no_record_a_pair)
+{
+    if (!HR_TEST_PLAIN_ALLOC)
+        return;
+    int n = 256;
+    uint64_t grew[2];
+    for (int grp = 0; grp < 2; grp++) {
+        hr_machine_config cfg = hr_test_config(n, NULL);
+        cfg.engine = "fibers";
+        heap_job j = { grp, 0 };
+        uint64_t before = hr_test_heap_in_use();
+        hr_run_result res;
+        hr_test_run(&cfg, body_heap, &j, &res);
+        ck_assert_int_eq(res.status, HR_OK);
+        grew[grp] = j.in_use - before;
+    }
+    /* Both hold the same arrays (three of p words a processor), the group also its members
+     * (p ints a processor): what lies between is the records. */
+    uint64_t records = (uint64_t)n * (uint64_t)(n - 1) * 128;
+    ck_assert_msg(grew[1] > grew[0] && grew[1] - grew[0] >= records,
+                  "a message a block: %llu bytes, a batch: %llu, records: %llu",
+                  (unsigned long long)grew[1], (unsigned long long)grew[0],
+                  (unsigned long long)records);
+    ck_assert_msg(grew[0] < records / 3, "a batch a processor: %llu bytes (records: %llu)",
+                  (unsigned long long)grew[0], (unsigned long long)records);
+}
+END_TEST
+
 Suite *hr_coll_suite(void)
 {
     Suite *s = suite_create("coll");
@@ -1152,6 +1206,7 @@ Suite *hr_coll_suite(void)
     tcase_add_test(tc, test_coll_user_costs_as_builtin);
     tcase_add_test(tc, test_coll_batch_sent_is_recurrence);
     tcase_add_test(tc, test_coll_batch_equals_messages);
+    tcase_add_test(tc, test_coll_batch_holds_no_record_a_pair);
     suite_add_tcase(s, tc);
     return s;
 }
