@@ -437,9 +437,9 @@ typedef struct hr_machine {
     hr_round_in         *rnd_in;        /* [p] the receivers' in-boxes: round disciplines only */
     uint32_t            *rnd_queued;    /* [p] messages waiting in each receiver's queue */
     uint64_t             rnd_count;     /* rounds counted in this run */
-    int                 *rnd_first;     /* [p+1] arrivals by receiver: offsets into rnd_arr */
-    int                 *rnd_next;      /* [p] */
-    hr_arrival          *rnd_arr;       /* [p] */
+    int                 *rnd_head;      /* [p] a receiver's first arrival (sender), -1: none */
+    int                 *rnd_link;      /* [p] the sender after this one, to the same receiver */
+    hr_arrival          *rnd_arr;       /* [p] one receiver's arrivals, for its rule */
     uint8_t             *rnd_lost;      /* [p] */
 
     /* -- what it records: events (event.c), and the last run's figures beyond hr_run_result

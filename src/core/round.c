@@ -34,14 +34,14 @@ int hr__round_init(hr_machine *m)
     if (!(m->disc->traits & HR_DISC_IN_ROUNDS))
         return HR_OK;                 /* hr_round_* refuse to run: nothing to keep */
     size_t p = (size_t)m->p;
-    m->rnd_first = malloc((p + 1) * sizeof *m->rnd_first);
-    m->rnd_next = malloc(p * sizeof *m->rnd_next);
+    m->rnd_head = malloc(p * sizeof *m->rnd_head);
+    m->rnd_link = malloc(p * sizeof *m->rnd_link);
     m->rnd_arr = malloc(p * sizeof *m->rnd_arr);
     m->rnd_lost = malloc(p);
     m->rnd_slot = calloc(p, sizeof *m->rnd_slot);
     m->rnd_in = calloc(p, sizeof *m->rnd_in);
     m->rnd_queued = calloc(p, sizeof *m->rnd_queued);
-    if (m->rnd_first == NULL || m->rnd_next == NULL || m->rnd_arr == NULL || m->rnd_lost == NULL ||
+    if (m->rnd_head == NULL || m->rnd_link == NULL || m->rnd_arr == NULL || m->rnd_lost == NULL ||
         m->rnd_slot == NULL || m->rnd_in == NULL || m->rnd_queued == NULL)
         return HR_ENOMEM;
     return HR_OK;
@@ -56,8 +56,8 @@ void hr__round_destroy(hr_machine *m)
         if (m->rnd_in != NULL)
             hr__rqueue_free(&m->rnd_in[i].queue);
     }
-    free(m->rnd_first);
-    free(m->rnd_next);
+    free(m->rnd_head);
+    free(m->rnd_link);
     free(m->rnd_arr);
     free(m->rnd_lost);
     free(m->rnd_slot);
@@ -77,6 +77,7 @@ void hr__round_reset(hr_proc *p)
     in->got_len = 0;
     hr__rng_seed(&in->rng, m->cfg.seed, RULE_STREAM + (uint64_t)p->id);
     m->rnd_queued[p->id] = 0;
+    m->rnd_head[p->id] = -1;
 }
 
 static void need_rounds(hr_proc *p, const char *call)
@@ -206,38 +207,36 @@ static void round_event(hr_machine *m, hr_time start, int src, int dst, uint64_t
 /* The serial part: every other processor sleeps in hr_round_end. 0, or -1 without memory. */
 static int end_round(hr_machine *m)
 {
-    int np = m->p, more = 0, busy = 0;
+    int np = m->p, more = 0, busy = 0, rec = m->ev_limit != 0;
     size_t mmax = 0;
     hr_time start = 0;
-    int *first = m->rnd_first, *next = m->rnd_next;
+    int *head = m->rnd_head, *link = m->rnd_link;
     hr_round_slot *slot = m->rnd_slot;
 
-    /* The round's new messages, grouped by receiver in source order (a counting sort). */
-    memset(first, 0, (size_t)(np + 1) * sizeof *first);
-    for (int s = 0; s < np; s++) {
+    /* The round's new messages, listed by receiver in source order: the senders from the last
+     * down, each put first in its receiver's list (one pass; the lists are emptied as the
+     * receivers take them below). */
+    for (int s = np - 1; s >= 0; s--) {
         hr_round_slot *sl = &slot[s];
         start = hr__max(start, sl->clock);
         more += sl->more;
         if (sl->state != HR_ROUT_QUEUED)
             sl->fate = HR_FATE_NONE;
         if (sl->state == HR_ROUT_NEW) {
-            first[sl->dest + 1]++;
+            link[s] = head[sl->dest];
+            head[sl->dest] = s;
             busy = 1;
             mmax = sl->len > mmax ? sl->len : mmax;
         }
     }
-    for (int j = 0; j < np; j++) {
-        first[j + 1] += first[j];
-        next[j] = first[j];
-    }
-    for (int s = 0; s < np; s++)
-        if (slot[s].state == HR_ROUT_NEW)
-            m->rnd_arr[next[slot[s].dest]++] = (hr_arrival){ s, slot[s].prio };
 
     /* Every receiver's rule, in id order. */
+    hr_arrival *a = m->rnd_arr;
     for (int j = 0; j < np; j++) {
-        const hr_arrival *a = m->rnd_arr + first[j];
-        int na = first[j + 1] - first[j];
+        int na = 0;
+        for (int s = head[j]; s >= 0; s = link[s])
+            a[na++] = (hr_arrival){ s, slot[s].prio };
+        head[j] = -1;
         if (na == 0 && m->rnd_queued[j] == 0)
             continue;
         hr_round_in *in = &m->rnd_in[j];
@@ -249,22 +248,22 @@ static int end_round(hr_machine *m)
         int from_queue = got >= 0;
         for (int k = 0; k < na; k++) {
             hr_round_slot *sl = &slot[a[k].src];
-            const char *event = "delivered";
             if (m->rnd_lost[k]) {
                 sl->state = HR_ROUT_NONE;
                 sl->fate = HR_FATE_LOST;
                 m->procs[a[k].src].lost++;
-                event = "lost";
             } else if (a[k].src != got) {
                 sl->state = HR_ROUT_QUEUED;
                 sl->fate = HR_FATE_QUEUED;
-                event = "queued";
             } else {
                 from_queue = 0;
             }
-            round_event(m, start, a[k].src, j, a[k].prio, event, queue->n);
+            if (rec)
+                round_event(m, start, a[k].src, j, a[k].prio,
+                            m->rnd_lost[k] ? "lost" : a[k].src != got ? "queued" : "delivered",
+                            queue->n);
         }
-        if (from_queue)
+        if (from_queue && rec)
             round_event(m, start, got, j, slot[got].prio, "delivered", queue->n);
         if (got >= 0) {
             mmax = slot[got].len > mmax ? slot[got].len : mmax;
