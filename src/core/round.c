@@ -208,6 +208,7 @@ static void round_event(hr_machine *m, hr_time start, int src, int dst, uint64_t
 static int end_round(hr_machine *m)
 {
     int np = m->p, more = 0, busy = 0, rec = m->ev_limit != 0;
+    const uint8_t *lost = m->disc->traits & HR_DISC_LOSES ? m->rnd_lost : NULL;
     size_t mmax = 0;
     hr_time start = 0;
     int *head = m->rnd_head, *link = m->rnd_link;
@@ -248,7 +249,7 @@ static int end_round(hr_machine *m)
         int from_queue = got >= 0;
         for (int k = 0; k < na; k++) {
             hr_round_slot *sl = &slot[a[k].src];
-            if (m->rnd_lost[k]) {
+            if (lost != NULL && lost[k]) {
                 sl->state = HR_ROUT_NONE;
                 sl->fate = HR_FATE_LOST;
                 m->procs[a[k].src].lost++;
@@ -260,7 +261,9 @@ static int end_round(hr_machine *m)
             }
             if (rec)
                 round_event(m, start, a[k].src, j, a[k].prio,
-                            m->rnd_lost[k] ? "lost" : a[k].src != got ? "queued" : "delivered",
+                            lost != NULL && lost[k] ? "lost"
+                            : a[k].src != got      ? "queued"
+                                                   : "delivered",
                             queue->n);
         }
         if (from_queue && rec)

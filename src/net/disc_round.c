@@ -44,8 +44,8 @@ static int reserve(hr_rqueue *q, int need)
 
 int hr__rule_fifo(hr_rqueue *q, const hr_arrival *a, int na, hr_rng *rng, uint8_t *lost)
 {
-    memset(lost, 0, (size_t)na);
-    if (reserve(q, q->n + na) != 0)
+    (void)lost;                       /* nothing is lost */
+    if (q->n + na > q->cap && reserve(q, q->n + na) != 0)
         return -2;
     /* The round's arrivals join at the tail in a uniformly random order. */
     int tail = (q->head + q->n) % q->cap;
@@ -75,8 +75,8 @@ static int above(const hr_qentry *x, const hr_qentry *y)
 
 int hr__rule_priority(hr_rqueue *q, const hr_arrival *a, int na, hr_rng *rng, uint8_t *lost)
 {
-    memset(lost, 0, (size_t)na);
-    if (reserve(q, q->n + na) != 0)
+    (void)lost;                       /* nothing is lost */
+    if (q->n + na > q->cap && reserve(q, q->n + na) != 0)
         return -2;
     hr_qentry *h = q->e;
     for (int k = 0; k < na; k++) {

@@ -42,9 +42,10 @@ typedef struct hr_arrival {
 
 /* Resolve one receiver's round: a[0 .. na) arrived in it, in source order; q holds what waits
  * from earlier rounds (fifo, priority; unused otherwise). Returns the sender whose message is
- * received in this round, or -1 if none, or -2 if memory ran out; sets lost[k] = 1 for each
- * arrival k that is lost (and 0 for the others). What neither is received nor lost waits in q.
- * Random choices are drawn from rng in a fixed order. */
+ * received in this round, or -1 if none, or -2 if memory ran out. A discipline that loses
+ * messages (HR_DISC_LOSES) sets lost[k] = 1 for each arrival k that is lost and 0 for the
+ * others; the others leave lost alone, and the engine does not read it. What neither is
+ * received nor lost waits in q. Random choices are drawn from rng in a fixed order. */
 typedef int (*hr_round_rule)(hr_rqueue *q, const hr_arrival *a, int na, hr_rng *rng,
                              uint8_t *lost);
 
