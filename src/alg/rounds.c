@@ -27,7 +27,7 @@ typedef struct sender {
     const hr_elem *msg;
     size_t         cnt;
     size_t         left;      /* not yet delivered */
-    uint8_t       *done;      /* per message: delivered */
+    uint8_t       *done;      /* per message: delivered; NULL where nobody reads it */
     long           out;       /* the message out, neither delivered nor lost yet; -1: none */
     hr_elem       *recv;      /* what this processor received */
     size_t         got, cap;
@@ -84,7 +84,8 @@ static hr_fate step(sender *s, long k, uint64_t prio)
     }
     hr_fate f = hr_round_fate(s->p);
     if (f == HR_FATE_DELIVERED) {
-        s->done[s->out] = 1;
+        if (s->done != NULL)
+            s->done[s->out] = 1;
         s->left--;
         s->out = -1;
     } else if (f == HR_FATE_LOST) {
@@ -245,6 +246,8 @@ void hr_alg_hrel_pq_random(hr_proc *p, void *inst, const double *params)
     hr_hrel *r = inst;
     sender s;
     sender_init(&s, p, r);
+    hr_free(p, s.done);                   /* it sends in one order: what is done is what is past */
+    s.done = NULL;
     ranked *order = hr_malloc(p, (s.cnt + 1) * sizeof *order);
     for (size_t k = 0; k < s.cnt; k++)
         order[k] = (ranked){ hr_rand(p), (long)k };
