@@ -82,7 +82,7 @@ void hr__round_reset(hr_proc *p)
 
 static void need_rounds(hr_proc *p, const char *call)
 {
-    if (!(p->m->disc->traits & HR_DISC_IN_ROUNDS))
+    if (!(p->traits & HR_DISC_IN_ROUNDS))
         hr__misuse(p, "%s: discipline %s has no rounds (the round disciplines are fifo, priority, "
                    "arbitrary and ocpc)", call, p->m->disc->name);
 }
