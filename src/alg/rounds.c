@@ -59,17 +59,16 @@ static int stalled(const sender *s)
     return s->out >= 0;
 }
 
-/* One round: send message k (k < 0: nothing) with priority prio (or, by_time, with the earlier
- * sending time the higher priority), end the round, keep what arrived, and learn the fate of the
- * message out. Returns that fate. */
-static hr_fate step(sender *s, long k, uint64_t prio)
+/* One round: send message k, the element at m (k < 0: nothing), with priority prio (or, by_time,
+ * with the earlier sending time the higher priority), end the round, keep what arrived, and
+ * learn the fate of the message out. Returns that fate. */
+static hr_fate step_elem(sender *s, long k, const hr_elem *m, uint64_t prio)
 {
     if (s->by_time)
         prio = UINT64_MAX - s->round;
     s->round++;
     if (k >= 0) {
-        if (hr_round_send(s->p, (int)s->msg[k].dest, &s->msg[k], sizeof s->msg[k], prio) !=
-            HR_FATE_SENT)
+        if (hr_round_send(s->p, (int)m->dest, m, sizeof *m, prio) != HR_FATE_SENT)
             hr_fail(s->p, "message %ld: sent while stalled", k);
         s->out = k;
     }
@@ -92,6 +91,12 @@ static hr_fate step(sender *s, long k, uint64_t prio)
         s->out = -1;
     }
     return f;
+}
+
+/* As step_elem, message k of the processor's own list. */
+static hr_fate step(sender *s, long k, uint64_t prio)
+{
+    return step_elem(s, k, k >= 0 ? &s->msg[k] : NULL, prio);
 }
 
 /* Until nobody has anything left: send the remaining messages one after another, each as soon as
@@ -192,6 +197,11 @@ typedef struct ranked {
     long     k;
 } ranked;
 
+typedef struct outgoing {
+    uint64_t prio;
+    hr_elem  e;
+} outgoing;
+
 /* Sending order: higher priority first, equal priorities (which 64-bit draws all but never
  * give) by message. */
 static int before(const ranked *x, const ranked *y)
@@ -253,29 +263,29 @@ void hr_alg_hrel_pq_random(hr_proc *p, void *inst, const double *params)
         order[k] = (ranked){ hr_rand(p), (long)k };
     sort_by_priority(p, order, s.cnt);
     hr_compute(p, (double)s.cnt);
-    hr_elem *sorted = hr_malloc(p, (s.cnt + 1) * sizeof *sorted);
+    /* Each message beside its priority, in sending order: one list, read front to back. */
+    outgoing *out = hr_malloc(p, (s.cnt + 1) * sizeof *out);
     for (size_t k = 0; k < s.cnt; k++)
-        sorted[k] = s.msg[order[k].k];
-    s.msg = sorted;                       /* message k is now the k-th to send */
+        out[k] = (outgoing){ order[k].prio, s.msg[order[k].k] };
+    hr_free(p, order);
     size_t next = 0;
     while (s.active > 0) {
         long k = -1;
+        const hr_elem *m = NULL;
         uint64_t prio = 0;
         if (!stalled(&s) && next < s.cnt) {
             k = (long)next;
-            prio = order[next++].prio;
-            /* A processor reads one message a round from each list: the line it reads next is
-             * fetched now, while the other processors run (16 % off a round at p = 1024 on
-             * fibers, where a processor's lines leave the caches between its rounds). */
-            if (next + 8 < s.cnt) {
-                __builtin_prefetch(&order[next + 4]);
-                __builtin_prefetch(&s.msg[next + 8]);
-            }
+            m = &out[next].e;
+            prio = out[next++].prio;
+            /* A processor reads one message a round: the line it reads next is fetched now,
+             * while the other processors run (16 % off a round at p = 1024 on fibers, where a
+             * processor's lines leave the caches between its rounds). */
+            if (next + 4 < s.cnt)
+                __builtin_prefetch(&out[next + 4]);
         }
-        step(&s, k, prio);
+        step_elem(&s, k, m, prio);
     }
-    hr_free(p, sorted);
-    hr_free(p, order);
+    hr_free(p, out);
     sender_finish(&s, r);
 }
 
