@@ -31,6 +31,15 @@ CFLAGS   += -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=un
             -fno-omit-frame-pointer
 LDFLAGS  += -fsanitize=address,undefined
 endif
+# GCC on x86-64 clears a small struct (a 128-byte message record: p2p.c) with `rep stos`, slow
+# to start on this box; unrolled stores up to 256 bytes and the library's memset above made
+# xchg.pex at p = 256 on fibers 10 % faster (interleaved medians). Only where the compiler
+# takes the option (not clang, not other machines).
+MEMSET_STRATEGY := -mmemset-strategy=unrolled_loop:256:noalign,libcall:-1:noalign
+ifneq ($(shell $(CC) $(MEMSET_STRATEGY) -c -x c /dev/null -o /dev/null 2>/dev/null && echo yes),yes)
+MEMSET_STRATEGY :=
+endif
+CFLAGS   += $(MEMSET_STRATEGY)
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
