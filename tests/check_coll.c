@@ -1053,6 +1053,17 @@ START_TEST(test_coll_batch_sent_is_recurrence)
 }
 END_TEST
 
+/* A group of every processor in order: the world's members, but its collectives post a
+ * message a block. */
+static hr_group *everyone(hr_proc *p)
+{
+    int n = hr_nprocs(p);
+    int *all = hr_malloc(p, sizeof(int) * (size_t)n);
+    for (int i = 0; i < n; i++)
+        all[i] = i;
+    return hr_group_make(p, all, n);
+}
+
 typedef struct batch_job {
     int     which;       /* 0 transpose, 1 transpose_view (world only), 2 allgather */
     int     group;       /* on a group of every processor in order: a message a block */
@@ -1067,10 +1078,7 @@ static void body_batch(hr_proc *p, void *arg)
     const batch_job *j = arg;
     int n = hr_nprocs(p), me = hr_pid(p);
     hr_compute(p, (double)((me * 7919) % 13) * 3000.0);
-    int *all = hr_malloc(p, sizeof(int) * (size_t)n);
-    for (int i = 0; i < n; i++)
-        all[i] = i;
-    hr_group *g = j->group ? hr_group_make(p, all, n) : hr_world(p);
+    hr_group *g = j->group ? everyone(p) : hr_world(p);
     char *s = hr_calloc(p, (size_t)n, j->b), *r = hr_malloc(p, (size_t)n * j->b);
     const void **view = hr_malloc(p, sizeof *view * (size_t)n);
     for (int t = 0; t < 2; t++) {
@@ -1132,8 +1140,8 @@ END_TEST
  * (one carrier: nothing else allocates meanwhile) transpose 8-byte blocks, wait at a barrier
  * (every block posted, none of the records the group's transpose used freed: they are the
  * senders' until the run ends) and processor 0 reads the heap. The group's blocks, one message
- * each, take at least their 255 * 256 records of 128 bytes; the world's batch, under a tenth of
- * that. */
+ * each, take at least their 255 * 256 records of 128 bytes; the world's batch, under a third
+ * of that. */
 typedef struct heap_job {
     int      group;
     uint64_t in_use;
@@ -1143,10 +1151,7 @@ static void body_heap(hr_proc *p, void *arg)
 {
     heap_job *j = arg;
     int n = hr_nprocs(p);
-    int *all = hr_malloc(p, sizeof(int) * (size_t)n);
-    for (int i = 0; i < n; i++)
-        all[i] = i;
-    hr_group *g = j->group ? hr_group_make(p, all, n) : hr_world(p);
+    hr_group *g = j->group ? everyone(p) : hr_world(p);
     uint64_t *s = hr_calloc(p, (size_t)n, sizeof *s), *r = hr_malloc(p, (size_t)n * sizeof *r);
     hr_group_transpose(p, g, s, r, sizeof *s);
     hr_barrier(p);

@@ -103,16 +103,21 @@ static int reserve(unsigned char **buf, size_t *cap, size_t len)
     return 0;
 }
 
-/* Where a message of len bytes is kept: in its slot or in-box (inline), when it fits (or when
- * nothing is kept: hr__kept), else in the processor's buffer *buf, grown to fit. NULL without
- * memory. */
+/* Whether a message of len bytes travels inside its slot and in-box: when it fits, or when
+ * nothing is kept (hr__kept); else in its sender's and receiver's buffers. */
+static int fits_inline(const hr_machine *m, size_t len)
+{
+    return hr__kept(m, len) <= HR_ROUND_INLINE;
+}
+
+/* Where a message of len bytes is kept: inline_bytes when it fits, else the processor's buffer
+ * *buf, grown to fit. NULL without memory. */
 static unsigned char *room(const hr_machine *m, unsigned char *inline_bytes, unsigned char **buf,
                           size_t *cap, size_t len)
 {
-    size_t kept = hr__kept(m, len);
-    if (kept <= HR_ROUND_INLINE)
+    if (fits_inline(m, len))
         return inline_bytes;
-    return reserve(buf, cap, kept) == 0 ? *buf : NULL;
+    return reserve(buf, cap, hr__kept(m, len)) == 0 ? *buf : NULL;
 }
 
 hr_fate hr_round_send(hr_proc *p, int dest, const void *buf, size_t len, uint64_t prio)
@@ -152,7 +157,7 @@ static int deliver(hr_machine *m, int j, int s)
     hr_round_slot *sl = &m->rnd_slot[s];
     hr_round_in *in = &m->rnd_in[j];
     size_t len = sl->len;
-    const unsigned char *from = len > HR_ROUND_INLINE ? m->procs[s].rnd.buf : sl->bytes;
+    const unsigned char *from = fits_inline(m, len) ? sl->bytes : m->procs[s].rnd.buf;
     hr_round_proc *rj = &m->procs[j].rnd;
     unsigned char *to = room(m, in->got, &rj->got, &rj->got_cap, len);
     if (to == NULL)
@@ -342,7 +347,7 @@ int hr_round_recv(hr_proc *p, void *buf, size_t cap, hr_status *st)
     if (len > cap)
         hr__misuse(p, "hr_round_recv: a message of %zu bytes from P%d, but room for %zu", len,
                    in->got_src, cap);
-    hr__copy_bytes(p->m, buf, len > HR_ROUND_INLINE ? p->rnd.got : in->got, len);
+    hr__copy_bytes(p->m, buf, fits_inline(p->m, len) ? in->got : p->rnd.got, len);
     if (st != NULL)
         *st = (hr_status){ in->got_src, 0, len };
     in->got_src = -1;
