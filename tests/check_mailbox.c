@@ -158,6 +158,48 @@ START_TEST(test_mailbox_find_by_tag)
 }
 END_TEST
 
+static hr_msg *msg_from(int src, uint64_t seq)
+{
+    hr_msg *m = calloc(1, sizeof *m);
+    ck_assert_ptr_nonnull(m);
+    m->kind = HR_MSG_COPY;
+    m->src = src;
+    m->seq = seq;
+    return m;
+}
+
+/* The put of one processor at a time: listed at once, without a drain, while the queue is
+ * empty; behind the queue while it holds anything, so that a source's order stays its sending
+ * order (seq 0 .. 4 from source 3, whichever way each came). */
+START_TEST(test_mailbox_serial_put)
+{
+    hr__mbox box;
+    ck_assert_int_eq(hr__mbox_init(&box), HR_OK);
+    hr_msg *prev;
+    hr__mbox_put_serial(&box, msg_from(3, 0));
+    ck_assert_int_eq(box.nactive, 1);                       /* no drain */
+    ck_assert_uint_eq(hr__mbox_find(&box, 3, HR_ANY_TAG, &prev)->seq, 0);
+    hr__mbox_put(&box, msg_from(3, 1));                      /* queued, not listed */
+    hr__mbox_put_serial(&box, msg_from(3, 2));               /* so this one queues behind it */
+    hr__mbox_put_serial(&box, msg_from(9, 0));
+    ck_assert_int_eq(box.nactive, 1);
+    ck_assert_int_eq(hr__mbox_drain(&box), 1);
+    hr__mbox_put_serial(&box, msg_from(3, 3));               /* the queue is empty again */
+    hr__mbox_put_serial(&box, msg_from(3, 4));
+    ck_assert_int_eq(box.nactive, 2);
+    for (uint64_t k = 0; k < 5; k++) {
+        hr_msg *m = hr__mbox_find(&box, 3, HR_ANY_TAG, &prev);
+        ck_assert_ptr_nonnull(m);
+        ck_assert_uint_eq(m->seq, k);
+        hr__mbox_remove(&box, 3, prev, m);
+        free(m);
+    }
+    ck_assert_ptr_null(hr__mbox_find(&box, 3, HR_ANY_TAG, &prev));
+    ck_assert_uint_eq(hr__mbox_find(&box, 9, HR_ANY_TAG, &prev)->seq, 0);
+    hr__mbox_destroy(&box);   /* frees source 9's */
+}
+END_TEST
+
 Suite *hr_mailbox_suite(void)
 {
     Suite *s = suite_create("mailbox");
@@ -166,6 +208,7 @@ Suite *hr_mailbox_suite(void)
     tcase_add_test(tc, test_mailbox_many_producers);
     tcase_add_test(tc, test_mailbox_find_by_tag);
     tcase_add_test(tc, test_mailbox_sparse_sources);
+    tcase_add_test(tc, test_mailbox_serial_put);
     suite_add_tcase(s, tc);
     return s;
 }

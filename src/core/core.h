@@ -272,6 +272,8 @@ struct hr_proc {
     hr_request      *pending;     /* receives posted by hr_irecv and not yet matched, in order */
     hr_request      *req_free, *req_free_tail; /* its pool's free requests */
     hr_msg          *msg_free;    /* its pool's free records for borrowed messages (p2p.c) */
+    hr_msg          *copy_free;   /* records of small copied messages it took, for its sends */
+    int              ncopy_free;
     int              nrequests;   /* requests not yet completed */
     hr_msg          *refs;        /* REF messages posted since the last hr__coll_complete, and
                                      LEND messages since the last hr__view_end */

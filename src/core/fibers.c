@@ -710,7 +710,7 @@ static void fibers_sleep(hr_proc *p, _Atomic uint32_t *word, uint32_t val)
     }
     f->word = word;
     f->val = val;
-    if (owner_of(p->m, word) < 0)
+    if (word != &p->state)      /* a fiber sleeps on no other processor's state (owner_of) */
         c->others[c->nothers++] = (sleeper){ word, val, p->id };
     begin_leaving(c, p->id);
     unlock(c);

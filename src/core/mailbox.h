@@ -6,8 +6,13 @@
  * dense array found through a small open-addressed index: a mailbox's memory grows with the
  * sources it hears from, never with p (p may be 2^20 under fibers).
  *
+ * When the machine runs one processor at a time (fibers on one carrier: m->serial), a sender
+ * that is not the owner puts straight into the owner's lists (hr__mbox_put_serial): nobody can
+ * be draining meanwhile, and the queue's two locked instructions a message are saved.
+ *
  *   operation          who may call            exclusion needed with
  *   hr__mbox_put       any proc                nothing (wait-free)
+ *   hr__mbox_put_serial  any proc but the owner, with no other proc running
  *   drain/find/remove  owner only              (owner is single-threaded)
  *   init/destroy       machine thread          every other operation
  */
@@ -39,6 +44,10 @@ typedef struct hr__mbox {
 int  hr__mbox_init(hr__mbox *b);                    /* HR_OK or HR_ENOMEM */
 void hr__mbox_destroy(hr__mbox *b);                 /* frees undelivered COPY messages */
 void hr__mbox_put(hr__mbox *b, struct hr_msg *msg);
+/* As hr__mbox_put, where the caller is not the owner and nothing else runs: straight into the
+ * owner's list for msg's source, as a drain would put it (or into the queue, behind what waits
+ * there already, or when there is no memory for a new source's list). */
+void hr__mbox_put_serial(hr__mbox *b, struct hr_msg *msg);
 /* Move newly arrived messages to the private lists. Returns 1 if the queue was seen empty, 0 if a
  * sender preempted mid-enqueue hid what lies behind it (messages enqueued after it are not seen
  * yet; the preempted sender wakes the owner once its enqueue completes), -1 if a list for a new

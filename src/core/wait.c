@@ -165,8 +165,9 @@ void hr__wait(hr_proc *p, const hr_wait_desc *d, hr_ready_fn ready, void *ctx)
         if (ready(p, ctx))
             break;
         hr__xchg_u32(p->m, &p->state, HR_PROC_BLOCKED);   /* an RMW: see read_state */
-        no_watch(p);
-        if (ready(p, ctx)) {
+        /* The second look is for a waker that ran between the first and the store above: with
+         * one processor at a time (m->serial) none did, and it would see what the first saw. */
+        if (!p->m->serial && (no_watch(p), ready(p, ctx))) {
             /* Satisfied after all; whoever else flipped us to RUNNING meanwhile did no harm. */
             hr__cas_u32(p->m, &p->state, HR_PROC_BLOCKED, HR_PROC_RUNNING);
             break;
