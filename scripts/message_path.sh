@@ -28,7 +28,22 @@ valgrind --tool=callgrind --callgrind-out-file="$tmp/out" \
 # "N (P%)  FILE:FUNCTION [.../one_message]" lines; FILE from src/ or include/ on.
 callgrind_annotate --inclusive=no --threshold=100 --auto=no "$tmp/out" 2>/dev/null |
     sed -n 's|^ *[0-9,]* ([ 0-9.]*%) *\([^ ]*/\)\{0,1\}\(src/[^ :]*\):\([^ ]*\) \[.*/one_message\]$|\2 \3|p' \
-    >"$tmp/fns"
+    >"$tmp/raw"
+# callgrind names a function by the file of its first instruction's line: one that begins with
+# code inlined from a header is named by the header. Such a function counts with the file that
+# defines it (found by its definition, its name without GCC's .isra/.constprop/.part suffix).
+while read -r file fn; do
+    base=${fn%%.*}
+    def="^[a-zA-Z_].*[ *]$base\("
+    case $file in
+    *.h)
+        if ! grep -qE "$def" "$here/$file"; then
+            owner=$(cd "$here" && grep -lE "$def" src/*/*.c | head -2)
+            [ "$(echo "$owner" | wc -l)" -eq 1 ] && [ -n "$owner" ] && file=$owner
+        fi ;;
+    esac
+    echo "$file $fn"
+done <"$tmp/raw" >"$tmp/fns"
 echo "one message, $disc on $topo: files of hremu whose functions ran"
 awk '{ f[$1] = f[$1] " " $2 } END { for (k in f) print k ":" f[k] }' "$tmp/fns" | sort
 echo "files: $(awk '{ print $1 }' "$tmp/fns" | sort -u | wc -l)"

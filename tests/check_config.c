@@ -185,7 +185,8 @@ typedef struct bad_file {
 static const bad_file bad_files[] = {
     { "bad_unknown_section.ini", ":4: unknown section [machin]", 0 },
     { "bad_unknown_key.ini", ":4: unknown key 'prcs' in [machine] (keys: procs, topology, "
-      "fattree_bw, switching, discipline, buffer, eager_limit, cost, tau, sigma, overhead, hop, compute_unit, "
+      "fattree_bw, switching, discipline, buffer, eager_limit, cost_model, cost, tau, sigma, overhead, hop, "
+      "gap, compute_unit, "
       "compute, seed, engine, stack, carriers)", 0 },
     { "bad_duplicate_key.ini", ":4: duplicate key 'procs' in [machine] (first at line 2)", 0 },
     { "bad_duplicate_section.ini", ":5: duplicate section [machine] (first at line 1)", 0 },
@@ -203,7 +204,7 @@ static const bad_file bad_files[] = {
     { "bad_cost.ini", ":2: cost = cray1: unknown cost preset (presets: ", 1 },
     { "bad_cost_file.ini", ":2: cost = file:tests/data/cost_bad_key.ini: "
       "tests/data/cost_bad_key.ini:2: unknown key 'latency' (tau, sigma, overhead, hop, "
-      "compute_unit)", 0 },
+      "gap, compute_unit)", 0 },
     { "bad_tau.ini", ":2: tau = 0: must be > 0 and at most 86400", 0 },
     { "bad_sigma.ini", ":2: sigma = fast: expected a number of seconds, like 88e-6", 0 },
     { "bad_buffer.ini", ":2: buffer = 0K: must be > 0 bytes, or unlimited", 0 },

@@ -29,10 +29,10 @@ static void expectations(void)
     snprintf(csv_header, sizeof csv_header,
              "algorithm,procs,n,h,discipline,topology,cost,seed,model_time_s,rounds,messages,bytes,"
              "max_out_bytes,max_in_bytes,wall_s,verified,steps,rounds_per_h,lost,stalls,status,"
-             "engine,hosts,stack,carriers,distribution,dataset,%sbuffer,eager_limit,switching,tau,sigma,overhead,hop,compute_unit,"
+             "engine,hosts,stack,carriers,distribution,dataset,%sbuffer,eager_limit,switching,cost_model,tau,sigma,overhead,hop,gap,compute_unit,"
              "compute,model,repeat,params,plan_s,plan_steps\n", names);
     /* The sample's settings, as the columns after status print them, up to params. */
-    snprintf(settings, sizeof settings, "threads,1,,,skewed,,%sunlimited,,cut_through,8.8e-05,5e-08,0,0,1e-09,"
+    snprintf(settings, sizeof settings, "threads,1,,,skewed,,%sunlimited,,cut_through,bdm,8.8e-05,5e-08,0,0,0,1e-09,"
              "units,on,3,", commas);
 }
 
@@ -55,7 +55,8 @@ static hr_row sample(void)
         .steps = 30,
         .stalls = 0, .status = "ok", .engine = "threads", .hosts = 1,
         .distribution = "skewed", .dataset = NULL, .buffer = 0,
-        .tau = 88e-6, .sigma = 5e-8, .compute_unit = 1e-9, .repeat = 3, .params = "",
+        .cost_model = "bdm", .tau = 88e-6, .sigma = 5e-8, .compute_unit = 1e-9, .repeat = 3,
+        .params = "",
     };
     return r;
 }
@@ -144,8 +145,8 @@ START_TEST(test_report_csv)
              "hrel.direct,16,1048576,262144,async,complete,cm5,1,0.1,2,347,7866224,524408,"
              "1966200,0.25,true,30,7.62939453125e-06,0,0,ok,%s,,\n"
              "hrel.direct,16,1048576,262144,async,complete,cm5,1,0.3333333333333333,2,347,"
-             "7866224,524408,1966200,0.25,false,30,7.62939453125e-06,0,0,wrong,threads,1,,,,R,%s65536,8192,cut_through,"
-             "8.8e-05,5.0000000000000004e-08,1e-06,0,1e-09,measured,on,1,K=1.5 r=8,0.5,6\n",
+             "7866224,524408,1966200,0.25,false,30,7.62939453125e-06,0,0,wrong,threads,1,,,,R,%s65536,8192,cut_through,bdm,"
+             "8.8e-05,5.0000000000000004e-08,1e-06,0,0,1e-09,measured,on,1,K=1.5 r=8,0.5,6\n",
              csv_header, settings, commas);
     ck_assert_str_eq(out, want);
     free(out);
@@ -163,7 +164,7 @@ START_TEST(test_report_model_off)
         strcat(commas, ",");
     expectations();
     snprintf(want, sizeof want, "%shrel.direct,16,1048576,262144,async,complete,cm5,1,,,,,,,0.25,"
-             "true,,,,,ok,threads,1,,,skewed,,%sunlimited,,cut_through,8.8e-05,5e-08,0,0,1e-09,"
+             "true,,,,,ok,threads,1,,,skewed,,%sunlimited,,cut_through,bdm,8.8e-05,5e-08,0,0,0,1e-09,"
              "units,off,3,,,\n", csv_header, commas);
     ck_assert_str_eq(out, want);
     free(out);
@@ -209,7 +210,7 @@ START_TEST(test_report_json)
         "\"verified\":true,\"steps\":30,\"rounds_per_h\":7.62939453125e-06,\"lost\":0,\"stalls\":0,"
         "\"status\":\"ok\",\"engine\":\"threads\",\"hosts\":1,\"stack\":null,\"carriers\":null,\"distribution\":\"skewed\",\"dataset\":\"\",%s"
         "\"buffer\":\"unlimited\",\"eager_limit\":null,\"switching\":\"cut_through\","
-        "\"tau\":8.8e-05,\"sigma\":5e-08,\"overhead\":0,\"hop\":0,\"compute_unit\":1e-09,"
+        "\"cost_model\":\"bdm\",\"tau\":8.8e-05,\"sigma\":5e-08,\"overhead\":0,\"hop\":0,\"gap\":0,\"compute_unit\":1e-09,"
         "\"compute\":\"units\",\"model\":\"on\",\"repeat\":3,\"params\":\"\",\"plan_s\":null,\"plan_steps\":null}\n",
         json_declared);
     ck_assert_str_eq(out, want);

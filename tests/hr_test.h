@@ -11,6 +11,7 @@
     X(util)               \
     X(rng)                \
     X(cost)               \
+    X(cost_model)         \
     X(topology)           \
     X(topo_fattree)       \
     X(topo_rh)            \

@@ -37,13 +37,15 @@ double   hr_now(const hr_proc *p);          /* this processor's model clock, sec
 uint64_t hr_seed(const hr_proc *p);         /* the machine's seed */
 
 /* ---- the machine: what an algorithm may ask of it, to choose an ordering ---------------------- */
-/* The cost model (docs/model.md). Seconds and seconds per byte. */
-/* The cost model (docs/model.md). Seconds and seconds per byte. */
+/* The cost parameters (docs/model.md). Seconds and seconds per byte. Under cost model loggp
+ * tau is L, overhead o and sigma G (hr_machine_config.cost_model). */
 typedef struct hr_cost {
     double tau;           /* latency of one message, s (> 0: it is the lookahead of ANY receives) */
     double sigma;         /* s per byte a processor injects or absorbs */
     double overhead;      /* CPU time per message sent or received, s */
     double hop;           /* latency per link traversed, s */
+    double gap;           /* loggp's g: s from one message's injection (or reception) to the
+                             next's at a processor; 0 under bdm, which has none */
     double compute_unit;  /* s per hr_compute unit */
     int    measured;      /* nonzero: charge the thread's CPU time instead of hr_compute units */
 } hr_cost;

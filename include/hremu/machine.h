@@ -41,6 +41,8 @@ typedef struct hr_machine_config {
     uint64_t    eager_limit;  /* eager: the largest send copied, bytes; 0 = HR_EAGER_LIMIT */
     int         switching;    /* on a topology with links: 0 cut-through, 1 store-and-forward */
     hr_cost     cost;
+    const char *cost_model;   /* how messages are charged: "bdm" (NULL: the seeds' tau + sigma*m,
+                                 docs/model.md) or "loggp" (Alexandrov et al. 1995) */
     uint64_t    seed;
     int         jitter;       /* random yields and short sleeps at communication points; < 0: read
                                  HREMU_JITTER from the environment */

@@ -31,6 +31,7 @@
 #include "cli/sweep.h"
 #include "cli/topoinfo.h"
 #include "core/world.h"
+#include "net/cost_model.h"
 #include "net/link_model.h"
 #include "util/clock.h"
 
@@ -79,6 +80,11 @@ static void list_all(void)
     const char *summary = NULL;
     for (int i = 0; hr_topology_name(i, &summary) != NULL; i++)
         printf("  %-18s %s\n", hr_topology_syntax(i), summary);
+    printf("cost models:\n");
+    for (int i = 0; hr__cost_model_at(i) != NULL; i++) {
+        const hr_cost_model *cm = hr__cost_model_at(i);
+        printf("  %-18s %s\n  %-18s parameters: %s\n", cm->name, cm->summary, "", cm->params);
+    }
     list_registry("cost presets", hr_cost_preset_name);
     list_registry("link models", hr__link_model_name);
 }

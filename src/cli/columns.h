@@ -43,7 +43,8 @@ typedef struct hr_row {
     uint64_t    eager_limit;              /* bytes, under a discipline with an eager limit */
     int         eager;                    /* the discipline has one (eager_limit is shown) */
     int         switching;                /* the link model's row (net/link_model.h) */
-    double      tau, sigma, overhead, hop, compute_unit;
+    const char *cost_model;               /* [machine] cost_model */
+    double      tau, sigma, overhead, hop, gap, compute_unit;
     int         measured;
     uint64_t    repeat;
     const char *params;

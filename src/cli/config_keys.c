@@ -16,6 +16,7 @@
 #include "cli/memory.h"
 #include "core/world.h"
 #include "net/discipline.h"
+#include "net/cost_model.h"
 #include "net/link_model.h"
 
 #define MAX_KEYS 64       /* keys in one fixed section's table, declared ones included */
@@ -132,6 +133,21 @@ static int set_switching(hr_point *pt, const char *s, char *why, size_t len)
     char names[256];
     hr__link_model_choices(names, sizeof names);
     snprintf(why, len, "switching is %s", names);
+    return HR_EINVAL;
+}
+
+/* How messages are charged (docs/model.md, "Cost models"). */
+static int set_cost_model(hr_point *pt, const char *s, char *why, size_t len)
+{
+    const hr_cost_model *cm = hr__cost_model_find(s);
+    if (cm != NULL) {
+        pt->machine.cost_model = cm->name;
+        return HR_OK;
+    }
+    size_t used = (size_t)snprintf(why, len, "cost_model is");
+    for (int i = 0; hr__cost_model_at(i) != NULL && used < len; i++)
+        used += (size_t)snprintf(why + used, len - used, "%s %s", i == 0 ? "" : " or",
+                                 hr__cost_model_at(i)->name);
     return HR_EINVAL;
 }
 
@@ -266,6 +282,7 @@ static int set_tau(hr_point *pt, const char *s, char *why, size_t len);
 static int set_sigma(hr_point *pt, const char *s, char *why, size_t len);
 static int set_overhead(hr_point *pt, const char *s, char *why, size_t len);
 static int set_hop(hr_point *pt, const char *s, char *why, size_t len);
+static int set_gap(hr_point *pt, const char *s, char *why, size_t len);
 static int set_compute_unit(hr_point *pt, const char *s, char *why, size_t len);
 
 /* A cost file being read: its figures go to a scratch point; why gets the first error. */
@@ -280,7 +297,7 @@ static int cost_key(void *user, const char *section, const char *key, const char
         const char *name;
         int (*set)(hr_point *, const char *, char *, size_t);
     } keys[] = { { "tau", set_tau }, { "sigma", set_sigma }, { "overhead", set_overhead },
-                 { "hop", set_hop }, { "compute_unit", set_compute_unit } };
+                 { "hop", set_hop }, { "gap", set_gap }, { "compute_unit", set_compute_unit } };
     cost_file *f = user;
     if (strcmp(section, "cost") != 0) {
         snprintf(f->why, sizeof f->why, "[%s]: a cost file has one section, [cost]", section);
@@ -294,7 +311,7 @@ static int cost_key(void *user, const char *section, const char *key, const char
             snprintf(f->why, sizeof f->why, "%s: %s", key, reason);
             return 0;
         }
-    snprintf(f->why, sizeof f->why, "unknown key '%s' (tau, sigma, overhead, hop, compute_unit)",
+    snprintf(f->why, sizeof f->why, "unknown key '%s' (tau, sigma, overhead, hop, gap, compute_unit)",
              key);
     return 0;
 }
@@ -361,6 +378,12 @@ static int set_hop(hr_point *pt, const char *s, char *why, size_t len)
 {
     pt->cost_changed = 1;
     return read_seconds(s, &pt->machine.cost.hop, 0, 1, DAY, why, len);
+}
+
+static int set_gap(hr_point *pt, const char *s, char *why, size_t len)
+{
+    pt->cost_changed = 1;
+    return read_seconds(s, &pt->machine.cost.gap, 0, 1, DAY, why, len);
 }
 
 static int set_compute_unit(hr_point *pt, const char *s, char *why, size_t len)
@@ -613,11 +636,13 @@ static const hr_config_key machine_keys[] = {
     { .name = "discipline",   .def = "async",     .set = set_discipline },
     { .name = "buffer",       .def = "unlimited", .set = set_buffer },
     { .name = "eager_limit",  .def = "4K",        .set = set_eager_limit },
+    { .name = "cost_model",   .def = "bdm",       .set = set_cost_model },
     { .name = "cost",         .def = "cm5",       .set = set_cost },
     { .name = "tau",          .def = NULL,        .set = set_tau },
     { .name = "sigma",        .def = NULL,        .set = set_sigma },
     { .name = "overhead",     .def = NULL,        .set = set_overhead },
     { .name = "hop",          .def = NULL,        .set = set_hop },
+    { .name = "gap",          .def = NULL,        .set = set_gap },
     { .name = "compute_unit", .def = NULL,        .set = set_compute_unit },
     { .name = "compute",      .def = "units",     .set = set_compute },
     { .name = "seed",         .def = "1",         .set = set_seed },

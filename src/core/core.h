@@ -32,6 +32,7 @@
 #include "core/engine.h"
 #include "core/mailbox.h"
 #include "net/cost.h"
+#include "net/cost_model.h"
 #include "net/discipline.h"
 #include "net/network.h"
 #include "util/alloc.h"
@@ -369,7 +370,8 @@ typedef struct hr_machine {
     /* -- the model: what the config chose (machine.c, set once) */
     int                  p;
     hr_machine_config    cfg;
-    hr_costps            cost;
+    hr_costps            cost;          /* its tau is the model's lead (cost_model.h) */
+    const hr_cost_model *cm;            /* how messages are charged (net/cost_model.h) */
     const hr_disc *disc;
     hr_topo             *net;           /* the topology instance (net/topology.h) */
     int                  neighbour_only; /* hr_machine_neighbour_only */

@@ -44,6 +44,28 @@ static _Thread_local char why_buf[256];
 
 #define TSAN_MAX_FIBERS 8000
 
+/* What of the machine its cost model does not define, in a line, or NULL (cost_model.h). */
+static const char *cost_model_misfit(const hr_machine *m, const hr_machine_config *cfg)
+{
+    static _Thread_local char why[200];
+    const hr_cost_model *cm = m->cm;
+    const char *what = NULL;
+    if (cfg->cost.gap != 0 && !(cm->defines & HR_CM_GAP))
+        what = "a gap (LogGP's g)";
+    else if ((m->disc->traits & HR_DISC_IN_ROUNDS) && !(cm->defines & HR_CM_ROUNDS))
+        what = "rounds (the round disciplines)";
+    else if (m->disc->send != HR_SEND_COPY && !(cm->defines & HR_CM_RENDEZVOUS))
+        what = "rendezvous sends (disciplines sync and eager)";
+    else if (cfg->buffer != 0 && !(cm->defines & HR_CM_BUFFERS))
+        what = "bounded receive buffers";
+    else if (hr__net_shared(m->net) && !(cm->defines & HR_CM_LINKS))
+        what = "links (topologies other than complete)";
+    if (what == NULL)
+        return NULL;
+    snprintf(why, sizeof why, "cost model %s does not define %s", cm->name, what);
+    return why;
+}
+
 /* Check cfg into m: discipline, cost, and the topology instance m->net (the caller destroys it,
  * also on failure). NULL, or the reason. */
 static const char *check_config(const hr_machine_config *cfg, hr_machine *m)
@@ -69,6 +91,9 @@ static const char *check_config(const hr_machine_config *cfg, hr_machine *m)
         return "compute = measured charges a thread's CPU time: it needs engine threads";
     if (hr__cost_convert(&cfg->cost, &m->cost, &why) != HR_OK)
         return why;
+    if ((m->cm = hr__cost_model_find(cfg->cost_model)) == NULL)
+        return "unknown cost model";
+    m->cost.tau = m->cm->lead(&m->cost);     /* the lookahead and the complete graph's latency */
     if (cfg->buffer != 0 && !(m->disc->traits & HR_DISC_BUFFERED))
         return "a receive buffer capacity applies to discipline async only";
     if (hr__topo_make(cfg->topology ? cfg->topology : "complete", cfg->procs, &m->net, why_buf,
@@ -84,6 +109,8 @@ static const char *check_config(const hr_machine_config *cfg, hr_machine *m)
                "thread a processor, up to 4096)";
     if (hr__link_model_at(cfg->switching) == NULL)
         return "switching must be cut-through (0) or store-and-forward (1)";
+    if ((why = cost_model_misfit(m, cfg)) != NULL)
+        return why;
     /* Not yet on shared links: a bounded buffer admits by arrival, and its admissions would
      * need their own place in transit.c's order. */
     if (hr__net_shared(m->net) && cfg->buffer != 0)

@@ -5,6 +5,8 @@
  *                                     a = s + tau + hops(me, d)*hop; clock = t + overhead
  *   receive of that message:          r = max(a, in_free) + sigma*m;  in_free = r;
  *                                     clock = max(clock, r) + overhead
+ *   (cost model bdm; the machine's cost model says s, out_free, the clocks, r and in_free:
+ *   net/cost_model.c, whose lead is tau here)
  *   rendezvous (sync): the transfer starts at s = max(issue time, receive post time), and the
  *   sender's clock becomes max(its clock, r) + overhead.
  *   a message to oneself crosses no network: a = s, no port time.
@@ -58,14 +60,18 @@ static void took(hr_proc *p, const hr_msg *msg)
         p->step = msg->step;
 }
 
-/* Stamp msg as sent now by p to dest with async costs: the injection port serialises. On a
- * topology with links its arrival is decided later, in canonical order (transit.c). */
+/* Stamp msg as sent now by p to dest with async costs, as the cost model charges them (its
+ * injection, the sender's port and clock after it); a message to oneself is injected at once
+ * and costs the overhead. On a topology with links its arrival is decided later, in canonical
+ * order (transit.c). */
 static void stamp_async(hr_proc *p, hr_msg *msg, int dest)
 {
-    hr_time s = p->clock;
+    hr_time s = p->clock, clock = hr__tadd(p->clock, p->m->cost.overhead);
     if (dest != p->id) {
-        s = hr__max(p->clock, p->out_free);
-        p->out_free = hr__tadd(s, hr__cost_bytes(&p->m->cost, msg->len));
+        hr_cm_send x = hr__cm_send(p->m->cm, &p->m->cost, p->clock, p->out_free, msg->len);
+        s = x.inject;
+        clock = x.clock;
+        p->out_free = x.port;
         p->msgs_out++;
         p->bytes_out += msg->len;
     }
@@ -73,6 +79,7 @@ static void stamp_async(hr_proc *p, hr_msg *msg, int dest)
     msg->sent = s;
     hr__ev_send(p, msg, s, dest != p->id ? p->out_free : s);
     hr__transit_stamp(p, msg);
+    p->clock = clock;
 }
 
 static void deliver(hr_proc *p, int dest, hr_msg *msg)
@@ -227,7 +234,6 @@ static void send_async(hr_proc *p, int dest, int tag, const void *buf, size_t le
     *msg = (hr_msg){ .kind = HR_MSG_COPY, .tag = tag, .len = len, .data = msg->payload };
     hr__copy_bytes(p->m, msg->payload, buf, len);
     stamp_async(p, msg, dest);
-    p->clock = hr__tadd(p->clock, p->m->cost.overhead);
     if (p->m->cfg.buffer != 0 && dest != p->id) {
         hr__rbuf_send(p, dest, msg);
         return;
@@ -443,12 +449,15 @@ static hr_time absorb_msg(hr_proc *p, const hr_msg *msg, hr_time post)
     hr_time a = arrival_of(p, msg, post);
     hr_time r = a;
     if (msg->src != p->id) {
-        r = hr__tadd(hr__max(a, p->in_free), hr__cost_bytes(&p->m->cost, msg->len));
-        p->in_free = r;
+        hr_cm_take x = hr__cm_take(p->m->cm, &p->m->cost, p->clock, a, p->in_free, msg->len);
+        r = x.in;
+        p->in_free = x.port;
+        p->clock = x.clock;
         p->bytes_in += msg->len;
         p->msgs_in++;
+    } else {
+        p->clock = hr__tadd(hr__max(p->clock, r), p->m->cost.overhead);
     }
-    p->clock = hr__tadd(hr__max(p->clock, r), p->m->cost.overhead);
     hr__ev_recv(p, msg, post, r);
     return r;
 }
@@ -598,7 +607,7 @@ static hr_time in_at(const hr_proc *p, const recv_ctx *c, const hr_msg *msg)
     hr_time a = arrival_of(p, msg, c->post);
     if (c->probe || msg->src == p->id)
         return a;
-    return hr__tadd(hr__max(a, p->in_free), hr__cost_bytes(&p->m->cost, msg->len));
+    return hr__cm_take(p->m->cm, &p->m->cost, p->clock, a, p->in_free, msg->len).in;
 }
 
 /* c->msg is the message a bounded lookup would take: decide whether it is in by t. A receive
@@ -1077,7 +1086,6 @@ static void post(hr_proc *p, int dest, const void *buf, size_t len, uint8_t kind
     hr_time before = atomic_load_explicit(&p->pub_clock, memory_order_relaxed);
     hr_msg *msg = borrowed(p, kind, p->coll_tag, buf, len);
     stamp_async(p, msg, dest);
-    p->clock = hr__tadd(p->clock, p->m->cost.overhead);
     atomic_fetch_add_explicit(&p->outstanding, 1, memory_order_relaxed);
     if (kind == HR_MSG_LEND)
         atomic_fetch_add_explicit(&p->lent, 1, memory_order_relaxed);
@@ -1141,7 +1149,7 @@ static int after(int id, int64_t k, int n)
 
 int hr__coll_batch(hr_proc *p, const void *base, size_t stride, size_t len, int lend)
 {
-    if (p->coll_tag != HR__TAG_COLL || routed_here(p))
+    if (p->coll_tag != HR__TAG_COLL || routed_here(p) || !(p->m->cm->defines & HR_CM_BATCHES))
         return 0;
     int n = p->m->p;
     uint8_t kind = lend ? HR_MSG_LEND : HR_MSG_REF;
@@ -1161,7 +1169,6 @@ int hr__coll_batch(hr_proc *p, const void *base, size_t stride, size_t len, int 
         hr_msg msg = { .kind = kind, .tag = p->coll_tag, .len = len,
                        .data = (const unsigned char *)base + (size_t)d * stride };
         stamp_async(p, &msg, d);
-        p->clock = hr__tadd(p->clock, p->m->cost.overhead);
     }
     /* Sequentially consistent, as the waits' state store: a receiver that blocked before it is
      * seen blocked below, and one that blocks after sees it. */

@@ -134,9 +134,19 @@ static int mixed_calls(hr_machine *m)
     return 1;
 }
 
+/* Barriers and supersteps are charged by the machine's cost model only where it defines them
+ * (net/cost_model.h): elsewhere the call fails the run, naming itself. */
+static void need_supersteps(hr_proc *p, const char *call)
+{
+    if (!(p->m->cm->defines & HR_CM_SUPERSTEPS))
+        hr_fail(p, "%s: cost model %s does not define barriers and supersteps", call,
+                p->m->cm->name);
+}
+
 void hr__barrier(hr_proc *p, void (*serial)(hr_machine *m, void *ctx), void *ctx)
 {
     hr_machine *m = p->m;
+    need_supersteps(p, serial ? "hr_sync" : "hr_barrier");
     hr__proc_comm_point(p);
     p->rounds++;
     hr_time entered = p->clock;
@@ -194,6 +204,7 @@ static hr_rma *rma_new(hr_proc *p, int peer, int slot, size_t off, size_t len, s
                        const char *call)
 {
     hr__check_peer(p, peer, call, 0);
+    need_supersteps(p, call);
     hr__proc_comm_point(p);
     hr__proc_check_link(p, peer, call);
     hr_rma *r = malloc(sizeof *r + hr__kept(p->m, payload));

@@ -56,11 +56,13 @@ int hr__cost_convert(const hr_cost *c, hr_costps *out, const char **why)
         return HR_EINVAL;
     }
     if (!(c->sigma >= 0 && c->sigma <= 1.0) || !(c->overhead >= 0 && c->overhead <= day) ||
-        !(c->hop >= 0 && c->hop <= day) || !(c->compute_unit >= 0 && c->compute_unit <= 1.0)) {
-        *why = "sigma, overhead, hop and compute_unit must be >= 0 and not absurdly large";
+        !(c->hop >= 0 && c->hop <= day) || !(c->gap >= 0 && c->gap <= day) ||
+        !(c->compute_unit >= 0 && c->compute_unit <= 1.0)) {
+        *why = "sigma, overhead, hop, gap and compute_unit must be >= 0 and not absurdly large";
         return HR_EINVAL;
     }
     out->tau = hr__time_from_s(c->tau);
+    out->gap = hr__time_from_s(c->gap);
     out->overhead = hr__time_from_s(c->overhead);
     out->hop = hr__time_from_s(c->hop);
     out->sigma = c->sigma * HR_PS_PER_S;

@@ -49,7 +49,8 @@ static inline hr_time hr__time_from_ps(double ps)
 
 /* The cost model, converted once to picoseconds. */
 typedef struct hr_costps {
-    hr_time tau;          /* latency */
+    hr_time tau;          /* latency; on a machine, its cost model's lead (cost_model.h) */
+    hr_time gap;          /* LogGP's g */
     hr_time overhead;     /* CPU time per message */
     hr_time hop;          /* per link */
     double  sigma;        /* ps per byte */

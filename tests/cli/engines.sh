@@ -3,8 +3,9 @@
 # the thread engine's model columns (all but wall_s, plan_s and the engine's own: engine,
 # stack, carriers), row for row: every config of tests/mpi/configs (every algorithm family,
 # discipline and bounded buffers) at p = 4 and 8 on every topology kind that has p processors,
-# and configs/teaching, on one carrier thread and on three (more than this box may have cores,
-# so that fibers migrate between threads whatever the box), each plainly and with
+# configs/teaching, and cost model loggp's exchanges, on one carrier thread and on three (more
+# than this box may have cores, so that fibers migrate between threads whatever the box), each
+# plainly and with
 # HREMU_JITTER=1 (which makes fibers yield at random); every row verified, under every
 # sanitizer too. Reads
 # columns by name (--columns from the header). The last line is "N passed, M failed".
@@ -55,5 +56,8 @@ done
 for cfg in configs/teaching/*.ini; do
     compare "$cfg" "$cfg"
 done
+# Cost model loggp: seed 001's exchanges at p = 8 with 100-byte blocks.
+compare "tests/data/loggp_exchange.ini at p = 8" tests/data/loggp_exchange.ini \
+    --set machine.procs=8 --set machine.topology=complete --set workload.bytes=100
 echo "$pass passed, $fail failed (the fiber engine against the thread engine)"
 [ "$fail" -eq 0 ]

@@ -164,6 +164,17 @@ check_link_model() {
         need "a route timed by hand under it in tests/check_link_model.c (fixture_make)"
 }
 
+# A cost model: docs/model.md's "Cost models" section names it (`NAME`, with its formulas),
+# docs/config.md's `cost_model` key names it, and tests/check_cost_model.c runs a machine under
+# it (cost_model = "NAME") against figures worked by hand.
+check_cost_model() {
+    md_section "$R/docs/model.md" "Cost models" | grep -qF "\`$1\`" ||
+        need "its formulas under '\`$1\`' in docs/model.md's Cost models"
+    key_row cost_model | grep -qF "\`$1\`" || need "\`$1\` in docs/config.md's cost_model key"
+    in_tests "cost_model = \"$1\"" "$R/tests/check_cost_model.c" ||
+        need "a machine under it timed by hand in tests/check_cost_model.c (cost_model = \"$1\")"
+}
+
 # A report column: docs/config.md's table of columns has its row (tests/cli/run.sh checks the
 # whole block against --doc-columns), and a test asserts its value by its name: the hand-written
 # JSON line of tests/check_report.c (test_report_json: "NAME":VALUE) or, for a kind's key,
@@ -216,12 +227,15 @@ in_order() {
 # The tables: the --list section that holds the rows, and the check of a row. A table that
 # --list does not show names a function rows_SECTION that prints its rows, one a line.
 TABLES="topologies:topology disciplines:discipline workloads:workload algorithms:algorithm
-        link_models:link_model distributions:distribution columns:column options:option"
+        link_models:link_model cost_models:cost_model distributions:distribution columns:column
+        options:option"
 # Tables whose order is not by name: a link model's place is its public number (rows are
-# appended), columns are in output order, options in --help's order. Each name is still once.
-UNSORTED="link_models columns options"
+# appended), a cost model's first row is the default, columns are in output order, options in
+# --help's order. Each name is still once.
+UNSORTED="link_models cost_models columns options"
 
 rows_link_models() { rows "link models"; }
+rows_cost_models() { rows "cost models"; }
 rows_distributions() {
     sed -n 's/.*(distributions: \(.*\))$/\1/p' "$TMP/list" | tr ',' '\n' | sed 's/^ *//' |
         grep -vx none
@@ -310,6 +324,8 @@ sed -i 's/^`switching = store_forward`/`switching = hop_by_hop`/' "$R/docs/model
 refused link_model store_forward "docs/model.md without its rule" "Link contention"
 sed -i 's/fixture_make(\(.*\)HR_NET_STORE_FORWARD/fixture_make(\11/' "$R/tests/check_link_model.c"
 refused link_model store_forward "tests/check_link_model.c without its hand case" "timed by hand"
+sed -i 's/cost_model = "loggp"/cost_model = "log_gp"/' "$R/tests/check_cost_model.c"
+refused cost_model loggp "tests/check_cost_model.c without it" "timed by hand"
 sed -i 's/\\"hop\\":0,//' "$R/tests/check_report.c"
 refused column hop "tests/check_report.c without its value" "its value asserted by name"
 sed -i '/^| `eager_limit` | whole |/d' "$R/docs/config.md"

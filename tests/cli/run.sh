@@ -69,6 +69,23 @@ if [ "$(col cost)" = "file:cost_good.ini" ] && [ "$(col tau)" = "2e-06" ] &&
     bad "cost = file:cost_good.ini: the row says cost $(col cost), tau $(col tau), sigma $(col sigma)"
 fi
 
+# ---- cost model loggp: the exchanges' model time worked by hand in the config, the column, the
+# row on a topology with links skipped with its reason, and --list
+run tests/data/loggp_exchange.ini --format csv
+expect_rc 0 "cost_model = loggp"
+if [ "$(col model_time_s | paste -sd ' ' -)" = "2.8e-05 2.8e-05" ] &&
+    [ "$(col cost_model | paste -sd ' ' -)" = "loggp loggp" ] &&
+    [ "$(col gap | paste -sd ' ' -)" = "5e-06 5e-06" ]; then ok; else
+    bad "loggp exchanges: model_time_s $(col model_time_s | paste -sd ' ' -), cost_model $(col cost_model | paste -sd ' ' -), want 2.8e-05 under loggp"
+fi
+expect_grep "cost model loggp does not define links (topologies other than complete)" "$TMP/err" \
+    "loggp on ring: skipped with the reason"
+run --list
+expect_grep "  loggp              LogGP (Alexandrov et al., SPAA 1995)" "$TMP/out" "--list: loggp"
+run tests/data/loggp_exchange.ini --set machine.cost_model=bdm
+expect_rc 2 "a gap under bdm"
+expect_grep "cost model bdm does not define a gap (LogGP's g)" "$TMP/err" "a gap under bdm: why"
+
 # --calibrate measures MPI ranks: the thread engine's hremu says where it runs (tests/mpi/check.sh
 # runs it on hremu-mpi)
 run --calibrate
@@ -919,7 +936,7 @@ expect_err "hremu: $D: is a directory, not a regular file" "a directory as the c
 
 run "$D/bad_unknown_key.ini"
 expect_rc 2 "bad key"
-expect_err "hremu: $D/bad_unknown_key.ini:4: unknown key 'prcs' in [machine] (keys: procs, topology, fattree_bw, switching, discipline, buffer, eager_limit, cost, tau, sigma, overhead, hop, compute_unit, compute, seed, engine, stack, carriers)" "bad key"
+expect_err "hremu: $D/bad_unknown_key.ini:4: unknown key 'prcs' in [machine] (keys: procs, topology, fattree_bw, switching, discipline, buffer, eager_limit, cost_model, cost, tau, sigma, overhead, hop, gap, compute_unit, compute, seed, engine, stack, carriers)" "bad key"
 
 run "$D/bad_procs.ini"
 expect_rc 2 "p > 2^20 in a file"
