@@ -25,7 +25,14 @@ typedef struct clocks {
     int    k;
 } clocks;
 
-static unsigned char buf[16384];
+/* Each processor's own buffer (one for all would be a data race between their copies). */
+enum { BUF = 16384 };
+static unsigned char bufs[8][BUF];
+
+static unsigned char *buf_of(hr_proc *p)
+{
+    return bufs[hr_pid(p)];
+}
 
 static void end(hr_proc *p, clocks *c)
 {
@@ -36,11 +43,11 @@ static void ping_pong(hr_proc *p, void *arg)
 {
     clocks *c = arg;
     if (hr_pid(p) == 0) {
-        hr_send(p, 1, 0, buf, c->bytes);
-        hr_recv(p, 1, 0, buf, sizeof buf, NULL);
+        hr_send(p, 1, 0, buf_of(p), c->bytes);
+        hr_recv(p, 1, 0, buf_of(p), BUF, NULL);
     } else {
-        hr_recv(p, 0, 0, buf, sizeof buf, NULL);
-        hr_send(p, 0, 0, buf, c->bytes);
+        hr_recv(p, 0, 0, buf_of(p), BUF, NULL);
+        hr_send(p, 0, 0, buf_of(p), c->bytes);
     }
     end(p, c);
 }
@@ -50,9 +57,9 @@ static void pipelined(hr_proc *p, void *arg)
     clocks *c = arg;
     for (int i = 0; i < c->k; i++)
         if (hr_pid(p) == 0)
-            hr_send(p, 1, 0, buf, c->bytes);
+            hr_send(p, 1, 0, buf_of(p), c->bytes);
         else
-            hr_recv(p, 0, 0, buf, sizeof buf, NULL);
+            hr_recv(p, 0, 0, buf_of(p), BUF, NULL);
     end(p, c);
 }
 
@@ -63,9 +70,9 @@ static void binomial(hr_proc *p, void *arg)
     int me = hr_pid(p), n = hr_nprocs(p);
     for (int d = 1; d < n; d *= 2)
         if (me < d)
-            hr_send(p, me + d, 0, buf, c->bytes);
+            hr_send(p, me + d, 0, buf_of(p), c->bytes);
         else if (me < 2 * d)
-            hr_recv(p, me - d, 0, buf, sizeof buf, NULL);
+            hr_recv(p, me - d, 0, buf_of(p), BUF, NULL);
     end(p, c);
 }
 
@@ -75,9 +82,9 @@ static void gather(hr_proc *p, void *arg)
     clocks *c = arg;
     if (hr_pid(p) == 0)
         for (int s = 1; s < hr_nprocs(p); s++)
-            hr_recv(p, s, 0, buf, sizeof buf, NULL);
+            hr_recv(p, s, 0, buf_of(p), BUF, NULL);
     else
-        hr_send(p, 0, 0, buf, c->bytes);
+        hr_send(p, 0, 0, buf_of(p), c->bytes);
     end(p, c);
 }
 
