@@ -25,7 +25,7 @@ static hr_cm_take bdm_take(const hr_costps *c, hr_time clock, hr_time arrive, hr
 }
 
 /* ---- loggp: Alexandrov, Ionescu, Schauser, Scheiman, SPAA 1995 -------------------------------
- * L = tau, o = overhead, G = sigma, g = gap. Where the papers leave room we read them as
+ * L = tau, o = overhead, G = sigma, g = gap. Where the papers leave room hremu reads them as
  * LogGOPSim does (Hoefler, Schneider, Lumsdaine, HPDC 2010; docs/model.md says why):
  * - a send starts when the sender's clock and its gap allow, t = max(clock, port); its CPU is
  *   busy o from t, and its next injection is g + (m-1)G after t (o and g start together);
