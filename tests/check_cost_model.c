@@ -1,7 +1,7 @@
 /* check_cost_model.c: the cost models' rows against figures worked by hand (docs/model.md,
  * "Cost models"): LogGP's ping-pong, pipelined sends bound by the gap and by the bytes, a
- * binomial broadcast and a flat gather on 8 processors, the refusals of what a model does not
- * define, and the same ping-pong under bdm. */
+ * binomial broadcast and a flat gather on 8 processors, a barrier, the refusals of what a model
+ * does not define, and the same ping-pong under bdm. */
 #include "hr_test.h"
 
 #include <math.h>
@@ -160,6 +160,30 @@ START_TEST(test_loggp_flat_gather)
 }
 END_TEST
 
+/* A barrier is a dissemination of empty messages charged as loggp's: in round d
+ * processor i sends to i + d and takes i - d's. P0 enters at 10 us (it computes), the others at
+ * 0. Round 1: P0 injects at 10 (clock 12, gap to 15), P1 to P3 at 0 (clocks 2, gaps to 5); P0
+ * takes P3's at 12 (clock 14, its receiving gap to 17), P1 takes P0's at 22 (24, to 27), P2 and
+ * P3 take theirs at 12 (14, to 17). Round 2: P0 injects at max(14, 15) = 15 (17), P1 at 24 (26),
+ * P2 and P3 at 14 (16); P0 takes P2's, arrived at 26 (28); P1 takes P3's, arrived at 26 but
+ * its gap ends at 27 (29); P2 takes P0's at 27 (29); P3 takes P1's at 36 (38). */
+static void barrier_body(hr_proc *p, void *arg)
+{
+    clocks *c = arg;
+    if (hr_pid(p) == 0)
+        hr_compute(p, 10000);
+    hr_barrier(p);
+    end(p, c);
+}
+
+START_TEST(test_loggp_barrier)
+{
+    clocks c = { .bytes = 0 };
+    run(4, barrier_body, &c, 38);
+    expect(&c, 4, (const double[]){ 28, 29, 29, 38 });
+}
+END_TEST
+
 /* The same ping-pong under bdm, the seeds' model, with tau = 10 us, overhead 2 us, sigma 1 ns a
  * byte: P0 injects at 0 (its clock 2, its port busy 1.001 us); the head reaches P1 at tau = 10,
  * absorbed by 11.001, P1's clock 13.001; its answer, injected at 13.001, arrives at 23.001 and
@@ -178,12 +202,12 @@ START_TEST(test_bdm_ping_pong)
 }
 END_TEST
 
-/* What loggp does not define is refused when the machine is made, naming it; a barrier fails
+/* What loggp does not define is refused when the machine is made, naming it; a superstep fails
  * its run, naming the call. */
-static void barrier_body(hr_proc *p, void *arg)
+static void sync_body(hr_proc *p, void *arg)
 {
     (void)arg;
-    hr_barrier(p);
+    hr_sync(p);
 }
 
 START_TEST(test_loggp_refusals)
@@ -217,9 +241,9 @@ START_TEST(test_loggp_refusals)
     ck_assert_int_eq(hr_machine_check(&cfg, &why), HR_EINVAL);
     cfg = loggp_config(4);
     hr_run_result res;
-    hr_test_run(&cfg, barrier_body, NULL, &res);
+    hr_test_run(&cfg, sync_body, NULL, &res);
     ck_assert_int_eq(res.status, HR_EFAIL);
-    ck_assert_msg(strstr(res.report, "hr_barrier: cost model loggp does not define barriers") !=
+    ck_assert_msg(strstr(res.report, "hr_sync: cost model loggp does not define supersteps") !=
                       NULL, "%s", res.report);
 }
 END_TEST
@@ -233,6 +257,7 @@ Suite *hr_cost_model_suite(void)
     tcase_add_test(tc, test_loggp_pipelined_bytes_bound);
     tcase_add_test(tc, test_loggp_binomial_broadcast);
     tcase_add_test(tc, test_loggp_flat_gather);
+    tcase_add_test(tc, test_loggp_barrier);
     tcase_add_test(tc, test_loggp_refusals);
     tcase_add_test(tc, test_bdm_ping_pong);
     suite_add_tcase(s, tc);

@@ -429,7 +429,7 @@ typedef struct hr_machine {
     _Alignas(64) _Atomic int bar_arrived;
     _Atomic uint32_t     bar_gen;
     _Atomic int          bar_broken;    /* a superstep mixed hr_sync and hr_barrier: all leave */
-    hr_time             *bar_time;      /* [2p] scratch of the barrier's serial part */
+    hr_time             *bar_time;      /* [4p] scratch of the barrier's serial part */
 
     /* -- rounds (round.c); the scratch arrays are the last arriver's */
     _Alignas(64) _Atomic int rnd_arrived;

@@ -227,7 +227,7 @@ int hr_machine_create(const hr_machine_config *cfg, hr_machine **out, const char
             goto fail_boxes;
         }
     }
-    if ((m->bar_time = malloc(2 * sizeof(hr_time) * (size_t)m->p)) == NULL ||
+    if ((m->bar_time = malloc(4 * sizeof(hr_time) * (size_t)m->p)) == NULL ||
         hr__round_init(m) != HR_OK)
         goto fail_boxes;
     if (hr__clocks_init(&m->clocks, m->p, m->transit != NULL) != HR_OK)

@@ -24,9 +24,51 @@ static hr_time link_latency(const hr_machine *m, int src, int dst)
     return hr__net_latency(m->net, &m->cost, src, dst);
 }
 
-/* Every proc's clock after a dissemination barrier entered at bar_in. */
+/* Under a cost model other than bdm, the barrier's zero-byte messages are charged by its row
+ * (net/cost_model.h), as the processors' own sends and receives would be: in round d each
+ * processor i sends to i + d (its injection, and its clock and port after), then takes the
+ * message from i - d, which arrives the model's lead after its injection. Ports carry on from
+ * the processors' last messages, and keep what the barrier leaves them. */
+static void dissemination_by_row(hr_machine *m)
+{
+    int p = m->p;
+    const hr_cost_model *cm = m->cm;
+    const hr_costps *c = &m->cost;
+    hr_time *t = m->bar_time, *sent = t + p, *out = t + 2 * (size_t)p, *in = t + 3 * (size_t)p;
+    for (int i = 0; i < p; i++) {
+        t[i] = m->procs[i].clock;
+        out[i] = m->procs[i].out_free;
+        in[i] = m->procs[i].in_free;
+    }
+    for (int d = 1; d < p; d <<= 1) {
+        for (int i = 0; i < p; i++) {
+            hr_cm_send x = cm->send(c, t[i], out[i], 0);
+            sent[i] = x.inject;
+            t[i] = x.clock;
+            out[i] = x.port;
+        }
+        for (int i = 0; i < p; i++) {
+            hr_cm_take y = cm->take(c, t[i], hr__tadd(sent[(i - d + p) % p], c->tau), in[i], 0);
+            t[i] = y.clock;
+            in[i] = y.port;
+            m->procs[i].msgs_out++;
+            m->procs[i].msgs_in++;
+        }
+    }
+    for (int i = 0; i < p; i++) {
+        m->procs[i].clock = t[i];
+        m->procs[i].out_free = out[i];
+        m->procs[i].in_free = in[i];
+    }
+}
+
+/* Every proc's clock after a dissemination barrier entered at bar_in (bdm's closed form). */
 static void dissemination(hr_machine *m)
 {
+    if (m->cm != hr__cm_bdm) {
+        dissemination_by_row(m);
+        return;
+    }
     int p = m->p;
     hr_time o = m->cost.overhead;
     hr_time *t = m->bar_time, *nt = m->bar_time + p;
@@ -136,17 +178,19 @@ static int mixed_calls(hr_machine *m)
 
 /* Barriers and supersteps are charged by the machine's cost model only where it defines them
  * (net/cost_model.h): elsewhere the call fails the run, naming itself. */
-static void need_supersteps(hr_proc *p, const char *call)
+static void need_model(hr_proc *p, unsigned what, const char *call)
 {
-    if (!(p->m->cm->defines & HR_CM_SUPERSTEPS))
-        hr_fail(p, "%s: cost model %s does not define barriers and supersteps", call,
-                p->m->cm->name);
+    if (!(p->m->cm->defines & what))
+        hr_fail(p, "%s: cost model %s does not define %s", call, p->m->cm->name,
+                what == HR_CM_BARRIER ? "barriers" : "supersteps (hr_sync, hr_put, hr_get)");
 }
 
 void hr__barrier(hr_proc *p, void (*serial)(hr_machine *m, void *ctx), void *ctx)
 {
     hr_machine *m = p->m;
-    need_supersteps(p, serial ? "hr_sync" : "hr_barrier");
+    if (serial != NULL)
+        need_model(p, HR_CM_SUPERSTEPS, "hr_sync");
+    need_model(p, HR_CM_BARRIER, "hr_barrier");
     hr__proc_comm_point(p);
     p->rounds++;
     hr_time entered = p->clock;
@@ -204,7 +248,7 @@ static hr_rma *rma_new(hr_proc *p, int peer, int slot, size_t off, size_t len, s
                        const char *call)
 {
     hr__check_peer(p, peer, call, 0);
-    need_supersteps(p, call);
+    need_model(p, HR_CM_SUPERSTEPS, call);
     hr__proc_comm_point(p);
     hr__proc_check_link(p, peer, call);
     hr_rma *r = malloc(sizeof *r + hr__kept(p->m, payload));

@@ -70,13 +70,13 @@ static const hr_cost_model models[] = {
                  "contend (the default; docs/model.md)",
       .params = "tau latency, sigma s a byte, overhead o a message, hop a link",
       .defines = HR_CM_RENDEZVOUS | HR_CM_BUFFERS | HR_CM_ROUNDS | HR_CM_LINKS |
-                 HR_CM_SUPERSTEPS | HR_CM_BATCHES,
+                 HR_CM_SUPERSTEPS | HR_CM_BATCHES | HR_CM_BARRIER,
       .lead = bdm_lead, .send = bdm_send, .take = bdm_take },
     { .name = "loggp",
       .summary = "LogGP (Alexandrov et al., SPAA 1995), read as LogGOPSim does: 2o + L + (m-1)G "
                  "a message, g between a processor's messages; point-to-point on complete",
       .params = "tau is L, overhead o, sigma G (s a byte), gap g",
-      .defines = HR_CM_GAP,
+      .defines = HR_CM_GAP | HR_CM_BARRIER,
       .lead = loggp_lead, .send = loggp_send, .take = loggp_take },
 };
 #define NMODELS ((int)(sizeof models / sizeof models[0]))

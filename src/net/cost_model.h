@@ -24,9 +24,11 @@ enum {
     HR_CM_BUFFERS    = 1u << 1,   /* bounded receive buffers */
     HR_CM_ROUNDS     = 1u << 2,   /* the round disciplines */
     HR_CM_LINKS      = 1u << 3,   /* topologies with links: hops and link contention */
-    HR_CM_SUPERSTEPS = 1u << 4,   /* hr_barrier, hr_sync, hr_put and hr_get */
+    HR_CM_SUPERSTEPS = 1u << 4,   /* hr_sync, hr_put and hr_get */
     HR_CM_BATCHES    = 1u << 5,   /* a world collective's blocks as one batch (p2p.c) */
     HR_CM_GAP        = 1u << 6,   /* a gap g between messages (hr_cost.gap) */
+    HR_CM_BARRIER    = 1u << 7,   /* hr_barrier (and hr_sync's): under bdm its own closed form,
+                                   * else the row's charge of its zero-byte messages */
 };
 
 /* A send of `bytes` to another processor by a sender whose clock is `clock` and whose port is

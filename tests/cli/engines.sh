@@ -56,8 +56,12 @@ done
 for cfg in configs/teaching/*.ini; do
     compare "$cfg" "$cfg"
 done
-# Cost model loggp: seed 001's exchanges at p = 8 with 100-byte blocks.
+# Cost model loggp: seed 001's exchanges at p = 8 with 100-byte blocks, and hrel.xor, whose
+# steps end in barriers.
 compare "tests/data/loggp_exchange.ini at p = 8" tests/data/loggp_exchange.ini \
     --set machine.procs=8 --set machine.topology=complete --set workload.bytes=100
+compare "hrel.xor under loggp at p = 8" configs/default.ini --set machine.cost_model=loggp \
+    --set run.algorithms=hrel.xor --set machine.procs=8 --set machine.gap=1e-6 \
+    --set machine.overhead=2e-6
 echo "$pass passed, $fail failed (the fiber engine against the thread engine)"
 [ "$fail" -eq 0 ]
