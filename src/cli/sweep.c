@@ -12,6 +12,7 @@
 #include "cli/regions.h"
 #include "cli/trace.h"
 #include "core/world.h"
+#include "net/cost_model.h"
 #include "net/discipline.h"
 #include "util/clock.h"
 #include "util/sync.h"
@@ -370,7 +371,7 @@ static void report_row(sweep *s, const outcome *o, double wall)
         .sigma = pt->machine.cost.sigma, .overhead = pt->machine.cost.overhead,
         .hop = pt->machine.cost.hop, .gap = pt->machine.cost.gap,
         .compute_unit = pt->machine.cost.compute_unit,
-        .cost_model = pt->machine.cost_model != NULL ? pt->machine.cost_model : "bdm",
+        .cost_model = hr__cost_model_find(pt->machine.cost_model)->name,   /* NULL: the default */
         .measured = pt->machine.cost.measured, .repeat = pt->repeat, .params = params,
         .model_off = !pt->model,
         .planned = o->planned, .plan_s = o->plan_s, .plan_steps = o->plan_steps,
