@@ -205,6 +205,9 @@ static const bad_file bad_files[] = {
     { "bad_cost_file.ini", ":2: cost = file:tests/data/cost_bad_key.ini: "
       "tests/data/cost_bad_key.ini:2: unknown key 'latency' (tau, sigma, overhead, hop, "
       "gap, compute_unit)", 0 },
+    { "bad_cost_section.ini", ":2: cost = file:tests/data/cost_bad_section.ini: "
+      "tests/data/cost_bad_section.ini:2: [logp]: a cost file's sections are [cost] and one a "
+      "cost model (--list)", 0 },
     { "bad_tau.ini", ":2: tau = 0: must be > 0 and at most 86400", 0 },
     { "bad_sigma.ini", ":2: sigma = fast: expected a number of seconds, like 88e-6", 0 },
     { "bad_buffer.ini", ":2: buffer = 0K: must be > 0 bytes, or unlimited", 0 },

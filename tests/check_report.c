@@ -30,7 +30,7 @@ static void expectations(void)
              "algorithm,procs,n,h,discipline,topology,cost,seed,model_time_s,rounds,messages,bytes,"
              "max_out_bytes,max_in_bytes,wall_s,verified,steps,rounds_per_h,lost,stalls,status,"
              "engine,hosts,stack,carriers,distribution,dataset,%sbuffer,eager_limit,switching,cost_model,tau,sigma,overhead,hop,gap,compute_unit,"
-             "compute,model,repeat,params,plan_s,plan_steps\n", names);
+             "compute,model,repeat,params,plan_s,plan_steps,supersteps,bsp_w,bsp_h\n", names);
     /* The sample's settings, as the columns after status print them, up to params. */
     snprintf(settings, sizeof settings, "threads,1,,,skewed,,%sunlimited,,cut_through,bdm,8.8e-05,5e-08,0,0,0,1e-09,"
              "units,on,3,", commas);
@@ -136,6 +136,10 @@ START_TEST(test_report_csv)
     rows[1].planned = 1;
     rows[1].plan_s = 0.5;
     rows[1].plan_steps = 6;
+    rows[1].has_supersteps = 1;
+    rows[1].supersteps = 2;
+    rows[1].bsp_w = 1.5e-6;
+    rows[1].bsp_h = 4000;
     char *out = render(HR_FORMAT_CSV, rows, 2);
     char want[4096], commas[256] = "";
     for (int i = 0; hr_workload_column_at(i) != NULL; i++)
@@ -143,10 +147,10 @@ START_TEST(test_report_csv)
     expectations();
     snprintf(want, sizeof want, "%s"
              "hrel.direct,16,1048576,262144,async,complete,cm5,1,0.1,2,347,7866224,524408,"
-             "1966200,0.25,true,30,7.62939453125e-06,0,0,ok,%s,,\n"
+             "1966200,0.25,true,30,7.62939453125e-06,0,0,ok,%s,,,,,\n"
              "hrel.direct,16,1048576,262144,async,complete,cm5,1,0.3333333333333333,2,347,"
              "7866224,524408,1966200,0.25,false,30,7.62939453125e-06,0,0,wrong,threads,1,,,,R,%s65536,8192,cut_through,bdm,"
-             "8.8e-05,5.0000000000000004e-08,1e-06,0,0,1e-09,measured,on,1,K=1.5 r=8,0.5,6\n",
+             "8.8e-05,5.0000000000000004e-08,1e-06,0,0,1e-09,measured,on,1,K=1.5 r=8,0.5,6,2,1.5e-06,4000\n",
              csv_header, settings, commas);
     ck_assert_str_eq(out, want);
     free(out);
@@ -165,7 +169,7 @@ START_TEST(test_report_model_off)
     expectations();
     snprintf(want, sizeof want, "%shrel.direct,16,1048576,262144,async,complete,cm5,1,,,,,,,0.25,"
              "true,,,,,ok,threads,1,,,skewed,,%sunlimited,,cut_through,bdm,8.8e-05,5e-08,0,0,0,1e-09,"
-             "units,off,3,,,\n", csv_header, commas);
+             "units,off,3,,,,,,\n", csv_header, commas);
     ck_assert_str_eq(out, want);
     free(out);
     out = render(HR_FORMAT_JSON, &r, 1);
@@ -188,7 +192,7 @@ START_TEST(test_report_csv_quoting)
     expectations();
     const char *row = out + strlen(csv_header);
     snprintf(want, sizeof want, "\"say \"\"hi\"\"\",16,1048576,262144,async,mesh 4x4,\"a,b\",1,0.1,2,"
-             "347,7866224,524408,1966200,0.25,true,30,7.62939453125e-06,0,0,ok,%s\"x\ny\",,\n",
+             "347,7866224,524408,1966200,0.25,true,30,7.62939453125e-06,0,0,ok,%s\"x\ny\",,,,,\n",
              settings);
     ck_assert_str_eq(row, want);
     free(out);
@@ -211,7 +215,8 @@ START_TEST(test_report_json)
         "\"status\":\"ok\",\"engine\":\"threads\",\"hosts\":1,\"stack\":null,\"carriers\":null,\"distribution\":\"skewed\",\"dataset\":\"\",%s"
         "\"buffer\":\"unlimited\",\"eager_limit\":null,\"switching\":\"cut_through\","
         "\"cost_model\":\"bdm\",\"tau\":8.8e-05,\"sigma\":5e-08,\"overhead\":0,\"hop\":0,\"gap\":0,\"compute_unit\":1e-09,"
-        "\"compute\":\"units\",\"model\":\"on\",\"repeat\":3,\"params\":\"\",\"plan_s\":null,\"plan_steps\":null}\n",
+        "\"compute\":\"units\",\"model\":\"on\",\"repeat\":3,\"params\":\"\",\"plan_s\":null,\"plan_steps\":null,"
+        "\"supersteps\":null,\"bsp_w\":null,\"bsp_h\":null}\n",
         json_declared);
     ck_assert_str_eq(out, want);
     free(out);
@@ -394,14 +399,14 @@ START_TEST(test_report_columns_table)
             nstat++;
         }
     }
-    ck_assert_int_eq(nstat, 13);
+    ck_assert_int_eq(nstat, 16);
     for (int s = 1; s <= nstat; s++)
         ck_assert_msg(stats[s] == 1, "statistic %d is %d columns", s, stats[s]);
     hr_report r;
     ck_assert_int_eq(hr__report_pick(&r, NULL, 1, NULL, NULL, 0), HR_OK);
-    /* 8 columns up to seed, count, 13 figures' 4 statistics, 3 of the outcome, the other
-     * settings (all but the 8, the 12 other figures, the 3 and the row of keys), the keys. */
-    ck_assert_int_eq(r.nsel, 8 + 1 + 52 + 3 + (n - 8 - 12 - 3 - 1) + declared_columns());
+    /* 8 columns up to seed, count, 16 figures' 4 statistics, 3 of the outcome, the other
+     * settings (all but the 8, the 15 other figures, the 3 and the row of keys), the keys. */
+    ck_assert_int_eq(r.nsel, 8 + 1 + 64 + 3 + (n - 8 - 15 - 3 - 1) + declared_columns());
     ck_assert_int_lt(r.nsel, HR_REPORT_MAX_COLS);
 }
 END_TEST

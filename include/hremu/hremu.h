@@ -38,7 +38,8 @@ uint64_t hr_seed(const hr_proc *p);         /* the machine's seed */
 
 /* ---- the machine: what an algorithm may ask of it, to choose an ordering ---------------------- */
 /* The cost parameters (docs/model.md). Seconds and seconds per byte. Under cost model loggp
- * tau is L, overhead o and sigma G (hr_machine_config.cost_model). */
+ * tau is L, overhead o and sigma G; under bsp tau is l and sigma g
+ * (hr_machine_config.cost_model). */
 typedef struct hr_cost {
     double tau;           /* latency of one message, s (> 0: it is the lookahead of ANY receives) */
     double sigma;         /* s per byte a processor injects or absorbs */
@@ -201,7 +202,8 @@ void hr_put(hr_proc *p, int dest, int slot, size_t off, const void *src, size_t 
  * filled at the end of the superstep with the value the region had when the superstep ended
  * (before that superstep's puts). */
 void hr_get(hr_proc *p, int src, int slot, size_t off, void *dst, size_t len);
-/* End the superstep: every processor waits for all, then gets and puts are applied. */
+/* End the superstep: every processor waits for all, then gets and puts are applied. (Under cost
+ * model bsp every world collective ends one too: docs/model.md, "Cost models".) */
 void hr_sync(hr_proc *p);
 
 /* ---- timed regions: phases whose model time and traffic are reported per name -------------- */

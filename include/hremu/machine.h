@@ -42,7 +42,8 @@ typedef struct hr_machine_config {
     int         switching;    /* on a topology with links: 0 cut-through, 1 store-and-forward */
     hr_cost     cost;
     const char *cost_model;   /* how messages are charged: "bdm" (NULL: the seeds' tau + sigma*m,
-                                 docs/model.md) or "loggp" (Alexandrov et al. 1995) */
+                                 docs/model.md), "loggp" (Alexandrov et al. 1995) or "bsp"
+                                 (Valiant 1990: w + h*g + l a superstep) */
     uint64_t    seed;
     int         jitter;       /* random yields and short sleeps at communication points; < 0: read
                                  HREMU_JITTER from the environment */

@@ -381,7 +381,7 @@ static void sweep_notes(const hr_sweep_stats *st)
 {
     if (st->skipped > 0)
         fprintf(stderr, "hremu: skipped %zu of %zu rows whose algorithm does not take the "
-                "discipline, workload kind, topology or procs; the first: %s\n", st->skipped,
+                "discipline, cost model, workload kind, topology or procs; the first: %s\n", st->skipped,
                 st->skipped + st->rows, st->skip_why);
     if (st->other_procs > 0)
         fprintf(stderr, "hremu: skipped %zu of %zu rows whose procs are not the %d rank%s "
@@ -474,7 +474,8 @@ static int topology_info(const hr_options *o, hr_format format)
     return HR_EXIT_OK;
 }
 
-/* --calibrate (hremu-mpi): the ranks measure their machine; rank 0 writes the [cost] section. */
+/* --calibrate (hremu-mpi): the ranks measure their machine; rank 0 writes the [cost] section
+ * (bdm's figures) and those of loggp and bsp, each in the section a row under it reads. */
 static int calibrate(const hr_options *o)
 {
     hr_calibration c = { .repeats = 0 };
@@ -507,6 +508,20 @@ static int calibrate(const hr_options *o)
     fprintf(f, "; every pair at once (MPI_Alltoall of %zu-byte blocks): %.3e s a byte a\n"
             "; processor, %.2f times sigma: contention the model's complete graph does not have\n",
             c.all_bytes, c.sigma_all, c.sigma > 0 ? c.sigma_all / c.sigma : 0);
+    fprintf(f, "\n; LogGP's figures, for rows under cost_model = loggp (docs/model.md)\n[loggp]\n");
+    fprintf(f, "tau = %.3e          ; L: half the empty round trip less 2o\n", c.loggp_L);
+    fprintf(f, "overhead = %.3e     ; o: a one-byte send's time, %d sends %d round trips apart\n",
+            c.loggp_o, c.burst, c.space);
+    fprintf(f, "gap = %.3e          ; g: %d one-byte messages one way back to back, their "
+            "spacing\n", c.loggp_g, c.burst);
+    fprintf(f, "sigma = %.3e        ; G: [cost]'s sigma\n", c.sigma);
+    fprintf(f, "compute_unit = 1e-09\n");
+    fprintf(f, "\n; BSP's figures, for rows under cost_model = bsp\n[bsp]\n");
+    fprintf(f, "tau = %.3e          ; l: MPI_Barrier of %d ranks, the slowest rank's time\n",
+            c.bsp_l, c.ranks);
+    fprintf(f, "sigma = %.3e        ; g: s a byte a processor, every pair at once (above)\n",
+            c.sigma_all);
+    fprintf(f, "compute_unit = 1e-09\n");
     int bad = ferror(f) || (f == stdout && fflush(stdout) != 0);
     if (o->out != NULL && hr__outputs_close(&outs, !bad, why, sizeof why) != 0) {
         fprintf(stderr, "hremu: %s\n", why);

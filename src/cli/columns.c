@@ -122,7 +122,7 @@ static const hr_column columns[] = {
       .named = hr__link_model_name,
       .show = HR_SHOW_VARIES, .doc = "`[machine] switching`" },
     { .name = "cost_model", TEXT(cost_model), .show = HR_SHOW_VARIES,
-      .doc = "`[machine] cost_model`: `bdm` or `loggp`" },
+      .doc = "`[machine] cost_model`: `bdm`, `loggp` or `bsp`" },
     { .name = "tau", SETTING(tau), .show = HR_SHOW_BY_COST,
       .doc = "the cost model's tau, seconds" },
     { .name = "sigma", SETTING(sigma), .show = HR_SHOW_BY_COST,
@@ -150,6 +150,19 @@ static const hr_column columns[] = {
     { .name = "plan_steps", COUNT(plan_steps), IF(planned), .null_empty = 1,
       .show = HR_SHOW_FILLED, .agg = HR_AGG_STATS, .stat = 13, .agg_show = HR_AGG_SHOW_MEAN,
       .doc = "a scheduler's steps; else empty" },
+    { .name = "supersteps", COUNT(supersteps), IF(has_supersteps), .null_empty = 1,
+      .show = HR_SHOW_FILLED, .agg = HR_AGG_STATS, .stat = 14, .agg_show = HR_AGG_SHOW_MEAN,
+      .doc = "supersteps the run ended: its `hr_sync` calls, and under `bsp` its world "
+             "collectives too (docs/model.md); else empty" },
+    { .name = "bsp_w", FIGURE(bsp_w), IF(has_supersteps), .null_empty = 1,
+      .show = HR_SHOW_FILLED, .agg = HR_AGG_STATS, .stat = 15, .agg_show = HR_AGG_SHOW_MEAN,
+      .doc = "BSP's W: the supersteps' w (the most local work a processor charged in one) "
+             "summed, seconds; else empty" },
+    { .name = "bsp_h", COUNT(bsp_h), IF(has_supersteps), .null_empty = 1,
+      .show = HR_SHOW_FILLED, .agg = HR_AGG_STATS, .stat = 16, .agg_show = HR_AGG_SHOW_MEAN,
+      .doc = "BSP's H: the supersteps' h (the most bytes a processor sent or received in one) "
+             "summed; under `bsp` model time is bsp_w + sigma * bsp_h + tau * supersteps; "
+             "else empty" },
     { .name = NULL },
 };
 

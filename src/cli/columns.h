@@ -51,6 +51,11 @@ typedef struct hr_row {
     int         planned;                  /* the algorithm planned a schedule: ... */
     double      plan_s;                   /* ... its wall time, s ... */
     uint64_t    plan_steps;               /* ... and its steps */
+    int         has_supersteps;           /* the run ended supersteps (hr_sync; under bsp,
+                                             world collectives too): ... */
+    uint64_t    supersteps;               /* ... this many, ... */
+    double      bsp_w;                    /* ... their w summed, seconds, ... */
+    uint64_t    bsp_h;                    /* ... and their h summed, bytes */
 } hr_row;
 
 /* How a column's value is read from its hr_row field and printed. */

@@ -15,8 +15,8 @@
 #include "cli/expr.h"
 #include "cli/memory.h"
 #include "core/world.h"
-#include "net/discipline.h"
 #include "net/cost_model.h"
+#include "net/discipline.h"
 #include "net/link_model.h"
 
 #define MAX_KEYS 64       /* keys in one fixed section's table, declared ones included */
@@ -285,10 +285,14 @@ static int set_hop(hr_point *pt, const char *s, char *why, size_t len);
 static int set_gap(hr_point *pt, const char *s, char *why, size_t len);
 static int set_compute_unit(hr_point *pt, const char *s, char *why, size_t len);
 
-/* A cost file being read: its figures go to a scratch point; why gets the first error. */
+/* A cost file being read: its [cost] figures go to a scratch point, those of the row's cost
+ * model's own section to another, any other model's to a third (checked, then dropped); why
+ * gets the first error. */
 typedef struct cost_file {
-    hr_point scratch;
-    char     why[200];
+    hr_point    scratch, own, other;
+    const char *model;     /* the row's cost model */
+    int         has_own;   /* the file has a section for it */
+    char        why[200];
 } cost_file;
 
 static int cost_key(void *user, const char *section, const char *key, const char *value)
@@ -299,14 +303,20 @@ static int cost_key(void *user, const char *section, const char *key, const char
     } keys[] = { { "tau", set_tau }, { "sigma", set_sigma }, { "overhead", set_overhead },
                  { "hop", set_hop }, { "gap", set_gap }, { "compute_unit", set_compute_unit } };
     cost_file *f = user;
+    hr_point *into = &f->scratch;
     if (strcmp(section, "cost") != 0) {
-        snprintf(f->why, sizeof f->why, "[%s]: a cost file has one section, [cost]", section);
-        return 0;
+        if (hr__cost_model_find(section) == NULL) {
+            snprintf(f->why, sizeof f->why, "[%s]: a cost file's sections are [cost] and one a "
+                     "cost model (--list)", section);
+            return 0;
+        }
+        into = strcmp(section, f->model) == 0 ? &f->own : &f->other;
+        f->has_own |= into == &f->own;
     }
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (strcmp(key, keys[i].name) == 0) {
             char reason[160];
-            if (keys[i].set(&f->scratch, value, reason, sizeof reason) == HR_OK)
+            if (keys[i].set(into, value, reason, sizeof reason) == HR_OK)
                 return 1;
             snprintf(f->why, sizeof f->why, "%s: %s", key, reason);
             return 0;
@@ -316,12 +326,13 @@ static int cost_key(void *user, const char *section, const char *key, const char
     return 0;
 }
 
-/* cost = file:PATH: the [cost] section of PATH (hremu-mpi --calibrate writes one), each key as
- * [machine] takes it; a key the file leaves out is 0, compute_unit 1 ns. */
+/* cost = file:PATH: the section of PATH named after the row's cost model ([loggp], say) if it
+ * has one, else its [cost] section (hremu-mpi --calibrate writes both), each key as [machine]
+ * takes it; a key the section leaves out is 0, compute_unit 1 ns. */
 static int cost_from_file(hr_point *pt, const char *path, char *why, size_t len)
 {
-    cost_file f = { .why = "" };
-    f.scratch.machine.cost = (hr_cost){ .compute_unit = 1e-9 };
+    cost_file f = { .model = hr__cost_model_find(pt->machine.cost_model)->name, .why = "" };
+    f.scratch.machine.cost = f.own.machine.cost = (hr_cost){ .compute_unit = 1e-9 };
     errno = 0;
     int line = ini_parse(path, cost_key, &f);
     if (line == -1) {
@@ -332,11 +343,13 @@ static int cost_from_file(hr_point *pt, const char *path, char *why, size_t len)
         snprintf(why, len, "%s:%d: %s", path, line, f.why[0] ? f.why : "not a key = value line");
         return HR_EINVAL;
     }
-    if (f.scratch.machine.cost.tau <= 0) {
-        snprintf(why, len, "%s: no tau (the latency must be more than 0)", path);
+    const hr_cost *c = f.has_own ? &f.own.machine.cost : &f.scratch.machine.cost;
+    if (c->tau <= 0) {
+        snprintf(why, len, "%s: no tau in [%s] (the latency must be more than 0)", path,
+                 f.has_own ? f.model : "cost");
         return HR_EINVAL;
     }
-    pt->machine.cost = f.scratch.machine.cost;
+    pt->machine.cost = *c;
     const char *base = strrchr(path, '/');
     snprintf(pt->cost, sizeof pt->cost, "file:%s", base != NULL ? base + 1 : path);
     return HR_OK;
@@ -1058,6 +1071,17 @@ static int check_fit(const hr_point *pt, const hr_config_entry *list, hr_config_
         return hr__config_fail(e, HR_EKIND, list->where,
                                "%s does not run on topology %s (it takes: %s)", alg->name, topo,
                                alg->topologies);
+    const hr_cost_model *cm = hr__cost_model_find(pt->machine.cost_model);
+    if (cm != NULL && (alg->needs & HR_NEEDS_P2P) && !(cm->defines & HR_CM_P2P))
+        return hr__config_fail(e, HR_EKIND, list->where, "%s is not defined for cost model %s "
+                               "(it needs point-to-point messages)", alg->name, cm->name);
+    /* A model that charges messages along one link only (HR_CM_NEIGHBOURS) on a topology with
+     * links runs what sends along links only; the machine refuses the others' topologies. */
+    if (cm != NULL && (cm->defines & HR_CM_NEIGHBOURS) && !(cm->defines & HR_CM_LINKS) &&
+        !alg->neighbour_only && strncmp(topo, "complete", 8) != 0)
+        return hr__config_fail(e, HR_EKIND, list->where, "%s is not defined for cost model %s "
+                               "on topology %s (it sends beyond a processor's links, and the "
+                               "model charges no hops)", alg->name, cm->name, topo);
     return HR_OK;
 }
 

@@ -129,6 +129,9 @@ typedef struct outcome {
     int           planned;     /* a schedule was planned (hr_algorithm.plan_steps) ... */
     double        plan_s;      /* ... in this many seconds of wall time ... */
     uint64_t      plan_steps;  /* ... and has this many steps */
+    uint64_t      supersteps;  /* the first run's supersteps, ... */
+    double        bsp_w;       /* ... their w and h summed */
+    uint64_t      bsp_h;
 } outcome;
 
 static const char *status_name(int status)
@@ -271,6 +274,21 @@ static int run_once(sweep *s, size_t k, hr_run_result *res, outcome *o)
     return follow(o, s->world->rank == 0 ? judge(s, k, res, o, err, traced) : 0);
 }
 
+/* BSP's figures of the run's supersteps: their count, and W and H, the sums of their w and h. */
+static void supersteps(const hr_machine *m, outcome *o)
+{
+    o->supersteps = hr_machine_supersteps(m);
+    o->bsp_w = 0;
+    o->bsp_h = 0;
+    for (size_t i = 0; i < o->supersteps; i++) {
+        hr_superstep_result r;
+        if (hr_machine_superstep_result(m, i, &r) == HR_OK) {
+            o->bsp_w += r.work_s;
+            o->bsp_h += r.h;
+        }
+    }
+}
+
 /* Rank 0's checks of a run: the side outputs, the status, the verifier, determinism. */
 static int judge(sweep *s, size_t k, hr_run_result *res, outcome *o, int err, int traced)
 {
@@ -294,8 +312,10 @@ static int judge(sweep *s, size_t k, hr_run_result *res, outcome *o, int err, in
         snprintf(o->msg, sizeof o->msg, "the machine could not run: %s", hr_strerror(err));
         return 1;
     }
-    if (k == 0)
+    if (k == 0) {
         o->first = *res;
+        supersteps(s->m, o);
+    }
     if (k == 0 && s->regions != NULL && res->status == HR_OK)   /* the row's number is next */
         hr__regions_write(s->regions, s->rep->format, s->st->rows + 1, pt->alg->name, s->m);
     o->models[o->runs++] = res->model_time_s;
@@ -375,6 +395,8 @@ static void report_row(sweep *s, const outcome *o, double wall)
         .measured = pt->machine.cost.measured, .repeat = pt->repeat, .params = params,
         .model_off = !pt->model,
         .planned = o->planned, .plan_s = o->plan_s, .plan_steps = o->plan_steps,
+        .has_supersteps = o->supersteps > 0 && pt->model, .supersteps = o->supersteps,
+        .bsp_w = o->bsp_w, .bsp_h = o->bsp_h,
     };
     hr__report_row(s->rep, &row);
     s->st->rows++;

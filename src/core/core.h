@@ -287,6 +287,8 @@ struct hr_proc {
     char             coll_name[64]; /* the outermost collective it is in, for its event */
     int              coll_depth;  /* collectives entered and not yet left (hr__coll_end) */
     hr_time          coll_t0;     /* the clock when it entered the outermost */
+    int              coll_lent;   /* the outermost lent blocks (hr__coll_lend): under a model
+                                     that charges supersteps, its superstep ends at hr__view_end */
 
     /* -- routing on a topology with links (transit.c, and p2p.c's receives) */
     int              recv_idle;   /* the last receive check found no routed message to take */
@@ -375,6 +377,9 @@ typedef struct hr_machine {
     const hr_disc *disc;
     hr_topo             *net;           /* the topology instance (net/topology.h) */
     int                  neighbour_only; /* hr_machine_neighbour_only */
+    int                  one_link;      /* the cost model does not define links, and the
+                                         * topology has them (cost_model.h, HR_CM_NEIGHBOURS) */
+    int                  check_links;   /* either: hr__proc_check_link is on */
     int                  switching;     /* HR_NET_CUT_THROUGH or HR_NET_STORE_FORWARD */
     hr_clocks            clocks;        /* the least published clocks (clocks.h) */
     int                  clocks_made;
@@ -585,11 +590,12 @@ __attribute__((noreturn)) void hr__proc_exit(hr_proc *p);
 /* What every message does in proc.c's terms is inline here: with the defaults (no neighbour
  * rule, no measured compute, no jitter, no events) a message runs no code of proc.c or event.c,
  * only these tests. The rarer cases call out of line. */
-/* Under hr_machine_neighbour_only, fail the run if dest is not linked to p. */
+/* Under hr_machine_neighbour_only, or a cost model that does not define links on a topology
+ * with links, fail the run if dest is not linked to p. */
 void hr__proc_check_link_on(hr_proc *p, int dest, const char *call);
 static inline void hr__proc_check_link(hr_proc *p, int dest, const char *call)
 {
-    if (p->m->neighbour_only)
+    if (p->m->check_links)
         hr__proc_check_link_on(p, dest, call);
 }
 /* Leave the run with status HR_ERANGE (one report line for the run). Owner only. */
@@ -827,10 +833,10 @@ static inline int hr__msg_routed(const hr_msg *msg)
 }
 
 /* superstep.c */
-/* The barrier hr_barrier and hr_sync use. serial(m, ctx), if not NULL, runs on the last arriving
- * proc while every other proc waits, before the model clocks are synchronised: it may raise any
- * proc's bar_in (the time it is ready to leave the superstep). */
-void hr__barrier(hr_proc *p, void (*serial)(hr_machine *m, void *ctx), void *ctx);
+/* A world collective `call` ends a superstep, under a model that charges whole supersteps
+ * (net/cost_model.h): as hr_sync, the puts and gets land, and every clock moves to the
+ * superstep's end. */
+void hr__superstep_end(hr_proc *p, const char *call);
 
 static inline hr_time hr__max(hr_time a, hr_time b) { return a > b ? a : b; }
 static inline hr_time hr__min(hr_time a, hr_time b) { return a < b ? a : b; }

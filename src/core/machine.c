@@ -52,14 +52,18 @@ static const char *cost_model_misfit(const hr_machine *m, const hr_machine_confi
     const char *what = NULL;
     if (cfg->cost.gap != 0 && !(cm->defines & HR_CM_GAP))
         what = "a gap (LogGP's g)";
+    else if (cfg->cost.overhead != 0 && !(cm->defines & HR_CM_OVERHEAD))
+        what = "an overhead (o) a message";
     else if ((m->disc->traits & HR_DISC_IN_ROUNDS) && !(cm->defines & HR_CM_ROUNDS))
         what = "rounds (the round disciplines)";
     else if (m->disc->send != HR_SEND_COPY && !(cm->defines & HR_CM_RENDEZVOUS))
         what = "rendezvous sends (disciplines sync and eager)";
     else if (cfg->buffer != 0 && !(cm->defines & HR_CM_BUFFERS))
         what = "bounded receive buffers";
-    else if (hr__net_shared(m->net) && !(cm->defines & HR_CM_LINKS))
+    else if (hr__net_shared(m->net) && !(cm->defines & (HR_CM_LINKS | HR_CM_NEIGHBOURS)))
         what = "links (topologies other than complete)";
+    else if (hr__net_shared(m->net) && !(cm->defines & HR_CM_LINKS) && cfg->cost.hop != 0)
+        what = "a hop (a message between linked processors costs the same on any link)";
     if (what == NULL)
         return NULL;
     snprintf(why, sizeof why, "cost model %s does not define %s", cm->name, what);
@@ -193,7 +197,11 @@ int hr_machine_create(const hr_machine_config *cfg, hr_machine **out, const char
     }
     m->p = m->net->p;
     m->switching = cfg->switching;
-    if (hr__net_shared(m->net) && hr__transit_create(m, &m->transit) != HR_OK)
+    /* A model that does not define links times messages as on the complete graph: no routing,
+     * and only linked processors may talk (hr__proc_check_link). */
+    m->one_link = hr__net_shared(m->net) && !(m->cm->defines & HR_CM_LINKS);
+    m->check_links = m->one_link;
+    if (hr__net_shared(m->net) && !m->one_link && hr__transit_create(m, &m->transit) != HR_OK)
         goto fail_cfg;
     m->cfg = *cfg;
     if (m->cfg.eager_limit == 0)
@@ -272,6 +280,7 @@ void hr_machine_destroy(hr_machine *m)
 void hr_machine_neighbour_only(hr_machine *m, int on)
 {
     m->neighbour_only = on != 0;
+    m->check_links = m->neighbour_only || m->one_link;
 }
 
 int hr_machine_model(hr_machine *m, int on)

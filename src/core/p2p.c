@@ -218,9 +218,14 @@ static void copy_done(hr_proc *p, hr_msg *msg)
     free(msg);
 }
 
-/* The start of every send (its arguments are checked: api/p2p.c). */
+/* The start of every send (its arguments are checked: api/p2p.c). A cost model that does not
+ * define point-to-point messages (bsp) fails the run here, naming the call. */
 static void send_begin(hr_proc *p, int dest, const char *call)
 {
+    const hr_cost_model *cm = p->m->cm;
+    if (cm != hr__cm_bdm && !(cm->defines & HR_CM_P2P))
+        hr_fail(p, "%s: cost model %s does not define point-to-point messages%s", call, cm->name,
+                cm->superstep != NULL ? " (hr_put and hr_get, ended by hr_sync, do)" : "");
     hr__proc_comm_point(p);
     hr__proc_check_link(p, dest, call);
 }
@@ -1071,13 +1076,24 @@ void hr__coll_begin(hr_proc *p, int tag, const char *fmt, ...)
     if (p->coll_depth++ == 0) {
         memcpy(p->coll_name, p->coll_what, sizeof p->coll_name);
         p->coll_t0 = p->clock;
+        p->coll_lent = 0;
+        const hr_cost_model *cm = p->m->cm;
+        if (cm->superstep != NULL && tag != HR__TAG_COLL)
+            hr_fail(p, "%s: cost model %s takes a collective of the world as a superstep; one "
+                    "of a group is none", p->coll_name, cm->name);
     }
 }
 
+/* Under a model that charges whole supersteps (bsp), a world collective ends one when it
+ * returns, or if it lent its blocks at hr__view_end (its receivers read them until then): its
+ * blocks are its h. */
 void hr__coll_end(hr_proc *p)
 {
-    if (--p->coll_depth == 0)
+    if (--p->coll_depth == 0) {
+        if (p->m->cm->superstep != NULL && !p->coll_lent)
+            hr__superstep_end(p, p->coll_name);
         hr__ev_named(p, HR_EV_COLL, p->coll_name, p->coll_t0, p->clock);
+    }
 }
 
 static void post(hr_proc *p, int dest, const void *buf, size_t len, uint8_t kind)
@@ -1104,6 +1120,7 @@ void hr__coll_post(hr_proc *p, int dest, const void *buf, size_t len)
 /* A LEND message: as REF, but the receiver may view buf in place until its hr__view_end. */
 void hr__coll_lend(hr_proc *p, int dest, const void *buf, size_t len)
 {
+    p->coll_lent = 1;
     post(p, dest, buf, len, HR_MSG_LEND);
 }
 
@@ -1377,6 +1394,10 @@ void hr__view_end(hr_proc *p)
         hr_msg *next = p->refs->own;
         unborrow(p, p->refs);
         p->refs = next;
+    }
+    if (p->coll_lent && p->m->cm->superstep != NULL) {   /* the lending collective's superstep */
+        p->coll_lent = 0;
+        hr__superstep_end(p, p->coll_name);
     }
 }
 

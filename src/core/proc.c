@@ -160,6 +160,10 @@ void hr__proc_check_link_on(hr_proc *p, int dest, const char *call)
     const hr_topo *t = p->m->net;
     if (dest == p->id || t->nlinks == 0 || hr__topo_link(t, p->id, dest) >= 0)
         return;
+    if (!p->m->neighbour_only)
+        hr_fail(p, "%s: P%d and P%d are not neighbours on %s (%d links apart), and cost model %s "
+                "defines messages along one link only", call, p->id, dest, t->shape,
+                hr__topo_hops(t, p->id, dest), p->m->cm->name);
     hr__misuse(p, "%s: P%d and P%d are not neighbours on %s (%d links apart), and this algorithm "
             "sends along links only", call, p->id, dest, t->shape, hr__topo_hops(t, p->id, dest));
 }

@@ -91,13 +91,39 @@ static void dissemination(hr_machine *m)
         m->procs[i].clock = t[i];
 }
 
+/* What the processors did since their tallies at the previous superstep's end (the run's start:
+ * zero), summed as a superstep's figures are. */
+static hr_tsum since_superstep(const hr_machine *m)
+{
+    hr_tsum sum = { 0 };
+    for (int i = 0; i < m->p; i++) {
+        hr_tally now = hr__tally(&m->procs[i]), zero = { 0 };
+        hr_tally d = hr__tally_since(m->step_at != NULL ? &m->step_at[i] : &zero, &now);
+        hr__tsum_add(&sum, &d);
+    }
+    return sum;
+}
+
+/* Under a model that charges whole supersteps (bsp, net/cost_model.h): every processor leaves
+ * at the previous superstep's end plus the row's cost of this one, from its w (the largest work
+ * charged in it) and h (the most bytes a processor sent or received in it). Inside a superstep
+ * such a model moves a clock by work alone (and inside a collective, a sender's to its blocks'
+ * takes, at most the lead l after a clock), so no clock is past the end it is moved to. */
+static void superstep_by_row(hr_machine *m)
+{
+    hr_tsum sum = since_superstep(m);
+    hr_time end = hr__tadd(m->step_end, m->cm->superstep(&m->cost, sum.work_max, sum.h));
+    for (int i = 0; i < m->p; i++) {
+        hr_proc *q = &m->procs[i];
+        q->clock = q->out_free = q->in_free = end;
+    }
+}
+
 /* The superstep that this hr_sync ends, recorded by the last arriver once every clock is set
  * (the barrier's messages are the superstep's): each processor's part is what it did since its
  * tally at the previous hr_sync (the run's start: zero). */
 static void record_superstep(hr_machine *m)
 {
-    if (m->step_at == NULL && (m->step_at = calloc((size_t)m->p, sizeof *m->step_at)) == NULL)
-        goto oom;
     if (m->nsteps == m->capsteps) {
         size_t cap = m->capsteps ? 2 * m->capsteps : 16;
         hr_superstep_result *s = realloc(m->steps, cap * sizeof *s);
@@ -106,13 +132,13 @@ static void record_superstep(hr_machine *m)
         m->steps = s;
         m->capsteps = cap;
     }
-    hr_tsum sum = { 0 };
+    hr_tsum sum = since_superstep(m);
+    if (m->step_at == NULL && (m->step_at = calloc((size_t)m->p, sizeof *m->step_at)) == NULL)
+        goto oom;
     hr_time end = 0;
     for (int i = 0; i < m->p; i++) {
-        hr_tally now = hr__tally(&m->procs[i]), d = hr__tally_since(&m->step_at[i], &now);
-        hr__tsum_add(&sum, &d);
-        m->step_at[i] = now;
-        end = hr__max(end, now.clock);
+        m->step_at[i] = hr__tally(&m->procs[i]);
+        end = hr__max(end, m->step_at[i].clock);
     }
     m->steps[m->nsteps++] = (hr_superstep_result){
         .time_s = hr__secs(hr__tsub(end, m->step_end)), .time_sum_s = hr__secs(sum.time_sum),
@@ -156,7 +182,9 @@ static void list_callers(hr_machine *m, const char *call, char *buf, size_t len)
 
 /* hr_sync applies the superstep's puts and gets, hr_barrier does not: if some processors call
  * one and some the other, whether a put lands depends on which arrives last. Such a program is
- * wrong; the last arriver, which sees every call, fails the run and names who called which. */
+ * wrong (as is one whose processors end a superstep with different collectives, under a model
+ * that takes them as supersteps); the last arriver, which sees every call, fails the run and
+ * names who called which. */
 static int mixed_calls(hr_machine *m)
 {
     const char *first = m->procs[0].bar_call;
@@ -169,7 +197,7 @@ static int mixed_calls(hr_machine *m)
     char a[160], b[160];
     list_callers(m, first, a, sizeof a);
     list_callers(m, other, b, sizeof b);
-    hr__report(m, "hr_sync and hr_barrier in one superstep: %s called %s; %s called %s\n", a,
+    hr__report(m, "%s and %s in one superstep: %s called %s; %s called %s\n", first, other, a,
                first, b, other);
     atomic_store(&m->failed, 1);
     atomic_store(&m->bar_broken, 1);
@@ -180,30 +208,38 @@ static int mixed_calls(hr_machine *m)
  * (net/cost_model.h): elsewhere the call fails the run, naming itself. */
 static void need_model(hr_proc *p, unsigned what, const char *call)
 {
-    if (!(p->m->cm->defines & what))
-        hr_fail(p, "%s: cost model %s does not define %s", call, p->m->cm->name,
-                what == HR_CM_BARRIER ? "barriers" : "supersteps (hr_sync, hr_put, hr_get)");
+    const hr_cost_model *cm = p->m->cm;
+    if (!(cm->defines & what))
+        hr_fail(p, "%s: cost model %s does not define %s", call, cm->name,
+                what == HR_CM_BARRIER
+                    ? cm->superstep != NULL ? "barriers (hr_sync ends a superstep)" : "barriers"
+                    : "supersteps (hr_sync, hr_put, hr_get)");
 }
 
-void hr__barrier(hr_proc *p, void (*serial)(hr_machine *m, void *ctx), void *ctx)
+/* The barrier that hr_barrier (serial NULL) and the ends of supersteps (serial: the puts and
+ * gets) share, called `call` in its event, a deadlock report and a check of mixed calls. A
+ * superstep's end is charged by its row where the model charges whole supersteps, else as the
+ * dissemination barrier's messages; the superstep is recorded. `event`: record the wait as the
+ * call's own event (a collective that ends a superstep records its own). */
+static void barrier(hr_proc *p, const char *call, void (*serial)(hr_machine *m, void *ctx),
+                    void *ctx, int event)
 {
     hr_machine *m = p->m;
-    if (serial != NULL)
-        need_model(p, HR_CM_SUPERSTEPS, "hr_sync");
-    need_model(p, HR_CM_BARRIER, "hr_barrier");
     hr__proc_comm_point(p);
-    p->rounds++;
     hr_time entered = p->clock;
     p->bar_in = hr__max(p->clock, p->out_free);
     p->bar_gen = atomic_load(&m->bar_gen);
-    p->bar_call = serial ? "hr_sync" : "hr_barrier";
+    p->bar_call = call;
     if (atomic_fetch_add(&m->bar_arrived, 1) + 1 == m->p) {
         /* Every other proc has arrived and waits: their fields are ours until the release. */
         if (!mixed_calls(m)) {
             if (serial != NULL)
                 serial(m, ctx);
-            dissemination(m);
-            if (serial != NULL && !atomic_load(&m->bar_broken))   /* hr_sync: a superstep */
+            if (serial != NULL && m->cm->superstep != NULL)
+                superstep_by_row(m);
+            else
+                dissemination(m);
+            if (serial != NULL && !atomic_load(&m->bar_broken))   /* a superstep */
                 record_superstep(m);
         }
         atomic_store(&m->bar_arrived, 0);
@@ -212,18 +248,24 @@ void hr__barrier(hr_proc *p, void (*serial)(hr_machine *m, void *ctx), void *ctx
             if (i != p->id)
                 hr__wake(&m->procs[i]);
     } else {
-        hr_wait_desc d = { HR_WAIT_BARRIER, HR_ANY, 0, 0, p->bar_call, 0 };
+        hr_wait_desc d = { HR_WAIT_BARRIER, HR_ANY, 0, 0, call, 0 };
         hr__wait(p, &d, bar_ready, NULL);
     }
     if (atomic_load(&m->bar_broken))
         hr__proc_exit(p);    /* the last arriver has reported it */
-    hr__ev_named(p, HR_EV_COLL, p->bar_call, entered, p->clock);   /* its wait */
+    if (event)
+        hr__ev_named(p, HR_EV_COLL, call, entered, p->clock);   /* its wait */
     hr__proc_publish(p);
 }
 
 void hr_barrier(hr_proc *p)
 {
-    hr__barrier(p, NULL, NULL);
+    need_model(p, HR_CM_BARRIER, "hr_barrier");
+    if (p->m->one_link)    /* its messages go to i + 2^k, linked or not */
+        hr_fail(p, "hr_barrier: cost model %s defines messages along one link only, and a "
+                "barrier's go further", p->m->cm->name);
+    p->rounds++;
+    barrier(p, "hr_barrier", NULL, NULL, 1);
 }
 
 /* ---- registered memory -------------------------------------------------------------------- */
@@ -442,7 +484,16 @@ static void sync_serial(hr_machine *m, void *ctx)
 
 void hr_sync(hr_proc *p)
 {
-    hr__barrier(p, sync_serial, NULL);
+    need_model(p, HR_CM_SUPERSTEPS, "hr_sync");
+    p->rounds++;
+    barrier(p, "hr_sync", sync_serial, NULL, 1);
+    if (p->rma_error != NULL)
+        hr__misuse(p, "%s", p->rma_error);
+}
+
+void hr__superstep_end(hr_proc *p, const char *call)
+{
+    barrier(p, call, sync_serial, NULL, 0);
     if (p->rma_error != NULL)
         hr__misuse(p, "%s", p->rma_error);
 }

@@ -39,13 +39,16 @@ _Noreturn void hr__world_abort(int status);
 
 /* What `hremu-mpi --calibrate` measures (src/mpi/calibrate.c): seconds, medians of repeats. */
 typedef struct hr_calibration {
-    double tau, sigma, overhead;  /* the model's figures, fitted */
+    double tau, sigma, overhead;  /* bdm's figures, fitted */
     double rtt0;                  /* an empty message's round trip, measured */
-    double sigma_all;             /* seconds a byte a processor, every pair exchanging at once */
+    double sigma_all;             /* seconds a byte a processor, every pair exchanging at once:
+                                     also BSP's g */
+    double loggp_L, loggp_o, loggp_g;   /* LogGP's (G is sigma) */
+    double bsp_l;                 /* BSP's l: a barrier's time, the slowest rank's */
     int    ranks, hosts;
     int    repeats;               /* each pattern's repeats (0 asks for the default, 11) */
     int    pairs;                 /* pairs measured: rank 0 with every other rank */
-    int    rt_rounds, burst, stream_msgs;
+    int    rt_rounds, burst, stream_msgs, space;
     size_t stream_bytes, all_bytes;
 } hr_calibration;
 

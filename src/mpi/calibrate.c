@@ -9,12 +9,24 @@
  *   all pairs    MPI_Alltoall of ALL_BYTES blocks between every pair at once: the seconds a byte
  *                a processor, beside the stream's, is what the network loses when every pair
  *                talks (the model's complete graph has no shared links to lose it on)
+ *   spaced       BURST one-byte sends, each after a pause of SPACE round trips: a send's own
+ *                time, which no gap holds back (LogGP's o)
+ *   small stream BURST one-byte messages one way back to back, then an empty answer: the
+ *                seconds from one to the next once they flow, (T - rtt0) / (BURST - 1) (LogGP's g)
+ *   barrier      MPI_Barrier after a barrier, the slowest rank's time (BSP's l)
  *
  * The first three run between rank 0 and every other rank in turn (a cluster's pairs cross its
  * hosts); each is repeated `repeats` times, its median taken per pair, and the median over the
- * pairs kept. The model's figures follow from its own formulas (docs/model.md): an idle one-way
- * message of m bytes takes tau + sigma m + overhead, so tau = rtt0 / 2 - overhead, sigma the
- * stream's seconds a byte.
+ * pairs kept. Each model's figures follow from its own formulas (docs/model.md):
+ * - bdm: an idle one-way message of m bytes takes tau + sigma m + overhead, so tau = rtt0 / 2 -
+ *   overhead, sigma the stream's seconds a byte;
+ * - loggp, after Netgauge's method (Hoefler, Lichei, Rehm, "Low-Overhead LogGP Parameter
+ *   Assessment for Modern Interconnection Networks", IPDPS 2007), with one message size a
+ *   pattern where Netgauge fits many: o the spaced send's time, g the small stream's spacing, G
+ *   the stream's seconds a byte, and L what is left of an empty message's one-way time 2o + L,
+ *   rtt0 / 2 - 2o;
+ * - bsp: g the seconds a byte a processor when every pair exchanges at once (BSP's g is the rate
+ *   of an h-relation, not of one pair), l the barrier's time.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -30,6 +42,7 @@
 #define STREAM_MSGS  8
 #define STREAM_BYTES ((size_t)4 << 20)
 #define ALL_BYTES    ((size_t)64 << 10)
+#define SPACE        4        /* round trips between spaced sends: more than a gap */
 
 static int by_value(const void *a, const void *b)
 {
@@ -82,6 +95,51 @@ static double send_overhead(MPI_Comm c, int me, int peer, char *buf)
     return t;
 }
 
+/* A one-byte send's own time on rank 0, the sends spaced by `pause` seconds of waiting, the
+ * receives posted before. */
+static double spaced_send(MPI_Comm c, int me, int peer, char *buf, double pause)
+{
+    MPI_Request r[BURST];
+    MPI_Status done[BURST];
+    double t = 0;
+    if (me != 0)
+        for (int k = 0; k < BURST; k++)
+            MPI_Irecv(buf + k, 1, MPI_BYTE, 0, 5, c, &r[k]);
+    MPI_Barrier(c);
+    if (me == 0) {
+        for (int k = 0; k < BURST; k++) {
+            double until = MPI_Wtime() + pause;
+            while (MPI_Wtime() < until)
+                ;
+            double t0 = MPI_Wtime();
+            MPI_Send(buf + k, 1, MPI_BYTE, peer, 5, c);
+            t += MPI_Wtime() - t0;
+        }
+        t /= BURST;
+    } else {
+        MPI_Waitall(BURST, r, done);
+    }
+    return t;
+}
+
+/* BURST one-byte messages one way back to back and an empty answer: rank 0's time to it. */
+static double small_stream(MPI_Comm c, int me, int peer, char *buf)
+{
+    char b = 0;
+    MPI_Barrier(c);
+    double t0 = MPI_Wtime();
+    if (me == 0) {
+        for (int k = 0; k < BURST; k++)
+            MPI_Send(buf + k, 1, MPI_BYTE, peer, 6, c);
+        MPI_Recv(&b, 0, MPI_BYTE, peer, 7, c, MPI_STATUS_IGNORE);
+    } else {
+        for (int k = 0; k < BURST; k++)
+            MPI_Recv(buf + k, 1, MPI_BYTE, 0, 6, c, MPI_STATUS_IGNORE);
+        MPI_Send(&b, 0, MPI_BYTE, 0, 7, c);
+    }
+    return MPI_Wtime() - t0;
+}
+
 /* The stream's time on rank 0, to the answer. */
 static double stream(MPI_Comm c, int me, int peer, char *buf)
 {
@@ -118,8 +176,11 @@ int hr__world_calibrate(hr_calibration *cal, char *why, size_t len)
     char *buf = calloc(1, big), *all = calloc(1, ALL_BYTES * (size_t)p);
     size_t r = sizeof(double) * (size_t)repeats, q = sizeof(double) * (size_t)p;
     double *rt = malloc(r), *oh = malloc(r), *st = malloc(r), *al = malloc(r);
+    double *sp = malloc(r), *ss = malloc(r), *ba = malloc(r);
     double *pair_rt = malloc(q), *pair_oh = malloc(q), *pair_st = malloc(q);
-    if (!buf || !all || !rt || !oh || !st || !al || !pair_rt || !pair_oh || !pair_st) {
+    double *pair_sp = malloc(q), *pair_ss = malloc(q);
+    if (!buf || !all || !rt || !oh || !st || !al || !sp || !ss || !ba || !pair_rt || !pair_oh ||
+        !pair_st || !pair_sp || !pair_ss) {
         snprintf(why, len, "out of memory to calibrate");
         hr__world_abort(2);
     }
@@ -135,6 +196,11 @@ int hr__world_calibrate(hr_calibration *cal, char *why, size_t len)
                 rt[k] = round_trip(pair, pm, 1);
                 oh[k] = send_overhead(pair, pm, 1, buf);
                 st[k] = stream(pair, pm, 1, buf);
+                /* Both ranks space the sends alike: rank 0's round trip, told to the other. */
+                double pause = SPACE * rt[k];
+                MPI_Bcast(&pause, 1, MPI_DOUBLE, 0, pair);
+                sp[k] = spaced_send(pair, pm, 1, buf, pause);
+                ss[k] = small_stream(pair, pm, 1, buf);
             }
             MPI_Comm_free(&pair);
         }
@@ -142,6 +208,8 @@ int hr__world_calibrate(hr_calibration *cal, char *why, size_t len)
             pair_rt[peer - 1] = median(rt, repeats);
             pair_oh[peer - 1] = median(oh, repeats);
             pair_st[peer - 1] = median(st, repeats);
+            pair_sp[peer - 1] = median(sp, repeats);
+            pair_ss[peer - 1] = median(ss, repeats);
         }
     }
     for (int k = 0; k < repeats; k++) {
@@ -151,19 +219,31 @@ int hr__world_calibrate(hr_calibration *cal, char *why, size_t len)
         double mine = MPI_Wtime() - t0;
         MPI_Allreduce(&mine, &al[k], 1, MPI_DOUBLE, MPI_MAX, c);
     }
+    for (int k = 0; k < repeats; k++) {
+        MPI_Barrier(c);
+        double t0 = MPI_Wtime();
+        MPI_Barrier(c);
+        double mine = MPI_Wtime() - t0;
+        MPI_Allreduce(&mine, &ba[k], 1, MPI_DOUBLE, MPI_MAX, c);
+    }
     if (me == 0) {
         double rtt0 = median(pair_rt, p - 1), o = median(pair_oh, p - 1);
         double stream_s = median(pair_st, p - 1), all_s = median(al, repeats);
         double sigma = (stream_s - rtt0) / (double)(STREAM_MSGS * STREAM_BYTES);
+        double lo = median(pair_sp, p - 1), lg = (median(pair_ss, p - 1) - rtt0) / (BURST - 1);
         *cal = (hr_calibration){
-            /* tau must be more than 0 (it is the lookahead of receives from any source): a
-             * send's time measured above half the round trip leaves it a quarter of it */
+            /* tau and L must be more than 0 (each is the lookahead of receives from any
+             * source): a send's time measured above what the round trip leaves them leaves
+             * them a quarter of the round trip */
             .rtt0 = rtt0, .overhead = o, .tau = rtt0 / 2 - o > rtt0 / 4 ? rtt0 / 2 - o : rtt0 / 4,
             .sigma = sigma > 0 ? sigma : 0,
             .sigma_all = all_s / ((double)(p - 1) * (double)ALL_BYTES),
+            .loggp_o = lo, .loggp_g = lg > 0 ? lg : 0,
+            .loggp_L = rtt0 / 2 - 2 * lo > rtt0 / 4 ? rtt0 / 2 - 2 * lo : rtt0 / 4,
+            .bsp_l = median(ba, repeats),
             .ranks = p, .hosts = w->hosts, .repeats = repeats, .pairs = p - 1,
             .rt_rounds = RT_ROUNDS, .burst = BURST, .stream_msgs = STREAM_MSGS,
-            .stream_bytes = STREAM_BYTES, .all_bytes = ALL_BYTES,
+            .stream_bytes = STREAM_BYTES, .all_bytes = ALL_BYTES, .space = SPACE,
         };
     }
     free(buf);
@@ -172,6 +252,11 @@ int hr__world_calibrate(hr_calibration *cal, char *why, size_t len)
     free(oh);
     free(st);
     free(al);
+    free(sp);
+    free(ss);
+    free(ba);
+    free(pair_sp);
+    free(pair_ss);
     free(pair_rt);
     free(pair_oh);
     free(pair_st);

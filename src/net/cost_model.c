@@ -7,7 +7,8 @@
 
 /* ---- bdm: the seeds' model, tau + sigma*m (docs/model.md) --------------------------------- */
 
-static hr_time bdm_lead(const hr_costps *c)
+/* bdm's and bsp's lead: tau. */
+static hr_time lead_tau(const hr_costps *c)
 {
     return c->tau;
 }
@@ -63,6 +64,34 @@ static hr_cm_take loggp_take(const hr_costps *c, hr_time clock, hr_time arrive, 
                          .port = hr__tadd(hr__tadd(r, c->gap), stream) };
 }
 
+/* ---- bsp: Valiant, CACM 33(8), 1990; BSPlib (Hill et al., Parallel Computing 24, 1998) -----
+ * A superstep costs w + h*g + l: w the largest local work in it, h the largest number of bytes
+ * a processor sends or receives in it, g = sigma (s a byte) and l = tau (s a superstep). The
+ * model charges nothing to a send or a take: a collective block is injected at its sender's
+ * clock, arrives l later (the lead, which only orders blocks), and leaves its receiver's clock
+ * where it is. Inside a superstep a clock moves by local work alone, so at its end it is at most
+ * the previous end plus w, and hr_sync moves every clock to the previous end plus the cost. */
+
+static hr_cm_send bsp_send(const hr_costps *c, hr_time clock, hr_time port, size_t bytes)
+{
+    (void)c;
+    (void)bytes;
+    return (hr_cm_send){ .inject = clock, .clock = clock, .port = port };
+}
+
+static hr_cm_take bsp_take(const hr_costps *c, hr_time clock, hr_time arrive, hr_time port,
+                           size_t bytes)
+{
+    (void)c;
+    (void)bytes;
+    return (hr_cm_take){ .in = arrive, .clock = clock, .port = port };
+}
+
+static hr_time bsp_superstep(const hr_costps *c, hr_time w, uint64_t h)
+{
+    return hr__tadd(hr__tadd(w, hr__cost_bytes(c, (size_t)h)), c->tau);
+}
+
 /* The first row is the default. */
 static const hr_cost_model models[] = {
     { .name = "bdm",
@@ -70,14 +99,21 @@ static const hr_cost_model models[] = {
                  "contend (the default; docs/model.md)",
       .params = "tau latency, sigma s a byte, overhead o a message, hop a link",
       .defines = HR_CM_RENDEZVOUS | HR_CM_BUFFERS | HR_CM_ROUNDS | HR_CM_LINKS |
-                 HR_CM_SUPERSTEPS | HR_CM_BATCHES | HR_CM_BARRIER,
-      .lead = bdm_lead, .send = bdm_send, .take = bdm_take },
+                 HR_CM_SUPERSTEPS | HR_CM_BATCHES | HR_CM_BARRIER | HR_CM_P2P | HR_CM_OVERHEAD,
+      .lead = lead_tau, .send = bdm_send, .take = bdm_take },
     { .name = "loggp",
       .summary = "LogGP (Alexandrov et al., SPAA 1995), read as LogGOPSim does: 2o + L + (m-1)G "
-                 "a message, g between a processor's messages; point-to-point on complete",
+                 "a message, g between a processor's messages; no hops (on a topology, linked "
+                 "processors only)",
       .params = "tau is L, overhead o, sigma G (s a byte), gap g",
-      .defines = HR_CM_GAP | HR_CM_BARRIER,
+      .defines = HR_CM_GAP | HR_CM_BARRIER | HR_CM_P2P | HR_CM_OVERHEAD | HR_CM_NEIGHBOURS,
       .lead = loggp_lead, .send = loggp_send, .take = loggp_take },
+    { .name = "bsp",
+      .summary = "BSP (Valiant 1990): a superstep costs w + h*g + l; programs in supersteps "
+                 "(hr_put, hr_get, hr_sync) and world collectives, a superstep each",
+      .params = "sigma is g (s a byte of h), tau is l (s a superstep)",
+      .defines = HR_CM_SUPERSTEPS,
+      .lead = lead_tau, .send = bsp_send, .take = bsp_take, .superstep = bsp_superstep },
 };
 #define NMODELS ((int)(sizeof models / sizeof models[0]))
 

@@ -15,10 +15,12 @@
 #define HREMU_NET_COST_MODEL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "net/cost.h"
 
-/* What a model defines, beyond copied point-to-point messages and collective blocks. */
+/* What a model defines, beyond collective blocks (which every model charges, as messages or as a
+ * superstep). */
 enum {
     HR_CM_RENDEZVOUS = 1u << 0,   /* sends that complete when taken (sync, eager above its limit) */
     HR_CM_BUFFERS    = 1u << 1,   /* bounded receive buffers */
@@ -27,8 +29,14 @@ enum {
     HR_CM_SUPERSTEPS = 1u << 4,   /* hr_sync, hr_put and hr_get */
     HR_CM_BATCHES    = 1u << 5,   /* a world collective's blocks as one batch (p2p.c) */
     HR_CM_GAP        = 1u << 6,   /* a gap g between messages (hr_cost.gap) */
-    HR_CM_BARRIER    = 1u << 7,   /* hr_barrier (and hr_sync's): under bdm its own closed form,
-                                   * else the row's charge of its zero-byte messages */
+    HR_CM_BARRIER    = 1u << 7,   /* hr_barrier: under bdm its own closed form, else the row's
+                                   * charge of its zero-byte messages */
+    HR_CM_P2P        = 1u << 8,   /* point-to-point messages (hr_send, hr_isend, ...) */
+    HR_CM_OVERHEAD   = 1u << 9,   /* an overhead o a message (hr_cost.overhead) */
+    HR_CM_NEIGHBOURS = 1u << 10,  /* without HR_CM_LINKS, on a topology with links: messages
+                                   * between linked processors, each charged as on the complete
+                                   * graph (no hop, no link contention); a message to another
+                                   * fails the run (core/proc.c) */
 };
 
 /* A send of `bytes` to another processor by a sender whose clock is `clock` and whose port is
@@ -55,6 +63,12 @@ typedef struct hr_cost_model {
     hr_cm_send (*send)(const hr_costps *c, hr_time clock, hr_time port, size_t bytes);
     hr_cm_take (*take)(const hr_costps *c, hr_time clock, hr_time arrive, hr_time port,
                        size_t bytes);
+    /* A model that charges whole supersteps (bsp): the length of one whose largest local work
+     * is w and whose largest bytes a processor sent or received is h. Under it every world
+     * collective ends a superstep, sends and takes charge nothing, and hr_sync sets every clock
+     * to the previous superstep's end plus this (core/superstep.c). NULL: the model charges a
+     * superstep as its messages and barrier. */
+    hr_time (*superstep)(const hr_costps *c, hr_time w, uint64_t h);
 } hr_cost_model;
 
 /* bdm's rules (cost_model.c's first row), here so that the hot paths inline them: s = max(clock,

@@ -3,12 +3,11 @@
 # the thread engine's model columns (all but wall_s, plan_s and the engine's own: engine,
 # stack, carriers), row for row: every config of tests/mpi/configs (every algorithm family,
 # discipline and bounded buffers) at p = 4 and 8 on every topology kind that has p processors,
-# configs/teaching, and cost model loggp's exchanges, on one carrier thread and on three (more
-# than this box may have cores, so that fibers migrate between threads whatever the box), each
-# plainly and with
-# HREMU_JITTER=1 (which makes fibers yield at random); every row verified, under every
-# sanitizer too. Reads
-# columns by name (--columns from the header). The last line is "N passed, M failed".
+# configs/teaching, cost model loggp's exchanges and bsp's h-relations, on one carrier thread
+# and on three (more than this box may have cores, so that fibers migrate between threads
+# whatever the box), each plainly and with HREMU_JITTER=1 (which makes fibers yield at random);
+# every row verified, under every sanitizer too. Reads columns by name (--columns from the
+# header). The last line is "N passed, M failed".
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 BIN=${HREMU_BIN:-./hremu}
@@ -63,5 +62,8 @@ compare "tests/data/loggp_exchange.ini at p = 8" tests/data/loggp_exchange.ini \
 compare "hrel.xor under loggp at p = 8" configs/default.ini --set machine.cost_model=loggp \
     --set run.algorithms=hrel.xor --set machine.procs=8 --set machine.gap=1e-6 \
     --set machine.overhead=2e-6
+# Cost model bsp: seed 000's h-relations, each world collective a superstep.
+compare "tests/data/bsp_hrel.ini" tests/data/bsp_hrel.ini --set machine.topology=complete \
+    --set run.algorithms=hrel.direct,hrel.two_phase
 echo "$pass passed, $fail failed (the fiber engine against the thread engine)"
 [ "$fail" -eq 0 ]

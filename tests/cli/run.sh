@@ -69,6 +69,16 @@ if [ "$(col cost)" = "file:cost_good.ini" ] && [ "$(col tau)" = "2e-06" ] &&
     bad "cost = file:cost_good.ini: the row says cost $(col cost), tau $(col tau), sigma $(col sigma)"
 fi
 
+# ... and with a section a cost model, each model's row reads its own ([cost] the others')
+run tests/data/cost_models_file.ini --format csv
+expect_rc 0 "a cost file's sections"
+if [ "$(col cost_model | paste -sd ' ' -)" = "bdm loggp bsp" ] &&
+    [ "$(col tau | paste -sd ' ' -)" = "2e-06 1.5e-06 8e-06" ] &&
+    [ "$(col gap | paste -sd ' ' -)" = "0 3e-07 0" ] &&
+    [ "$(col sigma | paste -sd ' ' -)" = "1e-09 1e-09 4e-09" ]; then ok; else
+    bad "a cost file's sections: tau $(col tau | paste -sd ' ' -), gap $(col gap | paste -sd ' ' -), sigma $(col sigma | paste -sd ' ' -)"
+fi
+
 # ---- cost model loggp: the exchanges' model time worked by hand in the config, the column, the
 # row on a topology with links skipped with its reason, and --list
 run tests/data/loggp_exchange.ini --format csv
@@ -78,13 +88,37 @@ if [ "$(col model_time_s | paste -sd ' ' -)" = "2.8e-05 2.8e-05" ] &&
     [ "$(col gap | paste -sd ' ' -)" = "5e-06 5e-06" ]; then ok; else
     bad "loggp exchanges: model_time_s $(col model_time_s | paste -sd ' ' -), cost_model $(col cost_model | paste -sd ' ' -), want 2.8e-05 under loggp"
 fi
-expect_grep "cost model loggp does not define links (topologies other than complete)" "$TMP/err" \
+expect_grep "xchg.pex is not defined for cost model loggp on topology ring (it sends beyond a processor's links, and the model charges no hops)" "$TMP/err" \
     "loggp on ring: skipped with the reason"
 run --list
 expect_grep "  loggp              LogGP (Alexandrov et al., SPAA 1995)" "$TMP/out" "--list: loggp"
 run tests/data/loggp_exchange.ini --set machine.cost_model=bdm
 expect_rc 2 "a gap under bdm"
 expect_grep "cost model bdm does not define a gap (LogGP's g)" "$TMP/err" "a gap under bdm: why"
+
+# ---- cost model bsp: every world collective a superstep, model time BSP's W + H g + S l read off
+# the row's own columns; the ring row and hrel.xor (point to point) skipped with their reasons
+run tests/data/bsp_hrel.ini --format csv
+expect_rc 0 "cost_model = bsp"
+cp "$TMP/out" "$TMP/bsp.csv"
+python3 - "$TMP/bsp.csv" <<'PY' && ok || bad "bsp: model_time_s is not bsp_w + sigma * bsp_h + tau * supersteps"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert [r["algorithm"] for r in rows] == ["hrel.direct", "hrel.two_phase"], rows
+for r in rows:
+    want = float(r["bsp_w"]) + float(r["sigma"]) * int(r["bsp_h"]) + float(r["tau"]) * int(r["supersteps"])
+    assert r["cost_model"] == "bsp" and int(r["supersteps"]) == 2, r
+    assert abs(float(r["model_time_s"]) - want) <= 1e-12 * want, (r["algorithm"], r["model_time_s"], want)
+PY
+expect_grep "hrel.xor is not defined for cost model bsp (it needs point-to-point messages)" "$TMP/err" \
+    "bsp: hrel.xor skipped with the reason"
+expect_grep "cost model bsp does not define links (topologies other than complete)" "$TMP/err" \
+    "bsp on ring: skipped with the reason"
+run tests/data/bsp_hrel.ini --set machine.topology=complete --set run.algorithms=hrel.direct
+expect_grep "supersteps" "$TMP/out" "bsp: the table shows supersteps"
+run tests/data/bsp_hrel.ini --set machine.overhead=1e-6
+expect_rc 2 "an overhead under bsp"
+expect_grep "cost model bsp does not define an overhead (o) a message" "$TMP/err" "an overhead under bsp: why"
 
 # --calibrate measures MPI ranks: the thread engine's hremu says where it runs (tests/mpi/check.sh
 # runs it on hremu-mpi)
@@ -639,7 +673,7 @@ expect_grep "cannot open" "$TMP/err" "--trace names the problem"
 # says so on stderr; a sweep of nothing but such pairs is an error.
 run configs/examples/rounds.ini --set machine.discipline=fifo --format csv
 expect_rc 0 "pq_random under fifo, with others"
-expect_err "hremu: skipped 1 of 3 rows whose algorithm does not take the discipline, workload kind, topology or procs; the first: configs/examples/rounds.ini:22: hrel.pq_random is not defined for discipline fifo (it needs priorities)" \
+expect_err "hremu: skipped 1 of 3 rows whose algorithm does not take the discipline, cost model, workload kind, topology or procs; the first: configs/examples/rounds.ini:22: hrel.pq_random is not defined for discipline fifo (it needs priorities)" \
     "a skipped row is said"
 [ "$(col algorithm | tr '\n' ' ')" = "hrel.fifo_staged hrel.offline " ] && ok || bad "skipped: rows $(col algorithm)"
 run configs/examples/rounds.ini --set machine.discipline=fifo,arbitrary --set machine.procs=8 --format csv
@@ -730,14 +764,14 @@ expect_err "hremu: $TMP/rows.ini:10: bcast.linear on procs = 256, topology compl
 run "$TMP/rows.ini" --format csv --set machine.procs=6,256
 expect_rc 0 "bcast.linear rows = 3 swept over p = 6, 256"
 [ "$(col procs | tr '\n' ' ')" = "6 " ] && ok || bad "rows = 3 sweep rows: $(col procs | tr '\n' ' ')"
-expect_err "hremu: skipped 1 of 2 rows whose algorithm does not take the discipline, workload kind, topology or procs; the first: $TMP/rows.ini:10: bcast.linear on procs = 256, topology complete: rows = 3 does not divide p = 256" \
+expect_err "hremu: skipped 1 of 2 rows whose algorithm does not take the discipline, cost model, workload kind, topology or procs; the first: $TMP/rows.ini:10: bcast.linear on procs = 256, topology complete: rows = 3 does not divide p = 256" \
     "bcast.linear rows = 3 swept over p = 6, 256"
 run configs/seed001/fig5.ini --format csv --set machine.procs=24 --set workload.bytes=256 \
     --set machine.topology=fattree
 expect_rc 0 "xchg.rex at p = 24"
 [ "$(col algorithm | tr '\n' ' ')" = "xchg.lex xchg.pex xchg.bex " ] && ok ||
     bad "fig5 at p = 24: $(col algorithm | tr '\n' ' ')"
-expect_err "hremu: skipped 1 of 4 rows whose algorithm does not take the discipline, workload kind, topology or procs; the first: configs/seed001/fig5.ini:18: xchg.rex on procs = 24, topology fattree: xchg.rex needs p a power of two (seed 001 Figure 3), not 24" \
+expect_err "hremu: skipped 1 of 4 rows whose algorithm does not take the discipline, cost model, workload kind, topology or procs; the first: configs/seed001/fig5.ini:18: xchg.rex on procs = 24, topology fattree: xchg.rex needs p a power of two (seed 001 Figure 3), not 24" \
     "xchg.rex at p = 24"
 
 # HREMU_MEMORY that is not a size is refused, not ignored.

@@ -92,6 +92,14 @@ for btl in "vader,self" "tcp,self"; do
         done
     done
 done
+# The cost models other than bdm: loggp's exchanges and bsp's h-relations (their rows on
+# topologies with links are skipped on both engines alike; bsp_hrel.ini's h = 4n/p needs p >= 4).
+for np in 4 8; do
+    for cfg in tests/data/loggp_exchange.ini tests/data/bsp_hrel.ini; do
+        same_as_threads "cost model" "$cfg" "$np" mpirun --oversubscribe \
+            --mca mpi_yield_when_idle 1 -np "$np" "$hremu_mpi"
+    done
+done
 # expect WHAT STATUS PATTERN: the last command's status ($rc) and one line of $TMP/err matching.
 expect() {
     [ "$rc" -eq "$2" ] && [ "$(grep -c -e "$3" "$TMP/err")" -eq 1 ]
@@ -195,6 +203,28 @@ wait "$job"
 rc=$?
 [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ]
 verdict "a rank killed mid-run: mpirun exited $rc (124: a hang the timeout ended)"
+
+# --calibrate writes each cost model's figures in the section its rows read: [cost] (bdm),
+# [loggp] and [bsp], every latency above 0; a config naming the file runs under all three, each
+# row with its own section's tau.
+timeout 300 mpirun --oversubscribe --mca mpi_yield_when_idle 1 -np 2 "$hremu_mpi" --calibrate \
+    --out "$TMP/cost.ini" >/dev/null 2>"$TMP/err"
+printf '[machine]\nprocs = 4\ncost = file:cost.ini\ncost_model = bdm, loggp, bsp\n[workload]\nn = 64\n[run]\nalgorithms = hrel.direct\n' \
+    >"$TMP/models.ini"
+"$hremu" "$TMP/models.ini" --format csv --columns cost_model,tau,status >"$TMP/got" 2>"$TMP/err"
+python3 - "$TMP/cost.ini" "$TMP/got" <<'PY'
+import configparser, csv, sys
+cost = configparser.ConfigParser(inline_comment_prefixes=(";",))
+cost.read(sys.argv[1])
+assert cost.sections() == ["cost", "loggp", "bsp"], cost.sections()
+rows = list(csv.DictReader(open(sys.argv[2])))
+assert [r["cost_model"] for r in rows] == ["bdm", "loggp", "bsp"], rows
+for r in rows:
+    section = "cost" if r["cost_model"] == "bdm" else r["cost_model"]
+    tau = float(cost[section]["tau"])
+    assert tau > 0 and r["status"] == "ok" and float(r["tau"]) == tau, (r, tau)
+PY
+verdict "--calibrate's sections, read by a row of each cost model"
 
 # The commands README.md and docs/mpi.md show (mpirun lines and scripts; synopses skipped), on
 # this box's cores (--oversubscribe added), in a scratch directory that links to the checkout's
