@@ -26,11 +26,7 @@ seed='' study=topologies helplines=2,19
 inputs="uniform transpose skewed sort"
 COLUMNS_USED="algorithm procs n cost topology model_time_s params status"
 
-if [ "$run" = 1 ]; then
-    for name in $inputs; do
-        run_config "configs/topologies/$name.ini" "$out/$name.csv"
-    done
-fi
+run_configs "$inputs"
 
 # Check every input before writing anything: the columns read, and at least one row.
 set --

@@ -7,7 +7,7 @@
 # and the script's arguments. It parses [--no-run] [--docs DIR] [RESULTS_DIR], goes to the
 # checkout's root, sets run, out, docs and hremu, makes the staging directory $stage (next to
 # the outputs, removed on any exit), checks for gnuplot, and defines CSV_AWK, TABLE_AWK,
-# run_config(), need(), draw() and publish().
+# run_config(), run_configs(), need(), draw() and publish().
 abs() { case $1 in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
 
 run=1 docs='' out='' hremu=''
@@ -103,6 +103,15 @@ run_config() {
     1) mv -f "$2.tmp" "$2"; die "$1: a run failed (see the status column of $2)" ;;
     *) rm -f "$2.tmp"; die "$1: hremu failed (exit $rc)" ;;
     esac
+}
+
+# run_configs NAMES: unless --no-run, run_config for each NAME: configs/STUDY/NAME.ini into
+# RESULTS_DIR/NAME.csv.
+run_configs() {
+    [ "$run" = 1 ] || return 0
+    for name in $1; do
+        run_config "configs/$study/$name.ini" "$out/$name.csv"
+    done
 }
 
 # need FILE NAMES: FILE exists, has every named column and at least one row.

@@ -198,12 +198,13 @@ static void ping_pong_01(hr_proc *p, void *arg)
         ping_pong(p, arg);
 }
 
-static void far_send(hr_proc *p, void *arg)
+/* P0 sends one byte to P(*arg), which takes it. */
+static void send_one(hr_proc *p, void *arg)
 {
-    (void)arg;
+    int to = *(const int *)arg;
     if (hr_pid(p) == 0)
-        hr_send(p, 2, 0, buf_of(p), 1);
-    else if (hr_pid(p) == 2)
+        hr_send(p, to, 0, buf_of(p), 1);
+    else if (hr_pid(p) == to)
         hr_recv(p, 0, 0, buf_of(p), BUF, NULL);
 }
 
@@ -223,7 +224,7 @@ START_TEST(test_loggp_neighbours)
     ck_assert_msg(res.status == HR_OK, "%s", res.report);
     ck_assert_double_eq_tol(res.model_time_s * 1e6, 30, 1e-9);
     expect(&c, 2, (const double[]){ 30, 17 });
-    hr_test_run(&cfg, far_send, NULL, &res);
+    hr_test_run(&cfg, send_one, &(int){ 2 }, &res);
     ck_assert_int_eq(res.status, HR_EFAIL);
     ck_assert_msg(strstr(res.report, "hr_send: P0 and P2 are not neighbours on ring (2 links "
                                      "apart), and cost model loggp defines messages along one "
@@ -471,21 +472,6 @@ START_TEST(test_bsp_collectives)
 }
 END_TEST
 
-static void send_body(hr_proc *p, void *arg)
-{
-    (void)arg;
-    if (hr_pid(p) == 0)
-        hr_send(p, 1, 0, buf_of(p), 1);
-    else if (hr_pid(p) == 1)
-        hr_recv(p, 0, 0, buf_of(p), BUF, NULL);
-}
-
-static void barrier_only(hr_proc *p, void *arg)
-{
-    (void)arg;
-    hr_barrier(p);
-}
-
 static void group_body(hr_proc *p, void *arg)
 {
     (void)arg;
@@ -498,18 +484,19 @@ static void group_body(hr_proc *p, void *arg)
  * naming the call; an overhead, a gap and links are refused when the machine is made. */
 START_TEST(test_bsp_refusals)
 {
+    static int to = 1;
     static const struct {
         void (*fn)(hr_proc *, void *);
         const char *what;
     } runs[] = {
-        { send_body, "hr_send: cost model bsp does not define point-to-point messages" },
-        { barrier_only, "hr_barrier: cost model bsp does not define barriers (hr_sync ends" },
+        { send_one, "hr_send: cost model bsp does not define point-to-point messages" },
+        { barrier_plain, "hr_barrier: cost model bsp does not define barriers (hr_sync ends" },
         { group_body, "cost model bsp takes a collective of the world as a superstep" },
     };
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
         hr_machine_config cfg = bsp_config(4, NULL, 0);
         hr_run_result res;
-        hr_test_run(&cfg, runs[i].fn, NULL, &res);
+        hr_test_run(&cfg, runs[i].fn, &to, &res);
         ck_assert_int_eq(res.status, HR_EFAIL);
         ck_assert_msg(strstr(res.report, runs[i].what) != NULL, "case %zu: %s", i, res.report);
     }

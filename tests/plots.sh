@@ -97,7 +97,7 @@ if [ -n "${HREMU_BIN:-}" ] && [ -x "$HREMU_BIN" ]; then
     "$HREMU_BIN" configs/seed000/fig4.ini --set workload.n=2^10 --set workload.dataset=R \
         --set machine.cost=cm5 --format csv >"$TMP/real.csv" 2>"$TMP/real.err"
     real=$(head -n 1 "$TMP/real.csv")
-    for col in algorithm procs n h discipline topology cost model_time_s params status rounds_per_h lost stalls; do
+    for col in algorithm procs n h discipline topology cost model_time_s params status rounds_per_h lost stalls cost_model block_bytes; do
         case ",$real," in *",$col,"*) ok ;; *) bad "hremu's CSV header has no column $col: '$real'" ;; esac
     done
 else
@@ -289,6 +289,84 @@ run plottopo_nocomplete scripts/plot_topologies.sh --no-run --docs "$DT" "$RT"
 expect_last_err "plot_topologies: uniform: hrel.direct has no positive model time on complete" plottopo_nocomplete
 expect_same "$DT" "$TMP/docstopo.before" "plot_topologies with no complete row"
 cp "$TMP/topo_uniform.good" "$RT/uniform.csv"
+
+# ---- models --------------------------------------------------------------------------------
+RM=$TMP/resmodels
+mkdir -p "$RM"
+MHDR="block_bytes,cost_model,$HDR"
+# model_rows STUDY CASE ALGORITHM PARAMS TOPOLOGY BDM LOGGP [BSP]: a row per model that has a time.
+model_rows() {
+    col=n
+    [ "$1" = exchange ] && col=block_bytes
+    [ "$1" = bcast ] && col=procs
+    for m in "bdm:$6" "loggp:$7" "bsp:${8:-}"; do
+        [ -n "${m#*:}" ] || continue
+        echo "algorithm=$3;params=$4;topology=$5;procs=16;n=64;block_bytes=0;$col=$2;cost=file:box.ini;cost_model=${m%%:*};status=ok;model_time_s=${m#*:}"
+    done
+}
+{ model_rows hrel 4096 hrel.direct "" complete 0.002 0.003 0.005
+  model_rows hrel 4096 hrel.xor sync=1 complete 0.004 0.0025
+  model_rows hrel 262144 hrel.direct "" complete 0.02 0.03 0.05
+  model_rows hrel 262144 hrel.xor sync=1 complete 0.01 0.06; } | csv "$MHDR" >"$RM/hrel.csv"
+{ model_rows exchange 16 xchg.lex "" complete 0.001 0.004
+  model_rows exchange 16 xchg.pex "" complete 0.002 0.002; } | csv "$MHDR" >"$RM/exchange.csv"
+model_rows bcast 64 bcast.binomial "" hypercube 0.003 0.003 | csv "$MHDR" >"$RM/bcast.csv"
+
+DM=$TMP/docsmodels
+run plotmodels scripts/plot_models.sh --no-run --docs "$DM" "$RM"
+expect_rc 0 plotmodels
+for gp in scripts/models/*.gp; do
+    expect_png "$DM/$(basename "$gp" .gp).png" "plot_models $(basename "$gp")"
+done
+expect_no_nan "$DM/table.md" "plot_models table.md"
+expect_no_nan "$DM/times.csv" "plot_models times.csv"
+# a column a model in the order of the rows; the ranks per model: hrel.xor wins under loggp at
+# n = 4096 only, xchg.lex under bdm only; a model without the algorithm: a dash
+expect_line "| study | case | algorithm | bdm | loggp | bsp |" "$DM/table.md" "plot_models table.md"
+expect_line "| hrel | n = 4096 | hrel.direct | **0.00200 (1)** | 0.00300 (2) | **0.00500 (1)** |" \
+    "$DM/table.md" "plot_models table.md"
+expect_line "| hrel | n = 4096 | hrel.xor(sync=1) | 0.00400 (2) | **0.00250 (1)** | - |" \
+    "$DM/table.md" "plot_models table.md"
+expect_line "| hrel | n = 262144 | hrel.xor(sync=1) | **0.0100 (1)** | 0.0600 (2) | - |" \
+    "$DM/table.md" "plot_models table.md"
+expect_line "| exchange | block_bytes = 16 | xchg.lex | **0.00100 (1)** | 0.00400 (2) | - |" \
+    "$DM/table.md" "plot_models table.md"
+expect_line "| bcast | procs = 64 | bcast.binomial on hypercube | **0.00300 (1)** | **0.00300 (1)** | - |" \
+    "$DM/table.md" "plot_models table.md"
+n=$(grep -c '^| [a-z]* | [a-z_]* = ' "$DM/table.md" 2>/dev/null)
+[ "${n:-0}" -eq 7 ] && ok || bad "plot_models: table.md has ${n:-no} rows, want 7"
+expect_line "study,case,series,s,cost_model,m,model_time_s,x_best,rank" "$DM/times.csv" "plot_models times.csv"
+expect_line "hrel,4096,hrel.direct,1,loggp,2,0.003,1.2000,2" "$DM/times.csv" "plot_models times.csv"
+expect_line "exchange,16,xchg.pex,2,loggp,2,0.002,1.0000,1" "$DM/times.csv" "plot_models times.csv"
+n=$(wc -l <"$DM/times.csv" 2>/dev/null)
+[ "${n:-0}" -eq 17 ] && ok || bad "plot_models: times.csv has ${n:-no} lines, want 17"
+
+# A failing step leaves the outputs as they were: a missing column, a run that did not verify.
+cp -r "$DM" "$TMP/docsmodels.before"
+cp "$RM/hrel.csv" "$TMP/models_hrel.good"
+sed '1s/,cost_model,/,model,/' "$TMP/models_hrel.good" >"$RM/hrel.csv"
+run plotmodels_nocol scripts/plot_models.sh --no-run --docs "$DM" "$RM"
+[ "$rc" -ne 0 ] && ok || bad "plot_models without a cost_model column: exit status 0"
+expect_last_err "plot_models: $RM/hrel.csv: no column \"cost_model\"" plotmodels_nocol
+expect_same "$DM" "$TMP/docsmodels.before" "plot_models without a cost_model column"
+awk 'NR == 3 { sub(/,ok,/, ",failed,") } { print }' "$TMP/models_hrel.good" >"$RM/hrel.csv"
+run plotmodels_failed scripts/plot_models.sh --no-run --docs "$DM" "$RM"
+[ "$rc" -ne 0 ] && ok || bad "plot_models with a failed run: exit status 0"
+expect_last_err "plot_models: $RM/hrel.csv: hrel.direct under loggp: status failed, not ok" plotmodels_failed
+expect_same "$DM" "$TMP/docsmodels.before" "plot_models with a failed run"
+cp "$TMP/models_hrel.good" "$RM/hrel.csv"
+# The real runs (a second): docs/models/table.md and the table docs/models.md shows are today's.
+if [ -n "${HREMU_BIN:-}" ] && [ -x "$HREMU_BIN" ]; then
+    run plotmodels_real env HREMU="$HREMU_BIN" scripts/plot_models.sh --docs "$TMP/models_real" "$TMP/models_runs"
+    expect_rc 0 plotmodels_real
+    if cmp -s "$TMP/models_real/table.md" docs/models/table.md &&
+        sed -n '/^| study |/,/^$/p' docs/models.md | grep '^|' |
+            cmp -s - "$(grep '^|' "$TMP/models_real/table.md" >"$TMP/models_rows"; echo "$TMP/models_rows")"; then
+        ok
+    else
+        bad "docs/models/table.md or docs/models.md's table differs from scripts/plot_models.sh's (rerun it)"
+    fi
+fi
 
 # ---- seed 004 --------------------------------------------------------------------------------
 R4=$TMP/res004
@@ -709,7 +787,7 @@ fi
 # ---- every plot script has a case above ----------------------------------------------------
 for s in scripts/plot_*.sh; do
     case $s in
-    scripts/plot_seed000.sh|scripts/plot_seed001.sh|scripts/plot_seed002.sh|scripts/plot_seed003.sh|scripts/plot_seed004.sh|scripts/plot_topologies.sh) ok ;;
+    scripts/plot_seed000.sh|scripts/plot_seed001.sh|scripts/plot_seed002.sh|scripts/plot_seed003.sh|scripts/plot_seed004.sh|scripts/plot_topologies.sh|scripts/plot_models.sh) ok ;;
     *) bad "$s: tests/plots.sh has no CSVs for it" ;;
     esac
 done

@@ -74,86 +74,53 @@ static double round_trip(MPI_Comm c, int me, int peer)
     return (MPI_Wtime() - t0) / RT_ROUNDS;
 }
 
-/* A send's time on rank 0, the receives posted before the burst. */
-static double send_overhead(MPI_Comm c, int me, int peer, char *buf)
+/* BURST one-byte sends on rank 0 into receives posted before them (tag), each after `pause`
+ * seconds of waiting: a send's time. Without a pause the burst's time over BURST (a send in a
+ * burst: bdm's overhead); with one, each send's own call (a send no gap holds back: LogGP's o). */
+static double sends(MPI_Comm c, int me, int peer, char *buf, double pause, int tag)
 {
     MPI_Request r[BURST];
     MPI_Status done[BURST];       /* not MPI_STATUSES_IGNORE: MPICH's trips gcc's bounds check */
     double t = 0;
     if (me != 0)
         for (int k = 0; k < BURST; k++)
-            MPI_Irecv(buf + k, 1, MPI_BYTE, 0, 2, c, &r[k]);
+            MPI_Irecv(buf + k, 1, MPI_BYTE, 0, tag, c, &r[k]);
     MPI_Barrier(c);
     if (me == 0) {
         double t0 = MPI_Wtime();
-        for (int k = 0; k < BURST; k++)
-            MPI_Send(buf + k, 1, MPI_BYTE, peer, 2, c);
-        t = (MPI_Wtime() - t0) / BURST;
-    } else {
-        MPI_Waitall(BURST, r, done);
-    }
-    return t;
-}
-
-/* A one-byte send's own time on rank 0, the sends spaced by `pause` seconds of waiting, the
- * receives posted before. */
-static double spaced_send(MPI_Comm c, int me, int peer, char *buf, double pause)
-{
-    MPI_Request r[BURST];
-    MPI_Status done[BURST];
-    double t = 0;
-    if (me != 0)
-        for (int k = 0; k < BURST; k++)
-            MPI_Irecv(buf + k, 1, MPI_BYTE, 0, 5, c, &r[k]);
-    MPI_Barrier(c);
-    if (me == 0) {
         for (int k = 0; k < BURST; k++) {
-            double until = MPI_Wtime() + pause;
-            while (MPI_Wtime() < until)
-                ;
-            double t0 = MPI_Wtime();
-            MPI_Send(buf + k, 1, MPI_BYTE, peer, 5, c);
-            t += MPI_Wtime() - t0;
+            if (pause > 0) {
+                double until = MPI_Wtime() + pause;
+                while (MPI_Wtime() < until)
+                    ;
+                t0 = MPI_Wtime();
+            }
+            MPI_Send(buf + k, 1, MPI_BYTE, peer, tag, c);
+            if (pause > 0)
+                t += MPI_Wtime() - t0;
         }
-        t /= BURST;
+        t = (pause > 0 ? t : MPI_Wtime() - t0) / BURST;
     } else {
         MPI_Waitall(BURST, r, done);
     }
     return t;
 }
 
-/* BURST one-byte messages one way back to back and an empty answer: rank 0's time to it. */
-static double small_stream(MPI_Comm c, int me, int peer, char *buf)
+/* n messages of `bytes` one way back to back (tag), then an empty answer (tag + 1): rank 0's
+ * time to the answer. The stream and the small stream. */
+static double one_way(MPI_Comm c, int me, int peer, char *buf, int n, size_t bytes, int tag)
 {
     char b = 0;
     MPI_Barrier(c);
     double t0 = MPI_Wtime();
     if (me == 0) {
-        for (int k = 0; k < BURST; k++)
-            MPI_Send(buf + k, 1, MPI_BYTE, peer, 6, c);
-        MPI_Recv(&b, 0, MPI_BYTE, peer, 7, c, MPI_STATUS_IGNORE);
+        for (int k = 0; k < n; k++)
+            MPI_Send(buf, (int)bytes, MPI_BYTE, peer, tag, c);
+        MPI_Recv(&b, 0, MPI_BYTE, peer, tag + 1, c, MPI_STATUS_IGNORE);
     } else {
-        for (int k = 0; k < BURST; k++)
-            MPI_Recv(buf + k, 1, MPI_BYTE, 0, 6, c, MPI_STATUS_IGNORE);
-        MPI_Send(&b, 0, MPI_BYTE, 0, 7, c);
-    }
-    return MPI_Wtime() - t0;
-}
-
-/* The stream's time on rank 0, to the answer. */
-static double stream(MPI_Comm c, int me, int peer, char *buf)
-{
-    char b = 0;
-    MPI_Barrier(c);
-    double t0 = MPI_Wtime();
-    if (me == 0) {
-        for (int k = 0; k < STREAM_MSGS; k++)
-            MPI_Send(buf, (int)STREAM_BYTES, MPI_BYTE, peer, 3, c);
-        MPI_Recv(&b, 0, MPI_BYTE, peer, 4, c, MPI_STATUS_IGNORE);
-    } else {
-        for (int k = 0; k < STREAM_MSGS; k++)
-            MPI_Recv(buf, (int)STREAM_BYTES, MPI_BYTE, 0, 3, c, MPI_STATUS_IGNORE);
-        MPI_Send(&b, 0, MPI_BYTE, 0, 4, c);
+        for (int k = 0; k < n; k++)
+            MPI_Recv(buf, (int)bytes, MPI_BYTE, 0, tag, c, MPI_STATUS_IGNORE);
+        MPI_Send(&b, 0, MPI_BYTE, 0, tag + 1, c);
     }
     return MPI_Wtime() - t0;
 }
@@ -194,13 +161,13 @@ int hr__world_calibrate(hr_calibration *cal, char *why, size_t len)
             MPI_Comm_rank(pair, &pm);
             for (int k = 0; k < repeats; k++) {
                 rt[k] = round_trip(pair, pm, 1);
-                oh[k] = send_overhead(pair, pm, 1, buf);
-                st[k] = stream(pair, pm, 1, buf);
+                oh[k] = sends(pair, pm, 1, buf, 0, 2);
+                st[k] = one_way(pair, pm, 1, buf, STREAM_MSGS, STREAM_BYTES, 3);
                 /* Both ranks space the sends alike: rank 0's round trip, told to the other. */
                 double pause = SPACE * rt[k];
                 MPI_Bcast(&pause, 1, MPI_DOUBLE, 0, pair);
-                sp[k] = spaced_send(pair, pm, 1, buf, pause);
-                ss[k] = small_stream(pair, pm, 1, buf);
+                sp[k] = sends(pair, pm, 1, buf, pause, 5);
+                ss[k] = one_way(pair, pm, 1, buf, BURST, 1, 6);
             }
             MPI_Comm_free(&pair);
         }
