@@ -380,6 +380,7 @@ typedef struct hr_machine {
     int                  one_link;      /* the cost model does not define links, and the
                                          * topology has them (cost_model.h, HR_CM_NEIGHBOURS) */
     int                  check_links;   /* either: hr__proc_check_link is on */
+    int                  no_p2p;        /* the cost model defines no point-to-point messages */
     int                  switching;     /* HR_NET_CUT_THROUGH or HR_NET_STORE_FORWARD */
     hr_clocks            clocks;        /* the least published clocks (clocks.h) */
     int                  clocks_made;

@@ -201,6 +201,7 @@ int hr_machine_create(const hr_machine_config *cfg, hr_machine **out, const char
      * and only linked processors may talk (hr__proc_check_link). */
     m->one_link = hr__net_shared(m->net) && !(m->cm->defines & HR_CM_LINKS);
     m->check_links = m->one_link;
+    m->no_p2p = !(m->cm->defines & HR_CM_P2P);
     if (hr__net_shared(m->net) && !m->one_link && hr__transit_create(m, &m->transit) != HR_OK)
         goto fail_cfg;
     m->cfg = *cfg;
