@@ -202,6 +202,8 @@ static const bad_file bad_files[] = {
       1 },
     { "bad_topology.ini", ":2: topology = moebius: unknown topology (topologies: ", 1 },
     { "bad_cost.ini", ":2: cost = cray1: unknown cost preset (presets: ", 1 },
+    { "bad_cost_model.ini", ":2: cost_model = logp: unknown cost model (cost models: bdm, loggp, "
+      "bsp)", 0 },
     { "bad_cost_file.ini", ":2: cost = file:tests/data/cost_bad_key.ini: "
       "tests/data/cost_bad_key.ini:2: unknown key 'latency' (tau, sigma, overhead, hop, "
       "gap, compute_unit)", 0 },

@@ -144,11 +144,10 @@ static int set_cost_model(hr_point *pt, const char *s, char *why, size_t len)
         pt->machine.cost_model = cm->name;
         return HR_OK;
     }
-    size_t used = (size_t)snprintf(why, len, "cost_model is");
-    for (int i = 0; hr__cost_model_at(i) != NULL && used < len; i++)
-        used += (size_t)snprintf(why + used, len - used, "%s %s", i == 0 ? "" : " or",
-                                 hr__cost_model_at(i)->name);
-    return HR_EINVAL;
+    char names[256];
+    list_names(names, sizeof names, hr__cost_model_name);
+    snprintf(why, len, "unknown cost model (cost models: %s)", names);
+    return HR_ENOENT;
 }
 
 static int set_discipline(hr_point *pt, const char *s, char *why, size_t len)

@@ -133,3 +133,11 @@ const hr_cost_model *hr__cost_model_at(int i)
 {
     return i >= 0 && i < NMODELS ? &models[i] : NULL;
 }
+
+const char *hr__cost_model_name(int i, const char **summary)
+{
+    const hr_cost_model *cm = hr__cost_model_at(i);
+    if (cm != NULL && summary != NULL)
+        *summary = cm->summary;
+    return cm != NULL ? cm->name : NULL;
+}

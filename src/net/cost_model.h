@@ -112,5 +112,8 @@ static inline hr_cm_take hr__cm_take(const hr_cost_model *cm, const hr_costps *c
 const hr_cost_model *hr__cost_model_find(const char *name);
 /* Row i (from 0), or NULL past the end or below 0 (--list walks it). Any thread. */
 const hr_cost_model *hr__cost_model_at(int i);
+/* Row i's name (and its summary, if summary is not NULL), or NULL past the end: the signature
+ * the other tables' name lists share. Any thread. */
+const char *hr__cost_model_name(int i, const char **summary);
 
 #endif
