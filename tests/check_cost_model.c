@@ -328,6 +328,14 @@ static unsigned char block_byte(int from, int to, int j)
     return (unsigned char)(31 * from + 7 * to + j);
 }
 
+/* P_me's blocks out: block d, for P_d, holds block_byte(me, d, j). */
+static void fill_blocks(int me, bsp_mem *mm)
+{
+    for (int d = 0; d < BSP_P; d++)
+        for (int j = 0; j < BSP_M; j++)
+            mm->out[d][j] = block_byte(me, d, j);
+}
+
 /* One superstep: P_i computes (i+1) * 1000 units, then puts its block d on P_d at offset
  * i * M. w = 4 us (P3), h = 3M = 3000 bytes (each sends three blocks and receives three):
  * 4 + 3 + 10 = 17 us, every clock. */
@@ -336,9 +344,7 @@ static void put_transpose(hr_proc *p, void *arg)
     clocks *c = arg;
     int me = hr_pid(p);
     bsp_mem *mm = &bsp_mems[me];
-    for (int d = 0; d < BSP_P; d++)
-        for (int j = 0; j < BSP_M; j++)
-            mm->out[d][j] = block_byte(me, d, j);
+    fill_blocks(me, mm);
     int slot = hr_register(p, mm->in, sizeof mm->in);
     hr_compute(p, (me + 1) * 1000.0);
     for (int d = 0; d < BSP_P; d++)
@@ -384,16 +390,15 @@ static void prefix(hr_proc *p, void *arg)
 
 /* World collectives end supersteps. 1: P_i computes i * 1000 units, P0 puts 500 bytes on P1,
  * and hr_transpose of 1000-byte blocks ends the superstep, the put landing with it: w = 3 us,
- * h = 3500 (P0 sends 3000 + 500, P1 receives as much): 3 + 3.5 + 10 = 16.5 us. 2: hr_transpose_view,
- * whose superstep ends at hr_view_end: w = 0, h = 3000: 13 us, 29.5 us in all. */
+ * h = 3500 (P0 sends 3000 + 500, P1 receives as much): 3 + 3.5 + 10 = 16.5 us. 2:
+ * hr_transpose_view, whose superstep ends at hr_view_end: w = 0, h = 3000: 13 us, 29.5 us in
+ * all. */
 static void collectives(hr_proc *p, void *arg)
 {
     clocks *c = arg;
     int me = hr_pid(p);
     bsp_mem *mm = &bsp_mems[me];
-    for (int d = 0; d < BSP_P; d++)
-        for (int j = 0; j < BSP_M; j++)
-            mm->out[d][j] = block_byte(me, d, j);
+    fill_blocks(me, mm);
     int slot = hr_register(p, mm->val, sizeof mm->val);
     hr_compute(p, me * 1000.0);
     if (me == 0)

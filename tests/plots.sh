@@ -60,6 +60,13 @@ expect_last_err() {
     esac
 }
 
+# expect_refused NAME WHAT PREFIX: the last run (NAME, a failing step's case WHAT) exited
+# non-zero, and the last line of its stderr begins with PREFIX.
+expect_refused() {
+    [ "$rc" -ne 0 ] && ok || bad "$2: exit status 0"
+    expect_last_err "$3" "$1"
+}
+
 # expect_same DIR COPY NAME: DIR's files are those of COPY, byte for byte, and nothing else (no
 # staging directory left behind).
 expect_same() {
@@ -150,14 +157,12 @@ cp "$R0/table1.md" "$TMP/table1.before" 2>/dev/null
 cp "$R0/fig4.csv" "$TMP/fig4.good"
 sed '1s/^dataset,/set,/' "$TMP/fig4.good" >"$R0/fig4.csv"
 run plot000_nocol scripts/plot_seed000.sh --no-run --docs "$D0" "$R0"
-[ "$rc" -ne 0 ] && ok || bad "plot_seed000 without a dataset column: exit status 0"
-expect_last_err "plot_seed000: $R0/fig4.csv: no column \"dataset\"" plot000_nocol
+expect_refused plot000_nocol "plot_seed000 without a dataset column" "plot_seed000: $R0/fig4.csv: no column \"dataset\""
 expect_same "$D0" "$TMP/docs000.before" "plot_seed000 without a dataset column"
 # gnuplot fails on fig4 (no cost is cm5 or sp2: no point to draw) after fig2 and fig3 succeeded.
 sed '2,$s/,cm5,/,cm6,/; 2,$s/,sp2,/,sp3,/' "$TMP/fig4.good" >"$R0/fig4.csv"
 run plot000_gnuplot scripts/plot_seed000.sh --no-run --docs "$D0" "$R0"
-[ "$rc" -ne 0 ] && ok || bad "plot_seed000 with nothing to draw in fig4: exit status 0"
-expect_last_err "plot_seed000: scripts/seed000/fig4.gp: gnuplot failed" plot000_gnuplot
+expect_refused plot000_gnuplot "plot_seed000 with nothing to draw in fig4" "plot_seed000: scripts/seed000/fig4.gp: gnuplot failed"
 expect_same "$D0" "$TMP/docs000.before" "plot_seed000 with nothing to draw in fig4"
 cmp -s "$R0/table1.md" "$TMP/table1.before" && ok || bad "plot_seed000 with nothing to draw in fig4: table1.md changed"
 cp "$TMP/fig4.good" "$R0/fig4.csv"
@@ -275,18 +280,15 @@ cp -r "$DT" "$TMP/docstopo.before"
 cp "$RT/uniform.csv" "$TMP/topo_uniform.good"
 sed '1s/,topology,/,network,/' "$TMP/topo_uniform.good" >"$RT/uniform.csv"
 run plottopo_nocol scripts/plot_topologies.sh --no-run --docs "$DT" "$RT"
-[ "$rc" -ne 0 ] && ok || bad "plot_topologies without a topology column: exit status 0"
-expect_last_err "plot_topologies: $RT/uniform.csv: no column \"topology\"" plottopo_nocol
+expect_refused plottopo_nocol "plot_topologies without a topology column" "plot_topologies: $RT/uniform.csv: no column \"topology\""
 expect_same "$DT" "$TMP/docstopo.before" "plot_topologies without a topology column"
 awk 'NR == 3 { sub(/,ok,/, ",failed,") } { print }' "$TMP/topo_uniform.good" >"$RT/uniform.csv"
 run plottopo_failed scripts/plot_topologies.sh --no-run --docs "$DT" "$RT"
-[ "$rc" -ne 0 ] && ok || bad "plot_topologies with a failed run: exit status 0"
-expect_last_err "plot_topologies: $RT/uniform.csv: hrel.direct on complete: status failed, not ok" plottopo_failed
+expect_refused plottopo_failed "plot_topologies with a failed run" "plot_topologies: $RT/uniform.csv: hrel.direct on complete: status failed, not ok"
 expect_same "$DT" "$TMP/docstopo.before" "plot_topologies with a failed run"
 grep -v ',complete,' "$TMP/topo_uniform.good" >"$RT/uniform.csv"
 run plottopo_nocomplete scripts/plot_topologies.sh --no-run --docs "$DT" "$RT"
-[ "$rc" -ne 0 ] && ok || bad "plot_topologies with no complete row: exit status 0"
-expect_last_err "plot_topologies: uniform: hrel.direct has no positive model time on complete" plottopo_nocomplete
+expect_refused plottopo_nocomplete "plot_topologies with no complete row" "plot_topologies: uniform: hrel.direct has no positive model time on complete"
 expect_same "$DT" "$TMP/docstopo.before" "plot_topologies with no complete row"
 cp "$TMP/topo_uniform.good" "$RT/uniform.csv"
 
@@ -346,13 +348,11 @@ cp -r "$DM" "$TMP/docsmodels.before"
 cp "$RM/hrel.csv" "$TMP/models_hrel.good"
 sed '1s/,cost_model,/,model,/' "$TMP/models_hrel.good" >"$RM/hrel.csv"
 run plotmodels_nocol scripts/plot_models.sh --no-run --docs "$DM" "$RM"
-[ "$rc" -ne 0 ] && ok || bad "plot_models without a cost_model column: exit status 0"
-expect_last_err "plot_models: $RM/hrel.csv: no column \"cost_model\"" plotmodels_nocol
+expect_refused plotmodels_nocol "plot_models without a cost_model column" "plot_models: $RM/hrel.csv: no column \"cost_model\""
 expect_same "$DM" "$TMP/docsmodels.before" "plot_models without a cost_model column"
 awk 'NR == 3 { sub(/,ok,/, ",failed,") } { print }' "$TMP/models_hrel.good" >"$RM/hrel.csv"
 run plotmodels_failed scripts/plot_models.sh --no-run --docs "$DM" "$RM"
-[ "$rc" -ne 0 ] && ok || bad "plot_models with a failed run: exit status 0"
-expect_last_err "plot_models: $RM/hrel.csv: hrel.direct under loggp: status failed, not ok" plotmodels_failed
+expect_refused plotmodels_failed "plot_models with a failed run" "plot_models: $RM/hrel.csv: hrel.direct under loggp: status failed, not ok"
 expect_same "$DM" "$TMP/docsmodels.before" "plot_models with a failed run"
 cp "$TMP/models_hrel.good" "$RM/hrel.csv"
 # The real runs (a second): docs/models/table.md and the table docs/models.md shows are today's.
@@ -414,13 +414,11 @@ cp -r "$D4" "$TMP/docs004.before"
 cp "$R4/values_4_2.csv" "$TMP/values_4_2.good"
 sed '1s/,rounds,/,steps,/' "$TMP/values_4_2.good" >"$R4/values_4_2.csv"
 run plot004_nocol scripts/plot_seed004.sh --no-run --docs "$D4" "$R4"
-[ "$rc" -ne 0 ] && ok || bad "plot_seed004 without a rounds column: exit status 0"
-expect_last_err "plot_seed004: $R4/values_4_2.csv: no column \"rounds\"" plot004_nocol
+expect_refused plot004_nocol "plot_seed004 without a rounds column" "plot_seed004: $R4/values_4_2.csv: no column \"rounds\""
 expect_same "$D4" "$TMP/docs004.before" "plot_seed004 without a rounds column"
 awk 'NR == 2 { sub(/,ok,/, ",wrong,") } { print }' "$TMP/values_4_2.good" >"$R4/values_4_2.csv"
 run plot004_failed scripts/plot_seed004.sh --no-run --docs "$D4" "$R4"
-[ "$rc" -ne 0 ] && ok || bad "plot_seed004 with a failed run: exit status 0"
-expect_last_err "plot_seed004: $R4/values_4_2.csv: bcast.rh_tree on rh 4 2: status wrong, not ok" plot004_failed
+expect_refused plot004_failed "plot_seed004 with a failed run" "plot_seed004: $R4/values_4_2.csv: bcast.rh_tree on rh 4 2: status wrong, not ok"
 expect_same "$D4" "$TMP/docs004.before" "plot_seed004 with a failed run"
 cp "$TMP/values_4_2.good" "$R4/values_4_2.csv"
 
@@ -516,8 +514,7 @@ cp -r "$D1" "$TMP/docs001.before"
 cp "$R1/table11.csv" "$TMP/table11.good"
 sed '1s/^plan_steps,/steps,/' "$TMP/table11.good" >"$R1/table11.csv"
 run plot001_nocol scripts/plot_seed001.sh --no-run --docs "$D1" "$R1"
-[ "$rc" -ne 0 ] && ok || bad "plot_seed001 without a plan_steps column: exit status 0"
-expect_last_err "plot_seed001: $R1/table11.csv: no column \"plan_steps\" in its header" plot001_nocol
+expect_refused plot001_nocol "plot_seed001 without a plan_steps column" "plot_seed001: $R1/table11.csv: no column \"plan_steps\" in its header"
 n=$(wc -l <"$TMP/plot001_nocol.err")
 [ "$n" -eq 1 ] && ok || bad "plot_seed001 without a plan_steps column: $n lines of stderr, want 1"
 expect_same "$D1" "$TMP/docs001.before" "plot_seed001 without a plan_steps column"
@@ -525,8 +522,7 @@ cp "$TMP/table11.good" "$R1/table11.csv"
 cp "$R1/fig11.csv" "$TMP/fig11.good"
 awk 'NR == 3 { sub(/,ok,/, ",failed,") } { print }' "$TMP/fig11.good" >"$R1/fig11.csv"
 run plot001_failed scripts/plot_seed001.sh --no-run --docs "$D1" "$R1"
-[ "$rc" -ne 0 ] && ok || bad "plot_seed001 with a failed run: exit status 0"
-expect_last_err "plot_seed001: $R1/fig11.csv: bcast.recursive (line 3): status failed, not ok" plot001_failed
+expect_refused plot001_failed "plot_seed001 with a failed run" "plot_seed001: $R1/fig11.csv: bcast.recursive (line 3): status failed, not ok"
 n=$(wc -l <"$TMP/plot001_failed.err")
 [ "$n" -eq 1 ] && ok || bad "plot_seed001 with a failed run: $n lines of stderr, want 1"
 expect_same "$D1" "$TMP/docs001.before" "plot_seed001 with a failed run"
@@ -641,8 +637,7 @@ cp -r "$D2" "$TMP/docs002.before"
 cp "$R2/table3.csv" "$TMP/table3.good"
 sed '1s/^plan_s,/planning_s,/' "$TMP/table3.good" >"$R2/table3.csv"
 run plot002_nocol scripts/plot_seed002.sh --no-run --docs "$D2" "$R2"
-[ "$rc" -ne 0 ] && ok || bad "plot_seed002 without a plan_s column: exit status 0"
-expect_last_err "plot_seed002: $R2/table3.csv: no column \"plan_s\" in its header" plot002_nocol
+expect_refused plot002_nocol "plot_seed002 without a plan_s column" "plot_seed002: $R2/table3.csv: no column \"plan_s\" in its header"
 n=$(wc -l <"$TMP/plot002_nocol.err")
 [ "$n" -eq 1 ] && ok || bad "plot_seed002 without a plan_s column: $n lines of stderr, want 1"
 expect_same "$D2" "$TMP/docs002.before" "plot_seed002 without a plan_s column"
@@ -650,16 +645,14 @@ cp "$TMP/table3.good" "$R2/table3.csv"
 cp "$R2/table6.csv" "$TMP/table6.good"
 awk 'NR == 3 { sub(/,ok,/, ",deadlock,") } { print }' "$TMP/table6.good" >"$R2/table6.csv"
 run plot002_failed scripts/plot_seed002.sh --no-run --docs "$D2" "$R2"
-[ "$rc" -ne 0 ] && ok || bad "plot_seed002 with a failed run: exit status 0"
-expect_last_err "plot_seed002: $R2/table6.csv: irreg.cgm (line 3): status deadlock, not ok" plot002_failed
+expect_refused plot002_failed "plot_seed002 with a failed run" "plot_seed002: $R2/table6.csv: irreg.cgm (line 3): status deadlock, not ok"
 n=$(wc -l <"$TMP/plot002_failed.err")
 [ "$n" -eq 1 ] && ok || bad "plot_seed002 with a failed run: $n lines of stderr, want 1"
 expect_same "$D2" "$TMP/docs002.before" "plot_seed002 with a failed run"
 cp "$TMP/table6.good" "$R2/table6.csv"
 mv "$R2/ac_buffer.csv" "$TMP/ac_buffer.good"
 run plot002_nobuf scripts/plot_seed002.sh --no-run --docs "$D2" "$R2"
-[ "$rc" -ne 0 ] && ok || bad "plot_seed002 without ac_buffer.csv: exit status 0"
-expect_last_err "plot_seed002: $R2/ac_buffer.csv: missing or empty" plot002_nobuf
+expect_refused plot002_nobuf "plot_seed002 without ac_buffer.csv" "plot_seed002: $R2/ac_buffer.csv: missing or empty"
 expect_same "$D2" "$TMP/docs002.before" "plot_seed002 without ac_buffer.csv"
 mv "$TMP/ac_buffer.good" "$R2/ac_buffer.csv"
 run plot002_help scripts/plot_seed002.sh --help

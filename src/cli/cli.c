@@ -381,8 +381,8 @@ static void sweep_notes(const hr_sweep_stats *st)
 {
     if (st->skipped > 0)
         fprintf(stderr, "hremu: skipped %zu of %zu rows whose algorithm does not take the "
-                "discipline, cost model, workload kind, topology or procs; the first: %s\n", st->skipped,
-                st->skipped + st->rows, st->skip_why);
+                "discipline, cost model, workload kind, topology or procs; the first: %s\n",
+                st->skipped, st->skipped + st->rows, st->skip_why);
     if (st->other_procs > 0)
         fprintf(stderr, "hremu: skipped %zu of %zu rows whose procs are not the %d rank%s "
                 "started; the first has procs = %d\n", st->other_procs,

@@ -377,9 +377,11 @@ void hr__options_help(FILE *out)
         }
     }
     fputs("\n"
-          "Rows whose algorithm does not take the discipline, cost model, workload kind, topology or\n"
+          "Rows whose algorithm does not take the discipline, cost model, workload kind, "
+          "topology or\n"
           "procs, and rows whose settings do not go together (a distribution's conditions on n, h\n"
-          "and p), are skipped (stderr says how many). Environment: HREMU_MEMORY=BYTES (K, M, G, T)\n"
+          "and p), are skipped (stderr says how many). Environment: HREMU_MEMORY=BYTES (K, M, "
+          "G, T)\n"
           "caps the memory a row may need (default: what the box has available); HREMU_JITTER=1\n"
           "perturbs the "
           "thread schedule (the model columns must not change).\n"
