@@ -100,6 +100,33 @@ START_TEST(test_topology_links_and_routes)
 }
 END_TEST
 
+/* Every row's no_links trait, as a config asks it by name, agrees with the links its instance
+ * stores: the complete graph none, every other topology some. */
+START_TEST(test_topology_has_links_by_name)
+{
+    static const struct {
+        const char *spec;
+        int p;
+    } cases[] = { { "complete", 8 }, { "fattree", 16 }, { "hypercube", 8 }, { "mesh 2x4", 0 },
+                  { "rh 1 1", 0 },   { "ring", 8 },     { "torus 2x4", 0 } };
+    size_t n = sizeof cases / sizeof cases[0];
+    const char *name;
+    int rows = 0;
+    for (; (name = hr_topology_name(rows, NULL)) != NULL; rows++) {
+        size_t i = 0;
+        while (i < n && hr__topology_find(cases[i].spec, NULL) != hr__topology_find(name, NULL))
+            i++;
+        ck_assert_msg(i < n, "topology %s has no case here", name);
+        hr_topo *t = hr_test_topo(cases[i].spec, cases[i].p);
+        ck_assert_int_eq(hr__topology_has_links(cases[i].spec), t->nlinks > 0);
+        ck_assert_int_eq(hr__topology_has_links(cases[i].spec), strcmp(name, "complete") != 0);
+        hr__topo_destroy(t);
+    }
+    ck_assert_int_eq(rows, (int)n);
+    ck_assert_int_eq(hr__topology_has_links("moebius 4"), 0);
+}
+END_TEST
+
 /* The nodes a route visits, from src. */
 static void path(const hr_topo *t, int src, int dst, int *nodes, int *n)
 {
@@ -660,6 +687,7 @@ Suite *hr_topology_suite(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_topology_links_and_routes);
+    tcase_add_test(tc, test_topology_has_links_by_name);
     tcase_add_test(tc, test_topology_bisection);
     tcase_add_test(tc, test_topology_route_choices);
     tcase_add_test(tc, test_topology_shapes_fix_p);

@@ -18,6 +18,7 @@
 #include "net/cost_model.h"
 #include "net/discipline.h"
 #include "net/link_model.h"
+#include "net/topology.h"
 
 #define MAX_KEYS 64       /* keys in one fixed section's table, declared ones included */
 #define DAY      86400.0  /* the longest latency the machine accepts, s */
@@ -1077,7 +1078,7 @@ static int check_fit(const hr_point *pt, const hr_config_entry *list, hr_config_
     /* A model that charges messages along one link only (HR_CM_NEIGHBOURS) on a topology with
      * links runs what sends along links only; the machine refuses the others' topologies. */
     if (cm != NULL && (cm->defines & HR_CM_NEIGHBOURS) && !(cm->defines & HR_CM_LINKS) &&
-        !alg->neighbour_only && strncmp(topo, "complete", 8) != 0)
+        !alg->neighbour_only && hr__topology_has_links(topo))
         return hr__config_fail(e, HR_EKIND, list->where, "%s is not defined for cost model %s "
                                "on topology %s (it sends beyond a processor's links, and the "
                                "model charges no hops)", alg->name, cm->name, topo);

@@ -9,6 +9,7 @@
 
 #include <hremu/error.h>
 
+#include "net/topology.h"
 #include "work/textfile.h"
 
 /* From the peak resident set of whole runs (docs/architecture.md, "Memory"), rounded up:
@@ -46,9 +47,9 @@ uint64_t hr__row_bytes(const hr_workload *w, const hr_workload_spec *s,
 
 uint64_t hr__pair_bytes(const hr_machine_config *mc)
 {
-    int complete = mc->topology == NULL || strcmp(mc->topology, "complete") == 0;
+    int links = mc->topology != NULL && hr__topology_has_links(mc->topology);
     uint64_t p = (uint64_t)mc->procs;
-    return (complete ? BYTES_PER_PAIR : BYTES_PER_PAIR_LINKS) * p * p;
+    return (links ? BYTES_PER_PAIR_LINKS : BYTES_PER_PAIR) * p * p;
 }
 
 /* A size: decimal digits with an optional K, M, G or T suffix (powers of 1024), above 0 and

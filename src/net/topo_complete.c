@@ -38,5 +38,6 @@ const hr_topology hr__topo_complete = {
     .syntax = "complete",
     .summary = "complete graph: every pair one link apart, contention only at the nodes (BDM)",
     .procs = complete_procs,   /* any p */
-    .make = complete_make,     /* no links stored */
+    .make = complete_make,
+    .no_links = 1,
 };

@@ -34,6 +34,12 @@ const hr_topology *hr__topology_find(const char *spec, const char **args)
     return NULL;
 }
 
+int hr__topology_has_links(const char *spec)
+{
+    const hr_topology *row = hr__topology_find(spec, NULL);
+    return row != NULL && !row->no_links;
+}
+
 const char *hr_topology_name(int i, const char **summary)
 {
     if (i < 0 || (size_t)i >= NTOPO)

@@ -32,6 +32,10 @@ typedef struct hr_topology {
      * again): fill p, nlinks and the link arrays (hr__topo_links), dims, route and diameter.
      * 0, or -1 with a reason in why (p does not fit the shape, out of memory). */
     int (*make)(hr_topo *t, const char *args, int p, char *why, size_t len);
+    /* 1: the instance stores no links (the complete graph: every pair one link apart, so no
+     * hops and no link contention); 0: messages cross links. Asked by name through
+     * hr__topology_has_links, and of an instance by hr__net_shared (net/network.h). */
+    int no_links;
 } hr_topology;
 
 struct hr_topo {
@@ -60,6 +64,9 @@ struct hr_topo {
 /* The row named by the first word of spec ("mesh 4x8"), and in *args the text after it
  * (spaces skipped); NULL if no row has that name. */
 const hr_topology *hr__topology_find(const char *spec, const char **args);
+/* Whether spec's messages cross links (its row's no_links is 0): what a config asks before any
+ * machine is made. 0 for an unknown spec (which fails where the machine is made). */
+int hr__topology_has_links(const char *spec);
 /* Build spec's instance on p processors (p = 0: the p its shape fixes). 0, or -1 with a reason
  * in why. The caller frees it with hr__topo_destroy. */
 int  hr__topo_make(const char *spec, int p, hr_topo **out, char *why, size_t len);
