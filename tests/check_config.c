@@ -201,7 +201,7 @@ static const bad_file bad_files[] = {
     { "bad_discipline.ini", ":2: discipline = lockstep: unknown discipline (disciplines: arbitrary, async",
       1 },
     { "bad_topology.ini", ":2: topology = moebius: unknown topology (topologies: ", 1 },
-    { "bad_cost.ini", ":2: cost = cray1: unknown cost preset (presets: ", 1 },
+    { "bad_cost.ini", ":2: cost = cray1: cost model bdm has no preset 'cray1' (its presets: cm5, sp2; ", 1 },
     { "bad_cost_model.ini", ":2: cost_model = logp: unknown cost model (cost models: bdm, loggp, "
       "bsp)", 0 },
     { "bad_cost_file.ini", ":2: cost = file:tests/data/cost_bad_key.ini: "

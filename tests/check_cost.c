@@ -16,13 +16,54 @@ START_TEST(test_cost_presets)
     ck_assert_int_eq(hr_cost_preset("sp2", &c), HR_OK);
     ck_assert_double_eq(c.tau, 40e-6);
     ck_assert_int_eq(hr_cost_preset("cm6", &c), HR_ENOENT);
-    const char *sum = NULL, *prev = "";
-    int n = 0;
-    for (const char *name; (name = hr_cost_preset_name(n, &sum)) != NULL; n++, prev = name) {
-        ck_assert(strcmp(prev, name) < 0);
-        ck_assert(strstr(sum, "(") != NULL);     /* every preset cites its source */
+    /* Each model's presets sorted by name, each citing its source; every model has its default. */
+    static const char *const models[] = { "bdm", "loggp", "bsp" };
+    for (size_t m = 0; m < sizeof models / sizeof models[0]; m++) {
+        const char *sum = NULL, *prev = "";
+        int n = 0;
+        for (const char *name; (name = hr_cost_model_preset_name(models[m], n, &sum)) != NULL;
+             n++, prev = name) {
+            ck_assert(strcmp(prev, name) < 0);
+            ck_assert(strstr(sum, "(") != NULL);
+        }
+        ck_assert_int_ge(n, 1);
+        ck_assert_int_eq(hr_cost_model_preset(models[m], NULL, &c), HR_OK);
     }
-    ck_assert_int_ge(n, 2);
+    ck_assert_int_eq(hr_cost_preset_name(2, NULL) == NULL, 1);   /* bdm's: cm5 and sp2 */
+    ck_assert_int_eq(hr_cost_model_preset("logp", NULL, &c), HR_ENOENT);
+}
+END_TEST
+
+/* The presets of loggp and bsp are published figures converted by hand here: Netgauge's table
+ * for Tukey (us: L = half the 1-byte round trip 13.564364, o_s 1.103756, o_r 1.139558, the
+ * 2-byte row's g 1.079925, the 1 MiB row's G 0.000498 a byte) and the Oxford BSP Toolset's
+ * (s Mflop/s, l flops, g flops per 32-bit word). A figure of one model is not another's: sp2 is
+ * bdm's and bsp's, each with its own, and loggp has no cm5. */
+START_TEST(test_cost_model_presets)
+{
+    hr_cost c;
+    ck_assert_int_eq(hr_cost_model_preset("loggp", NULL, &c), HR_OK);   /* tukey */
+    ck_assert_double_eq_tol(c.tau, 4.538868e-6, 1e-15);
+    ck_assert_double_eq_tol(c.overhead, 1.121657e-6, 1e-15);
+    ck_assert_double_eq_tol(c.gap, 1.079925e-6, 1e-15);
+    ck_assert_double_eq_tol(c.sigma, 0.498e-9, 1e-18);
+    ck_assert_double_eq_tol(2 * c.overhead + c.tau, 13.564364e-6 / 2, 1e-15);
+    ck_assert_double_eq(c.hop, 0);
+    ck_assert_int_eq(hr_cost_model_preset("loggp", "cm5", &c), HR_ENOENT);
+    ck_assert_int_eq(hr_cost_model_preset("bsp", "t3e", &c), HR_OK);
+    ck_assert_double_eq_tol(c.tau, 16.0814e-6, 1e-10);     /* 751 / 46.7 us */
+    ck_assert_double_eq_tol(c.sigma, 8.8865e-9, 1e-13);    /* 1.66 / 46.7 / 4 us a byte */
+    ck_assert_double_eq(c.overhead, 0);
+    ck_assert_double_eq(c.gap, 0);
+    hr_cost d;
+    ck_assert_int_eq(hr_cost_model_preset("bsp", NULL, &d), HR_OK);
+    ck_assert_double_eq(d.tau, c.tau);
+    ck_assert_int_eq(hr_cost_model_preset("bsp", "sp2", &c), HR_OK);
+    ck_assert_double_eq_tol(c.tau, 208.1538e-6, 1e-10);    /* 5412 / 26 us */
+    ck_assert_double_eq_tol(c.sigma, 109.6154e-9, 1e-13);  /* 11.4 / 26 / 4 us a byte */
+    ck_assert_int_eq(hr_cost_model_preset(NULL, "sp2", &d), HR_OK);
+    ck_assert_double_eq(d.tau, 40e-6);
+    ck_assert_int_eq(hr_cost_model_preset("bsp", "cm5", &c), HR_ENOENT);
 }
 END_TEST
 
@@ -181,6 +222,7 @@ Suite *hr_cost_suite(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_cost_presets);
+    tcase_add_test(tc, test_cost_model_presets);
     tcase_add_test(tc, test_cost_picoseconds);
     tcase_add_test(tc, test_cost_rejects_bad_models);
     tcase_add_test(tc, test_cost_saturating_arithmetic);

@@ -21,9 +21,15 @@
 typedef struct hr_machine hr_machine;
 
 
-/* Fill c with a named preset ("cm5", "sp2"); HR_ENOENT for an unknown name. */
+/* A preset is one cost model's figures for a named machine, with their source (--list). Fill c
+ * with cost model cost_model's preset called name (cost_model NULL: "bdm"; name NULL: the
+ * model's default, the one a config takes when it sets no cost); HR_ENOENT if it has none. */
+int hr_cost_model_preset(const char *cost_model, const char *name, hr_cost *c);
+/* The i-th preset of cost_model (NULL: "bdm"), its name and one-line source (i from 0); NULL
+ * past the end. */
+const char *hr_cost_model_preset_name(const char *cost_model, int i, const char **summary);
+/* The same for bdm, the default cost model: hr_cost_preset("cm5", &cfg.cost). */
 int hr_cost_preset(const char *name, hr_cost *c);
-/* The i-th preset's name and one-line source (i from 0); NULL past the end. */
 const char *hr_cost_preset_name(int i, const char **summary);
 
 /* Under discipline eager, sends of up to this many bytes are copied, larger ones are rendezvous

@@ -84,8 +84,11 @@ static void list_all(void)
     for (int i = 0; hr__cost_model_at(i) != NULL; i++) {
         const hr_cost_model *cm = hr__cost_model_at(i);
         printf("  %-18s %s\n  %-18s parameters: %s\n", cm->name, cm->summary, "", cm->params);
+        const char *name, *source;
+        for (int k = 0; (name = hr_cost_model_preset_name(cm->name, k, &source)) != NULL; k++)
+            printf("  %-18s preset %s%s: %s\n", "", name,
+                   strcmp(name, cm->preset) == 0 ? " (the default)" : "", source);
     }
-    list_registry("cost presets", hr_cost_preset_name);
     list_registry("link models", hr__link_model_name);
 }
 

@@ -137,12 +137,18 @@ static int set_switching(hr_point *pt, const char *s, char *why, size_t len)
     return HR_EINVAL;
 }
 
-/* How messages are charged (docs/model.md, "Cost models"). */
+/* How messages are charged (docs/model.md, "Cost models"), with the model's default preset,
+ * which the cost key (set after it) may replace. */
 static int set_cost_model(hr_point *pt, const char *s, char *why, size_t len)
 {
     const hr_cost_model *cm = hr__cost_model_find(s);
     if (cm != NULL) {
         pt->machine.cost_model = cm->name;
+        if (hr_cost_model_preset(cm->name, NULL, &pt->machine.cost) != HR_OK) {
+            snprintf(why, len, "cost model %s has no preset %s", cm->name, cm->preset);
+            return HR_ENOENT;
+        }
+        snprintf(pt->cost, sizeof pt->cost, "%s", cm->preset);
         return HR_OK;
     }
     char names[256];
@@ -355,17 +361,24 @@ static int cost_from_file(hr_point *pt, const char *path, char *why, size_t len)
     return HR_OK;
 }
 
+/* A preset of the row's cost model (each model's presets are its own figures: --list), or a
+ * cost file. */
 static int set_cost(hr_point *pt, const char *s, char *why, size_t len)
 {
     if (strncmp(s, "file:", 5) == 0 && s[5] != '\0')
         return cost_from_file(pt, s + 5, why, len);
-    if (hr_cost_preset(s, &pt->machine.cost) == HR_OK) {
+    const char *model = pt->machine.cost_model;
+    if (hr_cost_model_preset(model, s, &pt->machine.cost) == HR_OK) {
         snprintf(pt->cost, sizeof pt->cost, "%s", s);
         return HR_OK;
     }
-    char names[256];
-    list_names(names, sizeof names, hr_cost_preset_name);
-    snprintf(why, len, "unknown cost preset (presets: %s; or file:PATH, a [cost] section)", names);
+    char names[128] = "";
+    const char *name;
+    for (int i = 0; (name = hr_cost_model_preset_name(model, i, NULL)) != NULL; i++)
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
+                 name);
+    snprintf(why, len, "cost model %s has no preset '%.40s' (its presets: %s; or file:PATH, a "
+             "cost file)", model, s, names);
     return HR_ENOENT;
 }
 
@@ -650,7 +663,7 @@ static const hr_config_key machine_keys[] = {
     { .name = "buffer",       .def = "unlimited", .set = set_buffer },
     { .name = "eager_limit",  .def = "4K",        .set = set_eager_limit },
     { .name = "cost_model",   .def = "bdm",       .set = set_cost_model },
-    { .name = "cost",         .def = "cm5",       .set = set_cost },
+    { .name = "cost",         .def = NULL,        .set = set_cost },   /* cost_model's preset */
     { .name = "tau",          .def = NULL,        .set = set_tau },
     { .name = "sigma",        .def = NULL,        .set = set_sigma },
     { .name = "overhead",     .def = NULL,        .set = set_overhead },

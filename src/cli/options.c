@@ -200,10 +200,10 @@ static const hr_option options[] = {
              ".BR \"cost = file:FILE\" .\n" },
     { .name = "--list", .kind = HR_OPT_FLAG, .at = offsetof(hr_options, list),
       .forms = HR_FORM_ALONE,
-      .help = "algorithms, workloads, disciplines, topologies, cost presets, link models",
+      .help = "algorithms, workloads, disciplines, topologies, cost models and their presets, link models",
       .man = "Algorithms (each with what it needs of the discipline and the disciplines that "
              "offer it, its\nparameters with their ranges or words), workloads, disciplines, "
-             "topologies, cost presets, link\nmodels.\n" },
+             "topologies, cost models\n(each with its parameters and its presets), link models.\n" },
     { .name = "--help", .alias = "-h", .kind = HR_OPT_FLAG, .at = offsetof(hr_options, help),
       .forms = HR_FORM_ALONE,
       .help = "this text",

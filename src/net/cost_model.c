@@ -98,6 +98,7 @@ static const hr_cost_model models[] = {
       .summary = "the seeds' model: a message costs tau + sigma*m, ports serialise, links "
                  "contend (the default; docs/model.md)",
       .params = "tau latency, sigma s a byte, overhead o a message, hop a link",
+      .preset = "cm5",
       .defines = HR_CM_RENDEZVOUS | HR_CM_BUFFERS | HR_CM_ROUNDS | HR_CM_LINKS |
                  HR_CM_SUPERSTEPS | HR_CM_BATCHES | HR_CM_BARRIER | HR_CM_P2P | HR_CM_OVERHEAD,
       .lead = lead_tau, .send = bdm_send, .take = bdm_take },
@@ -106,12 +107,14 @@ static const hr_cost_model models[] = {
                  "a message, g between a processor's messages; no hops (on a topology, linked "
                  "processors only)",
       .params = "tau is L, overhead o, sigma G (s a byte), gap g",
+      .preset = "tukey",
       .defines = HR_CM_GAP | HR_CM_BARRIER | HR_CM_P2P | HR_CM_OVERHEAD | HR_CM_NEIGHBOURS,
       .lead = loggp_lead, .send = loggp_send, .take = loggp_take },
     { .name = "bsp",
       .summary = "BSP (Valiant 1990): a superstep costs w + h*g + l; programs in supersteps "
                  "(hr_put, hr_get, hr_sync) and world collectives, a superstep each",
       .params = "sigma is g (s a byte of h), tau is l (s a superstep)",
+      .preset = "t3e",
       .defines = HR_CM_SUPERSTEPS,
       .lead = lead_tau, .send = bsp_send, .take = bsp_take, .superstep = bsp_superstep },
 };

@@ -56,6 +56,7 @@ typedef struct hr_cost_model {
     const char *name;      /* what [machine] cost_model = NAME, the column and --list say */
     const char *summary;   /* one line for --list: the model and its source */
     const char *params;    /* one line for --list: what the cost keys mean under it */
+    const char *preset;    /* its preset a config takes when it sets no cost (net/cost.c) */
     unsigned    defines;   /* HR_CM_* */
     /* The least time from an injection to its arrival on the complete graph: the lookahead of
      * receives from any (core/lookahead.c), and the latency hr__net_latency adds. */

@@ -20,7 +20,8 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/hremu-det.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT INT TERM
 
 # Quick configs (a few seconds each plain on a 2-core box), every engine and discipline among
-# them: async and sync p2p, rounds, supersteps, collectives, and six topologies with links.
+# them: async and sync p2p, rounds, supersteps, collectives, six topologies with links, and the
+# three cost models (configs/models/: bdm, loggp on complete and on hypercubes, bsp).
 QUICK="configs/default.ini configs/examples/rounds.ini configs/examples/sweep.ini
 configs/teaching/contention.ini configs/teaching/disciplines.ini configs/teaching/pipelined.ini
 configs/teaching/skewed.ini configs/teaching/torus.ini configs/seed001/table10.ini
@@ -28,11 +29,12 @@ configs/seed001/table12.ini configs/seed001/fig11.ini configs/seed002/ac.ini
 configs/seed004/values.ini configs/seed004/sort.ini configs/seed001/fig5.ini
 configs/seed001/fig10.ini configs/seed001/table11.ini configs/seed002/table6.ini
 configs/bench/topologies.ini configs/seed002/table1.ini configs/topologies/skewed.ini
-configs/topologies/transpose.ini"
+configs/topologies/transpose.ini configs/models/hrel.ini configs/models/exchange.ini
+configs/models/bcast.ini"
 SMALL="configs/default.ini configs/examples/rounds.ini configs/teaching/contention.ini
 configs/teaching/disciplines.ini configs/teaching/pipelined.ini configs/teaching/skewed.ini
 configs/teaching/torus.ini configs/seed001/table10.ini configs/seed001/table12.ini
-configs/seed002/ac.ini configs/seed004/values.ini"
+configs/seed002/ac.ini configs/seed004/values.ini configs/models/bcast.ini"
 # Sync, and eager with limits that make sends of both kinds, on topologies with links, where
 # rendezvous and routing meet.
 EXTRA="configs/teaching/contention.ini --set machine.discipline=sync

@@ -60,7 +60,7 @@ done
 compare "tests/data/loggp_exchange.ini at p = 8" tests/data/loggp_exchange.ini \
     --set machine.procs=8 --set machine.topology=complete --set workload.bytes=100
 compare "hrel.xor under loggp at p = 8" configs/default.ini --set machine.cost_model=loggp \
-    --set run.algorithms=hrel.xor --set machine.procs=8 --set machine.gap=1e-6 \
+    --set machine.cost=tukey --set run.algorithms=hrel.xor --set machine.procs=8 --set machine.gap=1e-6 \
     --set machine.overhead=2e-6
 # Cost model bsp: seed 000's h-relations, each world collective a superstep.
 compare "tests/data/bsp_hrel.ini" tests/data/bsp_hrel.ini --set machine.topology=complete \

@@ -108,7 +108,8 @@ assert [r["algorithm"] for r in rows] == ["hrel.direct", "hrel.two_phase"], rows
 for r in rows:
     want = float(r["bsp_w"]) + float(r["sigma"]) * int(r["bsp_h"]) + float(r["tau"]) * int(r["supersteps"])
     assert r["cost_model"] == "bsp" and int(r["supersteps"]) == 2, r
-    assert abs(float(r["model_time_s"]) - want) <= 1e-12 * want, (r["algorithm"], r["model_time_s"], want)
+    # model time is integer picoseconds: each superstep rounds l and h*g to one (docs/model.md)
+    assert abs(float(r["model_time_s"]) - want) <= 1e-12 * (2 * int(r["supersteps"]) + 1), (r["algorithm"], r["model_time_s"], want)
 PY
 expect_grep "hrel.xor is not defined for cost model bsp (it needs point-to-point messages)" "$TMP/err" \
     "bsp: hrel.xor skipped with the reason"
@@ -119,6 +120,28 @@ expect_grep "supersteps" "$TMP/out" "bsp: the table shows supersteps"
 run tests/data/bsp_hrel.ini --set machine.overhead=1e-6
 expect_rc 2 "an overhead under bsp"
 expect_grep "cost model bsp does not define an overhead (o) a message" "$TMP/err" "an overhead under bsp: why"
+
+# ---- presets: each cost model's own published figures (docs/model.md, "Presets"), a model's
+# default when a config sets no cost, another model's preset refused, --list showing them
+run tests/data/loggp_tukey.ini --format csv
+expect_rc 0 "loggp's default preset"
+if [ "$(col cost)" = "tukey" ] && [ "$(col model_time_s)" = "1.3564364e-05" ]; then ok; else
+    bad "loggp's tukey preset: cost $(col cost), ping-pong $(col model_time_s) s, want tukey and Netgauge's 1-byte round trip 1.3564364e-05"
+fi
+run tests/data/loggp_tukey.ini --set machine.cost=cm5
+expect_rc 2 "bdm's preset under loggp"
+expect_grep "cost model loggp has no preset 'cm5' (its presets: tukey; or file:PATH, a cost file)" \
+    "$TMP/err" "bdm's preset under loggp: why"
+run tests/data/bsp_hrel.ini --set machine.topology=complete --set machine.cost=sp2 --format csv
+expect_rc 0 "bsp's sp2 preset"
+if [ "$(col cost | sort -u)" = "sp2" ] && [ "$(col tau | sort -u)" = "0.00020815384615384617" ]; then ok; else
+    bad "bsp's sp2 preset: cost $(col cost | sort -u), tau $(col tau | sort -u), want the Oxford table's l = 5412 flops at 26 Mflop/s"
+fi
+run --list
+expect_grep "                     preset tukey (the default): ANL Tukey, MVAPICH over InfiniBand" \
+    "$TMP/out" "--list: loggp's presets"
+expect_grep "                     preset sp2: IBM SP2 with MPL, p = 8: l 208 us" "$TMP/out" \
+    "--list: bsp's presets"
 
 # --calibrate measures MPI ranks: the thread engine's hremu says where it runs (tests/mpi/check.sh
 # runs it on hremu-mpi)
@@ -238,7 +261,7 @@ expect_empty "$TMP/missing" "public calls in docs/api.md"
 
 run --list
 expect_rc 0 "--list"
-for section in algorithms: workloads: disciplines: topologies: "cost presets:" "link models:"; do
+for section in algorithms: workloads: disciplines: topologies: "cost models:" "link models:"; do
     expect_grep "$section" "$TMP/out" "--list"
 done
 grep -A1 '^  hrel.pq_random ' "$TMP/out" | grep -qx ' *needs rounds, queues and priorities (disciplines: priority)' && ok ||
