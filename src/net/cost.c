@@ -1,7 +1,6 @@
 /* cost.c: cost presets, each a cost model's figures for a named machine with their source,
  * and conversion to picoseconds. */
 #include "net/cost.h"
-#include "net/cost_model.h"
 
 #include <math.h>
 #include <string.h>
@@ -21,17 +20,18 @@ static const preset presets[] = {
       .summary = "TMC CM-5 with CMMD: 88 us latency, 20 MB/s (seed 001, Ponnusamy et al. 1992)",
       .cost = { .tau = 88e-6, .sigma = 1.0 / 20e6, .compute_unit = 1e-9 } },
     { .model = "bdm", .name = "sp2",
-      .summary = "IBM SP-2 with MPL: 40 us latency, 35 MB/s (Snir et al., IBM Systems J. 34(2), 1995)",
+      .summary = "IBM SP-2 with MPL: 40 us latency, 35 MB/s (Snir et al., IBM Systems J. 34(2), "
+                 "1995)",
       .cost = { .tau = 40e-6, .sigma = 1.0 / 35e6, .compute_unit = 1e-9 } },
     /* The Oxford BSP Toolset's parameter database (include/bsp_parameters.ascii: "$arch $comm
      * $libtype$optlevel $p S L G Nhalf"), as its bsp_probe measured them: s in Mflop/s, l in
      * flops, g in flops per 32-bit word. So l = L / s and g = G / s / 4 bytes. */
     { .model = "bsp", .name = "sp2",
-      .summary = "IBM SP2 with MPL, p = 8: l 208 us, g 110 ns a byte (Oxford BSP Toolset "
+      .summary = "IBM SP2 with MPL, p = 8: l 208 us, g 110 ns a byte (Oxford BSP Toolset 1.4 "
                  "database, Hill et al. 1997: s 26 Mflop/s, l 5412 flops, g 11.4 flops a word)",
       .cost = { .tau = 5412.0 / 26e6, .sigma = 11.4 / 26e6 / 4, .compute_unit = 1e-9 } },
     { .model = "bsp", .name = "t3e",
-      .summary = "Cray T3E with SHMEM, p = 16: l 16.1 us, g 8.9 ns a byte (Oxford BSP Toolset "
+      .summary = "Cray T3E with SHMEM, p = 16: l 16.1 us, g 8.9 ns a byte (Oxford BSP Toolset 1.4 "
                  "database, Hill et al. 1997: s 46.7 Mflop/s, l 751 flops, g 1.66 flops a word)",
       .cost = { .tau = 751.0 / 46.7e6, .sigma = 1.66 / 46.7e6 / 4, .compute_unit = 1e-9 } },
     /* Netgauge's LogGP figures for ANL's Tukey cluster, as CODES ships them
@@ -62,21 +62,13 @@ static const preset *preset_at(const char *model, int i)
     return NULL;
 }
 
-int hr_cost_model_preset(const char *model, const char *name, hr_cost *c)
+const hr_cost *hr__cost_preset_find(const char *model, const char *name)
 {
-    if (name == NULL) {
-        const hr_cost_model *cm = hr__cost_model_find(model);
-        if (cm == NULL)
-            return HR_ENOENT;
-        name = cm->preset;
-    }
     const preset *p;
     for (int i = 0; (p = preset_at(model, i)) != NULL; i++)
-        if (strcmp(p->name, name) == 0) {
-            *c = p->cost;
-            return HR_OK;
-        }
-    return HR_ENOENT;
+        if (strcmp(p->name, name) == 0)
+            return &p->cost;
+    return NULL;
 }
 
 const char *hr_cost_model_preset_name(const char *model, int i, const char **summary)
@@ -89,7 +81,11 @@ const char *hr_cost_model_preset_name(const char *model, int i, const char **sum
 
 int hr_cost_preset(const char *name, hr_cost *c)
 {
-    return hr_cost_model_preset(NULL, name, c);
+    const hr_cost *found = hr__cost_preset_find(NULL, name);
+    if (found == NULL)
+        return HR_ENOENT;
+    *c = *found;
+    return HR_OK;
 }
 
 const char *hr_cost_preset_name(int i, const char **summary)

@@ -47,6 +47,10 @@ static inline hr_time hr__time_from_ps(double ps)
     return r < 0x1p63 ? (hr_time)r : HR_TIME_INF;
 }
 
+/* Cost model model's preset called name (model NULL: bdm), or NULL. The public
+ * hr_cost_model_preset (cost_model.c) adds each model's default. */
+const hr_cost *hr__cost_preset_find(const char *model, const char *name);
+
 /* The cost model, converted once to picoseconds. */
 typedef struct hr_costps {
     hr_time tau;          /* latency; on a machine, its cost model's lead (cost_model.h) */

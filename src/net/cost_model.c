@@ -137,6 +137,17 @@ const hr_cost_model *hr__cost_model_at(int i)
     return i >= 0 && i < NMODELS ? &models[i] : NULL;
 }
 
+int hr_cost_model_preset(const char *model, const char *name, hr_cost *c)
+{
+    const hr_cost_model *cm = hr__cost_model_find(model);
+    const hr_cost *found = cm != NULL ? hr__cost_preset_find(cm->name, name ? name : cm->preset)
+                                      : NULL;
+    if (found == NULL)
+        return HR_ENOENT;
+    *c = *found;
+    return HR_OK;
+}
+
 const char *hr__cost_model_name(int i, const char **summary)
 {
     const hr_cost_model *cm = hr__cost_model_at(i);
