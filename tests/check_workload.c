@@ -25,6 +25,7 @@
 #include "cli/sweep.h"
 #include "util/alloc.h"
 #include "util/rng.h"
+#include "work/common.h"
 #include "work/hrel.h"
 #include "work/textfile.h"
 
@@ -108,6 +109,33 @@ static void free_routed(hr_hrel *r)
 }
 
 /* ---- core ----------------------------------------------------------------------------------- */
+
+/* A message's bytes as work/common.h defines them, written again: splitmix64's finalizer, and
+ * bytes 8w .. 8w+7 the mixed word of (seed, tag, w), low byte first; nothing past the end is
+ * written. Every length from none to three words and a bit, so whole words and tails both. */
+static uint64_t splitmix_finalizer(uint64_t x)
+{
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9u;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebu;
+    return x ^ (x >> 31);
+}
+
+START_TEST(test_workload_fill_bytes)
+{
+    uint64_t base = splitmix_finalizer(5 ^ 9);
+    for (size_t n = 0; n <= 27; n++) {
+        uint8_t got[32];
+        memset(got, 0xA5, sizeof got);
+        hr__work_fill(5, 9, n, got);
+        for (size_t i = 0; i < n; i++) {
+            uint64_t w = splitmix_finalizer(base + 8 * (i / 8));
+            ck_assert_msg(got[i] == (uint8_t)(w >> (8 * (i % 8))), "%zu bytes: byte %zu", n, i);
+        }
+        for (size_t i = n; i < sizeof got; i++)
+            ck_assert_int_eq(got[i], 0xA5);
+    }
+}
+END_TEST
 
 START_TEST(test_workload_table)
 {
@@ -1778,6 +1806,7 @@ Suite *hr_workload_suite(void)
     Suite *s = suite_create("workload");
     TCase *core = tcase_create("core");
     tcase_add_test(core, test_workload_table);
+    tcase_add_test(core, test_workload_fill_bytes);
     tcase_add_test(core, test_workload_hrel_distributions);
     tcase_add_test(core, test_workload_eq7_counts);
     tcase_add_test(core, test_workload_skewed_layout);
