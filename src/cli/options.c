@@ -200,7 +200,7 @@ static const hr_option options[] = {
              ".BR \"cost = file:FILE\" .\n" },
     { .name = "--list", .kind = HR_OPT_FLAG, .at = offsetof(hr_options, list),
       .forms = HR_FORM_ALONE,
-      .help = "algorithms, workloads, disciplines, topologies, cost models and their presets, link models",
+      .help = "algorithms, workloads, disciplines, topologies, cost models, link models",
       .man = "Algorithms (each with what it needs of the discipline and the disciplines that "
              "offer it, its\nparameters with their ranges or words), workloads, disciplines, "
              "topologies, cost models\n(each with its parameters and its presets), link models.\n" },
