@@ -75,6 +75,16 @@ expect_same() {
     fi
 }
 
+# refused_kept NAME WHAT LAST_ERR DIR COPY CMD...: run CMD as NAME; it fails with LAST_ERR as
+# its last line of stderr (expect_refused) and leaves DIR as COPY (expect_same).
+refused_kept() {
+    rk_name=$1 rk_what=$2 rk_msg=$3 rk_dir=$4 rk_copy=$5
+    shift 5
+    run "$rk_name" "$@"
+    expect_refused "$rk_name" "$rk_what" "$rk_msg"
+    expect_same "$rk_dir" "$rk_copy" "$rk_what"
+}
+
 # The columns of every CSV below, in an order of their own: hremu's reversed, with four columns
 # hremu does not write among them and a first column, note, whose value is quoted and holds a
 # comma. Sort CSVs have dataset as well (plot_seed000.sh appends it to hremu's rows).
@@ -156,14 +166,12 @@ cp -r "$D0" "$TMP/docs000.before"
 cp "$R0/table1.md" "$TMP/table1.before" 2>/dev/null
 cp "$R0/fig4.csv" "$TMP/fig4.good"
 sed '1s/^dataset,/set,/' "$TMP/fig4.good" >"$R0/fig4.csv"
-run plot000_nocol scripts/plot_seed000.sh --no-run --docs "$D0" "$R0"
-expect_refused plot000_nocol "plot_seed000 without a dataset column" "plot_seed000: $R0/fig4.csv: no column \"dataset\""
-expect_same "$D0" "$TMP/docs000.before" "plot_seed000 without a dataset column"
+refused_kept plot000_nocol "plot_seed000 without a dataset column" "plot_seed000: $R0/fig4.csv: no column \"dataset\"" \
+    "$D0" "$TMP/docs000.before" scripts/plot_seed000.sh --no-run --docs "$D0" "$R0"
 # gnuplot fails on fig4 (no cost is cm5 or sp2: no point to draw) after fig2 and fig3 succeeded.
 sed '2,$s/,cm5,/,cm6,/; 2,$s/,sp2,/,sp3,/' "$TMP/fig4.good" >"$R0/fig4.csv"
-run plot000_gnuplot scripts/plot_seed000.sh --no-run --docs "$D0" "$R0"
-expect_refused plot000_gnuplot "plot_seed000 with nothing to draw in fig4" "plot_seed000: scripts/seed000/fig4.gp: gnuplot failed"
-expect_same "$D0" "$TMP/docs000.before" "plot_seed000 with nothing to draw in fig4"
+refused_kept plot000_gnuplot "plot_seed000 with nothing to draw in fig4" "plot_seed000: scripts/seed000/fig4.gp: gnuplot failed" \
+    "$D0" "$TMP/docs000.before" scripts/plot_seed000.sh --no-run --docs "$D0" "$R0"
 cmp -s "$R0/table1.md" "$TMP/table1.before" && ok || bad "plot_seed000 with nothing to draw in fig4: table1.md changed"
 cp "$TMP/fig4.good" "$R0/fig4.csv"
 
@@ -279,17 +287,14 @@ n=$(wc -l <"$DT/times.csv" 2>/dev/null)
 cp -r "$DT" "$TMP/docstopo.before"
 cp "$RT/uniform.csv" "$TMP/topo_uniform.good"
 sed '1s/,topology,/,network,/' "$TMP/topo_uniform.good" >"$RT/uniform.csv"
-run plottopo_nocol scripts/plot_topologies.sh --no-run --docs "$DT" "$RT"
-expect_refused plottopo_nocol "plot_topologies without a topology column" "plot_topologies: $RT/uniform.csv: no column \"topology\""
-expect_same "$DT" "$TMP/docstopo.before" "plot_topologies without a topology column"
+refused_kept plottopo_nocol "plot_topologies without a topology column" "plot_topologies: $RT/uniform.csv: no column \"topology\"" \
+    "$DT" "$TMP/docstopo.before" scripts/plot_topologies.sh --no-run --docs "$DT" "$RT"
 awk 'NR == 3 { sub(/,ok,/, ",failed,") } { print }' "$TMP/topo_uniform.good" >"$RT/uniform.csv"
-run plottopo_failed scripts/plot_topologies.sh --no-run --docs "$DT" "$RT"
-expect_refused plottopo_failed "plot_topologies with a failed run" "plot_topologies: $RT/uniform.csv: hrel.direct on complete: status failed, not ok"
-expect_same "$DT" "$TMP/docstopo.before" "plot_topologies with a failed run"
+refused_kept plottopo_failed "plot_topologies with a failed run" "plot_topologies: $RT/uniform.csv: hrel.direct on complete: status failed, not ok" \
+    "$DT" "$TMP/docstopo.before" scripts/plot_topologies.sh --no-run --docs "$DT" "$RT"
 grep -v ',complete,' "$TMP/topo_uniform.good" >"$RT/uniform.csv"
-run plottopo_nocomplete scripts/plot_topologies.sh --no-run --docs "$DT" "$RT"
-expect_refused plottopo_nocomplete "plot_topologies with no complete row" "plot_topologies: uniform: hrel.direct has no positive model time on complete"
-expect_same "$DT" "$TMP/docstopo.before" "plot_topologies with no complete row"
+refused_kept plottopo_nocomplete "plot_topologies with no complete row" "plot_topologies: uniform: hrel.direct has no positive model time on complete" \
+    "$DT" "$TMP/docstopo.before" scripts/plot_topologies.sh --no-run --docs "$DT" "$RT"
 cp "$TMP/topo_uniform.good" "$RT/uniform.csv"
 
 # ---- models --------------------------------------------------------------------------------
@@ -347,13 +352,11 @@ n=$(wc -l <"$DM/times.csv" 2>/dev/null)
 cp -r "$DM" "$TMP/docsmodels.before"
 cp "$RM/hrel.csv" "$TMP/models_hrel.good"
 sed '1s/,cost_model,/,model,/' "$TMP/models_hrel.good" >"$RM/hrel.csv"
-run plotmodels_nocol scripts/plot_models.sh --no-run --docs "$DM" "$RM"
-expect_refused plotmodels_nocol "plot_models without a cost_model column" "plot_models: $RM/hrel.csv: no column \"cost_model\""
-expect_same "$DM" "$TMP/docsmodels.before" "plot_models without a cost_model column"
+refused_kept plotmodels_nocol "plot_models without a cost_model column" "plot_models: $RM/hrel.csv: no column \"cost_model\"" \
+    "$DM" "$TMP/docsmodels.before" scripts/plot_models.sh --no-run --docs "$DM" "$RM"
 awk 'NR == 3 { sub(/,ok,/, ",failed,") } { print }' "$TMP/models_hrel.good" >"$RM/hrel.csv"
-run plotmodels_failed scripts/plot_models.sh --no-run --docs "$DM" "$RM"
-expect_refused plotmodels_failed "plot_models with a failed run" "plot_models: $RM/hrel.csv: hrel.direct under loggp: status failed, not ok"
-expect_same "$DM" "$TMP/docsmodels.before" "plot_models with a failed run"
+refused_kept plotmodels_failed "plot_models with a failed run" "plot_models: $RM/hrel.csv: hrel.direct under loggp: status failed, not ok" \
+    "$DM" "$TMP/docsmodels.before" scripts/plot_models.sh --no-run --docs "$DM" "$RM"
 cp "$TMP/models_hrel.good" "$RM/hrel.csv"
 # The real runs (a second): docs/models/table.md and the table docs/models.md shows are today's.
 if [ -n "${HREMU_BIN:-}" ] && [ -x "$HREMU_BIN" ]; then
@@ -413,13 +416,11 @@ n=$(wc -l <"$D4/ratios.csv" 2>/dev/null)
 cp -r "$D4" "$TMP/docs004.before"
 cp "$R4/values_4_2.csv" "$TMP/values_4_2.good"
 sed '1s/,rounds,/,steps,/' "$TMP/values_4_2.good" >"$R4/values_4_2.csv"
-run plot004_nocol scripts/plot_seed004.sh --no-run --docs "$D4" "$R4"
-expect_refused plot004_nocol "plot_seed004 without a rounds column" "plot_seed004: $R4/values_4_2.csv: no column \"rounds\""
-expect_same "$D4" "$TMP/docs004.before" "plot_seed004 without a rounds column"
+refused_kept plot004_nocol "plot_seed004 without a rounds column" "plot_seed004: $R4/values_4_2.csv: no column \"rounds\"" \
+    "$D4" "$TMP/docs004.before" scripts/plot_seed004.sh --no-run --docs "$D4" "$R4"
 awk 'NR == 2 { sub(/,ok,/, ",wrong,") } { print }' "$TMP/values_4_2.good" >"$R4/values_4_2.csv"
-run plot004_failed scripts/plot_seed004.sh --no-run --docs "$D4" "$R4"
-expect_refused plot004_failed "plot_seed004 with a failed run" "plot_seed004: $R4/values_4_2.csv: bcast.rh_tree on rh 4 2: status wrong, not ok"
-expect_same "$D4" "$TMP/docs004.before" "plot_seed004 with a failed run"
+refused_kept plot004_failed "plot_seed004 with a failed run" "plot_seed004: $R4/values_4_2.csv: bcast.rh_tree on rh 4 2: status wrong, not ok" \
+    "$D4" "$TMP/docs004.before" scripts/plot_seed004.sh --no-run --docs "$D4" "$R4"
 cp "$TMP/values_4_2.good" "$R4/values_4_2.csv"
 
 # ---- seed 001 --------------------------------------------------------------------------------
@@ -651,9 +652,8 @@ n=$(wc -l <"$TMP/plot002_failed.err")
 expect_same "$D2" "$TMP/docs002.before" "plot_seed002 with a failed run"
 cp "$TMP/table6.good" "$R2/table6.csv"
 mv "$R2/ac_buffer.csv" "$TMP/ac_buffer.good"
-run plot002_nobuf scripts/plot_seed002.sh --no-run --docs "$D2" "$R2"
-expect_refused plot002_nobuf "plot_seed002 without ac_buffer.csv" "plot_seed002: $R2/ac_buffer.csv: missing or empty"
-expect_same "$D2" "$TMP/docs002.before" "plot_seed002 without ac_buffer.csv"
+refused_kept plot002_nobuf "plot_seed002 without ac_buffer.csv" "plot_seed002: $R2/ac_buffer.csv: missing or empty" \
+    "$D2" "$TMP/docs002.before" scripts/plot_seed002.sh --no-run --docs "$D2" "$R2"
 mv "$TMP/ac_buffer.good" "$R2/ac_buffer.csv"
 run plot002_help scripts/plot_seed002.sh --help
 expect_rc 0 plot002_help
