@@ -37,10 +37,10 @@ static const preset presets[] = {
     /* Netgauge's LogGP figures for ANL's Tukey cluster, as CODES ships them
      * (tests/conf/ng-mpi-tukey.dat, in us: "size n PRTT(1,0,s) PRTT(n,0,s) PRTT(n,PRTT(1,0,s),s)
      * L o_s o_r g G"). Its L is half the 1-byte round trip, 6.782182 us, which LogGP charges as
-     * o_s + L + o_r: L here is that less o_s = 1.103756 and o_r = 1.139558 (the 1-byte row), as
-     * hremu-mpi --calibrate reads a round trip; o is their mean (one o a side). g is the 2-byte
-     * row's 1.079925 us (the 1-byte row has none); G the 1 MiB row's 0.000498 us a byte (256 KiB
-     * to 8 MiB agree). Its o grows with the size (534 us at 1 MiB: MPI polls while it sends);
+     * o_s + L + o_r. Our readings, not the table's: L here is that less o_s = 1.103756 and
+     * o_r = 1.139558 (the 1-byte row), as hremu-mpi --calibrate reads a round trip; o is their
+     * mean (one o a side); g is the 2-byte row's 1.079925 us (the 1-byte row has none); G the
+     * 1 MiB row's 0.000498 us a byte (256 KiB to 8 MiB agree). Its o grows with the size (534 us at 1 MiB: MPI polls while it sends);
      * LogGP's o is one figure, the small messages'. */
     { .model = "loggp", .name = "tukey",
       .summary = "ANL Tukey, MVAPICH over InfiniBand: L 4.54 us, o 1.12 us, g 1.08 us, G 0.498 "
@@ -77,15 +77,6 @@ const char *hr_cost_model_preset_name(const char *model, int i, const char **sum
     if (p != NULL && summary != NULL)
         *summary = p->summary;
     return p != NULL ? p->name : NULL;
-}
-
-int hr_cost_preset(const char *name, hr_cost *c)
-{
-    const hr_cost *found = hr__cost_preset_find(NULL, name);
-    if (found == NULL)
-        return HR_ENOENT;
-    *c = *found;
-    return HR_OK;
 }
 
 const char *hr_cost_preset_name(int i, const char **summary)

@@ -48,7 +48,7 @@ static inline hr_time hr__time_from_ps(double ps)
 }
 
 /* Cost model model's preset called name (model NULL: bdm), or NULL. The public
- * hr_cost_model_preset (cost_model.c) adds each model's default. */
+ * hr_cost_model_preset and hr_cost_preset (cost_model.c) add each model's default. */
 const hr_cost *hr__cost_preset_find(const char *model, const char *name);
 
 /* The cost model, converted once to picoseconds. */

@@ -148,6 +148,11 @@ int hr_cost_model_preset(const char *model, const char *name, hr_cost *c)
     return HR_OK;
 }
 
+int hr_cost_preset(const char *name, hr_cost *c)
+{
+    return hr_cost_model_preset(NULL, name, c);
+}
+
 const char *hr__cost_model_name(int i, const char **summary)
 {
     const hr_cost_model *cm = hr__cost_model_at(i);
