@@ -313,14 +313,26 @@ static void hand_over(carrier *c, int i)
     leave(c, i, 0);
 }
 
-static void push_ready(carrier *c, int i)
+/* Queue fiber i to run: one that starts or yields at the back, one that is woken at the front,
+ * to run next. So a receiver runs while the message just sent to it is in the caches, and a
+ * pairwise exchange goes pair by pair instead of sweeping all p processors between a send and
+ * its receive (xchg.pex at p = 256 with 8-byte blocks on one carrier: cachegrind's misses of a
+ * 512 KiB L2 from 10 to 1.4 a message, a fifth off the wall time). The waiters a round
+ * releases run in the reverse of the order they arrived in, the latest first. The order decides
+ * no model figure. */
+static void push_ready(carrier *c, int i, int front)
 {
     if (c->queued[i])
         return;
     c->queued[i] = 1;
-    c->ready[c->tail] = i;
-    if (++c->tail == c->p + 1)     /* a ring of p + 1: no division on the hot path */
-        c->tail = 0;
+    if (front) {
+        c->head = c->head == 0 ? c->p : c->head - 1;
+        c->ready[c->head] = i;
+    } else {
+        c->ready[c->tail] = i;
+        if (++c->tail == c->p + 1)     /* a ring of p + 1: no division on the hot path */
+            c->tail = 0;
+    }
     atomic_store_explicit(&c->nready, atomic_load_explicit(&c->nready, memory_order_relaxed) + 1,
                           memory_order_relaxed);
     if (c->nidle > 0) {
@@ -663,7 +675,7 @@ static void fibers_run(hr_machine *m)
         c->queued[i] = 0;
         atomic_store(&c->f[i].saving, 0);
         fiber_prime(c, &c->f[i]);
-        push_ready(c, i);
+        push_ready(c, i, 0);
     }
     watch_guards(c);
     /* The caller is carrier 0; a carrier that cannot be started leaves its share to the rest. */
@@ -737,7 +749,7 @@ static void fibers_wake(hr_machine *m, _Atomic uint32_t *word, int n)
     if (i >= 0) {
         if (woken_by(c, c->f[i].word, c->f[i].val, word) && n > 0) {
             c->f[i].word = NULL;
-            push_ready(c, i);
+            push_ready(c, i, 1);
         }
         unlock(c);
         return;
@@ -748,7 +760,7 @@ static void fibers_wake(hr_machine *m, _Atomic uint32_t *word, int n)
     for (int j = 0; j < c->nothers; j++) {
         const sleeper *sl = &c->others[j];
         if (woken_by(c, sl->word, sl->val, word) && n > 0) {
-            push_ready(c, sl->id);
+            push_ready(c, sl->id, 1);
             n--;
         } else {
             c->others[k++] = *sl;
@@ -762,7 +774,7 @@ static void fibers_yield(hr_proc *p)
 {
     carrier *c = carrier_of(p->m);
     lock(c);
-    push_ready(c, p->id);
+    push_ready(c, p->id, 0);
     begin_leaving(c, p->id);
     unlock(c);
     leave(c, p->id, 0);
