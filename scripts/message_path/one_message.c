@@ -1,9 +1,11 @@
 /* one_message.c: the walk of docs/architecture.md as a program. P0 sends P5 eight bytes under
- * the given discipline and topology (argv[1], argv[2]) and P5 receives them; every other
- * processor does nothing. scripts/message_path.sh runs it under callgrind, collecting inside
- * hr_send and hr_recv only, to list the source files whose code the message runs. */
+ * the given discipline and topology (argv[1], argv[2]) and P5, already waiting, receives them;
+ * every other processor does nothing. scripts/message_path.sh runs it under callgrind,
+ * collecting inside hr_send and hr_recv only, to list the source files whose code the message
+ * runs. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <hremu/hremu.h>
 #include <hremu/machine.h>
 
@@ -11,8 +13,12 @@ static void body(hr_proc *p, void *arg)
 {
     (void)arg;
     long x = 42;
-    if (hr_pid(p) == 0)
+    if (hr_pid(p) == 0) {
+        /* The walk is of a receive that waits for its message: P5 blocks in hr_recv meanwhile
+         * (this sleep is outside hr_send, where nothing is collected). */
+        nanosleep(&(struct timespec){ 0, 200 * 1000 * 1000 }, NULL);
         hr_send(p, 5, 0, &x, sizeof x);
+    }
     else if (hr_pid(p) == 5) {
         hr_recv(p, 0, 0, &x, sizeof x, NULL);
         if (x != 42)

@@ -508,7 +508,8 @@ static inline void hr__copy_bytes(const hr_machine *m, void *dst, const void *sr
     }
 }
 
-/* wait.c: blocking waits and the resolver */
+/* wait.c: blocking waits, the wakes that end them (on any engine, through hr__exec_wake), and
+ * the resolver */
 typedef int (*hr_ready_fn)(hr_proc *p, void *ctx);
 /* Block the owner until ready(p, ctx) returns nonzero; ready is called again on every wake and
  * must publish p->event (the model time of its pending event, or HR_TIME_INF) when it returns 0.
@@ -517,6 +518,14 @@ void hr__wait(hr_proc *p, const hr_wait_desc *d, hr_ready_fn ready, void *ctx);
 /* Block the owner, as hr__wait does, until *word != val; whoever changes the word releases every
  * waiter at once with hr__release_word. For waits that all end together (the round barrier). */
 void hr__wait_word(hr_proc *p, const hr_wait_desc *d, _Atomic uint32_t *word, uint32_t val);
+/* Wake q if it is blocked (it re-checks its condition). Any proc. */
+void hr__wake(hr_proc *q);
+/* A message from src was put in q's mailbox: wake q if it waits for a message from src or ANY.
+ * Waits of other kinds are woken by whoever ends them, so arrivals leave them asleep. */
+void hr__wake_for(hr_proc *q, int src);
+/* Mark every blocked processor but self running, bump *word and wake its sleepers: one engine
+ * wake for all. */
+void hr__release_word(hr_machine *m, hr_proc *self, _Atomic uint32_t *word);
 /* p has finished the run: it sends nothing more, and the resolver may run. */
 void hr__proc_finished(hr_proc *p);
 /* The engine saw every live processor asleep in its wait, none woken and nothing running
@@ -524,20 +533,11 @@ void hr__proc_finished(hr_proc *p);
  * no processor. */
 void hr__resolve_idle(hr_machine *m);
 
-/* threads.c: how processors wake (any engine), and the thread engine's way of running them: a
- * POSIX thread each, futexes */
-/* Sleep while *word == expected (spurious returns are possible: callers re-check); wake up to n
+/* threads.c: the thread engine's way of running processors, a POSIX thread each, and futexes.
+ * Sleep while *word == expected (spurious returns are possible: callers re-check); wake up to n
  * sleepers on word (INT32_MAX: all). Private futexes: the one place that touches them. */
 void hr__futex_wait(_Atomic uint32_t *word, uint32_t expected);
 void hr__futex_wake(_Atomic uint32_t *word, int n);
-/* Wake q if it is blocked (it re-checks its condition). Any proc. */
-void hr__wake(hr_proc *q);
-/* A message from src was put in q's mailbox: wake q if it waits for a message from src or ANY.
- * Waits of other kinds are woken by whoever ends them, so arrivals leave them asleep. */
-void hr__wake_for(hr_proc *q, int src);
-/* Mark every blocked processor but self running, bump *word and wake its sleepers: one futex
- * call for all. */
-void hr__release_word(hr_machine *m, hr_proc *self, _Atomic uint32_t *word);
 /* How an engine runs processors (hr_machine.exec): threads.c's, a POSIX thread each, or
  * fibers.c's, user-level contexts on carrier threads ([machine] engine). Everything else in
  * core/ (the waits, the resolver, the model) is the same on both. */

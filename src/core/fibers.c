@@ -2,8 +2,8 @@
  * user-level context with a stack of its own (hr_machine_config.stack, a guard page below it),
  * and carrier threads run them: the caller of hr_machine_run and, by default, one more a core
  * ([machine] carriers). A carrier switches to a ready processor and gets control back when that
- * one sleeps, yields or finishes. Nothing else in core/ changes: the waits, the resolver and the
- * model are threads.c's callers' as they are, so the model figures are the thread engine's
+ * one sleeps, yields or finishes. Nothing else in core/ changes: the waits and wakes (wait.c),
+ * the resolver and the model are the thread engine's, so the model figures are too
  * (tests/cli/engines.sh compares them on one carrier and on three).
  *
  * A switch saves the callee-saved registers, MXCSR and the x87 control word, and swaps stack
