@@ -459,7 +459,7 @@ engines() {    # engines WHAT CONFIG SET...: rows "WHAT ENGINE ALGORITHM wall_s 
         status=1
     fi
 }
-engines rounds configs/bench/rounds.ini --set machine.procs=1024 --set run.repeat=1
+engines rounds configs/bench/rounds.ini --set machine.procs=1024
 engines pex8 configs/bench/seed001.ini --set workload.bytes=8 --set machine.topology=complete
 engines bulk configs/bench/hrel.ini --set run.algorithms=hrel.two_phase
 awk -v seq="$(awk '$1 == 1024 && $2 == "seq_rounds" { print $3 }' "$tmp/rounds")" '

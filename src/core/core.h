@@ -627,13 +627,17 @@ HR__SERIAL_ADD(hr__add, int)
 HR__SERIAL_ADD(hr__add_u32, uint32_t)
 HR__SERIAL_ADD(hr__add_u64, uint64_t)
 #undef HR__SERIAL_ADD
-static inline void hr__store_u32(const hr_machine *m, _Atomic uint32_t *a, uint32_t v)
-{
-    if (!m->serial)
-        atomic_store(a, v);
-    else
-        atomic_store_explicit(a, v, memory_order_relaxed);
-}
+#define HR__SERIAL_STORE(name, T)                                                              \
+    static inline void name(const hr_machine *m, _Atomic T *a, T v)                            \
+    {                                                                                          \
+        if (!m->serial)                                                                        \
+            atomic_store(a, v);                                                                \
+        else                                                                                   \
+            atomic_store_explicit(a, v, memory_order_relaxed);                                 \
+    }
+HR__SERIAL_STORE(hr__store_u32, uint32_t)
+HR__SERIAL_STORE(hr__store_int, int)
+#undef HR__SERIAL_STORE
 static inline uint32_t hr__xchg_u32(const hr_machine *m, _Atomic uint32_t *a, uint32_t v)
 {
     if (!m->serial)

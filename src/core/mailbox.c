@@ -194,11 +194,12 @@ hr_msg *hr__mbox_head(const hr__mbox *b, int src)
     return i < 0 ? NULL : b->active[i].head;
 }
 
-/* Take src's emptied list out: swap-remove it from active, and close the gap its slot leaves
- * in the index by moving back the entries of the run behind it that may move. */
-static void unlist(hr__mbox *b, int src)
+/* Take the emptied list that index slot `hole` names out: swap-remove it from active, and
+ * close the gap its slot leaves in the index by moving back the entries of the run behind it
+ * that may move. */
+static void unlist(hr__mbox *b, int hole)
 {
-    int hole = slot_of(b, src), at = b->index[hole], last = --b->nactive;
+    int at = b->index[hole], last = --b->nactive;
     if (at != last) {
         b->index[slot_of(b, b->active[last].src)] = at;    /* found while src is still listed */
         b->active[at] = b->active[last];
@@ -217,7 +218,8 @@ static void unlist(hr__mbox *b, int src)
 
 void hr__mbox_remove(hr__mbox *b, int src, hr_msg *prev, hr_msg *msg)
 {
-    hr__mbox_src *l = &b->active[b->index[slot_of(b, src)]];
+    int s = slot_of(b, src);
+    hr__mbox_src *l = &b->active[b->index[s]];
     if (prev != NULL)
         prev->next = msg->next;
     else
@@ -225,7 +227,7 @@ void hr__mbox_remove(hr__mbox *b, int src, hr_msg *prev, hr_msg *msg)
     if (l->tail == msg)
         l->tail = prev;
     if (l->head == NULL)
-        unlist(b, src);
+        unlist(b, s);
 }
 
 static int by_source(const void *x, const void *y)

@@ -552,7 +552,8 @@ static void complete_overlapping(hr_proc *p, int src, int tag, const hr_request 
 size_t hr__eng_recv(hr_proc *p, int src, int tag, void *buf, size_t cap, hr_status *st,
                     const char *call)
 {
-    complete_overlapping(p, src, tag, NULL);
+    if (p->pending != NULL)
+        complete_overlapping(p, src, tag, NULL);
     recv_ctx c = { .src = src, .tag = tag, .post = p->clock };
     find_message(p, &c, call);
     return take_into(p, &c, buf, cap, st, call);

@@ -234,9 +234,9 @@ void hr__wait(hr_proc *p, const hr_wait_desc *d, hr_ready_fn ready, void *ctx)
     p->wait = *d;
     p->recv_idle = 0;
     p->await_need = 0;
-    atomic_store(&p->wake_on, d->kind != HR_WAIT_RECV ? HR__WAKE_NEVER
-                              : d->wake_any          ? HR_ANY
-                                                     : d->peer);
+    hr__store_int(p->m, &p->wake_on, d->kind != HR_WAIT_RECV ? HR__WAKE_NEVER
+                                      : d->wake_any          ? HR_ANY
+                                                             : d->peer);
     for (;;) {
         no_watch(p);
         if (ready(p, ctx))
