@@ -289,6 +289,9 @@ static int note_section(parse_state *ps, const char *s, size_t n)
     char name[INIH_MAX_SECTION];
     memcpy(name, s + 1, k);
     name[k] = '\0';
+    if (strcmp(name, "cost") == 0)      /* the first section of a cost file */
+        return parse_fail(ps, HR_EINVAL, "[cost] begins a cost file, not a config: a config "
+                          "names it as [machine] cost = file:PATH");
     if (!section_known(name))
         return parse_fail(ps, HR_EINVAL, "unknown section [%s]", name);
     const hr_config_section *old = find_section(ps->c, name);

@@ -132,6 +132,11 @@ run tests/data/loggp_tukey.ini --set machine.cost=cm5
 expect_rc 2 "bdm's preset under loggp"
 expect_grep "cost model loggp has no preset 'cm5' (its presets: tukey; or file:PATH, a cost file)" \
     "$TMP/err" "bdm's preset under loggp: why"
+# a cost file given where a config goes: said so, with the key that takes it
+run configs/models/box.ini
+expect_rc 2 "a cost file as the config"
+expect_grep "[cost] begins a cost file, not a config: a config names it as [machine] cost = file:PATH" \
+    "$TMP/err" "a cost file as the config: why"
 run tests/data/bsp_hrel.ini --set machine.topology=complete --set machine.cost=sp2 --format csv
 expect_rc 0 "bsp's sp2 preset"
 if [ "$(col cost | sort -u)" = "sp2" ] && [ "$(col tau | sort -u)" = "0.00020815384615384617" ]; then ok; else
