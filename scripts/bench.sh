@@ -59,6 +59,16 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 status=0
 
+# The box the figures are of: the ratios move with its processor and caches as much as with
+# the code (docs/architecture.md, "How many carriers").
+cpu=$(awk -F': ' '/^model name/ && !n++ { m = $2 } /^cpu family/ && !f++ { fam = $2 }
+    /^model[ \t]*:/ && !k++ { mod = $2 }
+    END { if (m != "") printf "%s%s", m, fam != "" ? " (family " fam ", model " mod ")" : "" }' \
+    /proc/cpuinfo 2>/dev/null)
+caches=$(getconf LEVEL2_CACHE_SIZE 2>/dev/null)
+echo "box: ${cpu:-an unknown processor}, $(nproc) cores$([ "${caches:-0}" -gt 0 ] 2>/dev/null &&
+    echo ", L2 $((caches / 1024)) KiB a core"), $(date -u +%Y-%m-%d)"
+
 # ini CONFIG SECTION KEY: the value of KEY in [SECTION], comments and blanks stripped.
 ini() {
     awk -F= -v sec="$2" -v key="$3" '
