@@ -48,17 +48,22 @@ static void lex(hr_proc *p, const uint8_t *send, uint8_t *recv, size_t block)
     }
 }
 
+/* me's partner in step j of BEX (balanced) or PEX; -1: none (idle, or past the last step). */
+static int partner(int balanced, int np, int j, int me)
+{
+    return balanced ? hr__sched_bex_partner(np, j, me) : hr__sched_pex_partner(np, j, me);
+}
+
 /* PEX (sec. 3.2, Figure 2, Table 2): in step j = 1 .. N-1 exchange with me XOR j; BEX (sec.
  * 3.4, Figure 4, Table 4): the same on the virtual numbers (me + 1) mod N. For p not a power of
  * two, sched.h's partners extend both (a step whose partner is past p is idle). */
 static void pairwise(hr_proc *p, const uint8_t *send, uint8_t *recv, size_t block, int balanced)
 {
     int me = hr_pid(p), np = hr_nprocs(p), span = hr__sched_span(np);
+    int next = partner(balanced, np, 1, me);
     for (int j = 1; j < span; j++) {
-        int node = balanced ? hr__sched_bex_partner(np, j, me) : hr__sched_pex_partner(np, j, me);
-        int next = j + 1 == span ? -1
-                   : balanced ? hr__sched_bex_partner(np, j + 1, me)
-                              : hr__sched_pex_partner(np, j + 1, me);
+        int node = next;
+        next = partner(balanced, np, j + 1, me);
         if (next >= 0) {
             /* The next step's blocks, while this one waits for its partner: between a
              * processor's steps the others run, and its lines leave the caches (fibers). */
