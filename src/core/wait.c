@@ -61,8 +61,9 @@ void hr__wake(hr_proc *q)
 
 void hr__wake_for(hr_proc *q, int src)
 {
-    /* The owner stores wake_on before it marks itself BLOCKED (both sequentially consistent),
-     * so a sender that sees BLOCKED sees the wait it belongs to. */
+    /* The owner stores wake_on before it marks itself BLOCKED (both sequentially consistent
+     * unless one processor runs at a time), so a sender that sees BLOCKED sees the wait it
+     * belongs to. */
     if (read_state(q) != HR_PROC_BLOCKED)
         return;
     int w = atomic_load(&q->wake_on);
