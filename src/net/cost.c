@@ -40,8 +40,9 @@ static const preset presets[] = {
      * o_s + L + o_r. Our readings, not the table's: L here is that less o_s = 1.103756 and
      * o_r = 1.139558 (the 1-byte row), as hremu-mpi --calibrate reads a round trip; o is their
      * mean (one o a side); g is the 2-byte row's 1.079925 us (the 1-byte row has none); G the
-     * 1 MiB row's 0.000498 us a byte (256 KiB to 8 MiB agree). Its o grows with the size (534 us at 1 MiB: MPI polls while it sends);
-     * LogGP's o is one figure, the small messages'. */
+     * 1 MiB row's 0.000498 us a byte (256 KiB to 8 MiB agree). Its o grows with the size
+     * (534 us at 1 MiB: MPI polls while it sends); LogGP's o is one figure, the small
+     * messages'. */
     { .model = "loggp", .name = "tukey",
       .summary = "ANL Tukey, MVAPICH over InfiniBand: L 4.54 us, o 1.12 us, g 1.08 us, G 0.498 "
                  "ns a byte (Netgauge, Hoefler et al. HPCC 2007; data: CODES, ng-mpi-tukey.dat)",
