@@ -560,6 +560,39 @@ START_TEST(test_config_unfit_rows_are_skipped)
 }
 END_TEST
 
+/* A key that applies to some points of a sweep applies to those; the others go without it. A
+ * key that applies to none is refused with the first point's reason. */
+START_TEST(test_config_key_for_some_rows)
+{
+    const char *m = "[machine]\ndiscipline = async, eager, sync\neager_limit = 1K\nbuffer = 2K\n"
+                    "[workload]\nkind = exchange, hrelation\nh = 4\ndistribution = random\n"
+                    "[run]\nalgorithms = xchg.pex, hrel.direct\n";
+    hr_config *c = NULL;
+    hr_config_error e;
+    ck_assert_msg(hr__config_parse("t.ini", m, strlen(m), &c, &e) == HR_OK, "%s", e.msg);
+    ck_assert_msg(hr__config_check(c, &e) == HR_OK, "%s", e.msg);
+    hr_point async = point(c, 0, 1, 0, 1, 0), eager = point(c, 1, 1, 0, 1, 0),
+             sync = point(c, 2, 1, 0, 1, 0), xchg = point(c, 0, 0, 0, 0, 0);
+    ck_assert_uint_eq(async.machine.buffer, 2048);      /* async has a receive buffer ... */
+    ck_assert_uint_eq(eager.machine.buffer, 0);         /* ... eager and sync none */
+    ck_assert_uint_eq(sync.machine.buffer, 0);
+    ck_assert_uint_eq(eager.machine.eager_limit, 1024);
+    ck_assert_uint_eq(async.work.h, 4);                 /* hrelation's h ... */
+    ck_assert_uint_eq(xchg.work.h, 0);                  /* ... not exchange's */
+    hr__config_free(c);
+
+    const char *none = "[machine]\ndiscipline = async, sync\neager_limit = 1K\n[run]\n"
+                       "algorithms = xchg.pex\n";
+    ck_assert_int_eq(parse_check(none, strlen(none), &e), HR_EINVAL);
+    ck_assert_str_eq(e.msg, "t.ini:3: eager_limit applies to discipline eager only, not async");
+    const char *kinds = "[workload]\nkind = exchange, sort\nh = 4\ndataset = R\n[run]\n"
+                        "algorithms = xchg.pex\n";
+    ck_assert_int_eq(parse_check(kinds, strlen(kinds), &e), HR_EINVAL);
+    ck_assert_str_eq(e.msg, "t.ini:3: h applies to workload kind hrelation only, not exchange "
+                            "(unset it)");
+}
+END_TEST
+
 static void run_nothing(hr_proc *p, void *inst, const double *params)
 {
     (void)p, (void)inst, (void)params;
@@ -691,6 +724,7 @@ Suite *hr_config_suite(void)
     tcase_add_test(tc, test_config_params);
     tcase_add_test(tc, test_config_section_not_listed);
     tcase_add_test(tc, test_config_unfit_rows_are_skipped);
+    tcase_add_test(tc, test_config_key_for_some_rows);
     tcase_add_test(tc, test_config_listed_disciplines);
     tcase_add_test(tc, test_config_param_words);
     tcase_add_test(tc, test_config_discipline_not_allowed);

@@ -48,6 +48,13 @@ static const good_case good[] = {
     { "18446744073709551615",   UINT64_MAX },
     { "2^63 + (2^63 - 1)",      UINT64_MAX },
     { "4294967296 * 4294967295 + 4294967295", UINT64_MAX },
+    { "4K",                     4096 },           /* binary multiples on a number */
+    { "2M",                     2097152 },
+    { "1G",                     1073741824 },
+    { "3K + 1",                 3073 },
+    { "n/4K",                   256 },            /* 2^20 / 2^12 */
+    { "4K p",                   65536 },          /* an implicit product: 4096 * 16 */
+    { "16777215G",              18014397435740160ull }, /* (2^24 - 1) * 2^30 */
 };
 
 START_TEST(test_expr_values)
@@ -92,6 +99,10 @@ static const bad_case bad[] = {
     { "3 \x01",               HR_EINVAL, "unexpected \\x01 at column 3" },
     { "*3",                   HR_EINVAL, "expected a number, name or '(' at column 1, found '*'" },
     { "1.5",                  HR_EINVAL, "unexpected '.' at column 2" },
+    { "K",                    HR_EINVAL, "unknown name 'K' at column 1 (names are n, p and h)" },
+    { "4Kp",                  HR_EINVAL, "unknown name 'Kp' at column 2 (names are n, p and h)" },
+    { "4 K",                  HR_EINVAL, "unknown name 'K' at column 3 (names are n, p and h)" },
+    { "17179869184G",         HR_ERANGE, "number exceeds 2^64-1 at column 12" },  /* 2^34 * 2^30 */
 };
 
 START_TEST(test_expr_errors)

@@ -54,7 +54,7 @@ static hr_row sample(void)
         .max_out_bytes = 524408, .max_in_bytes = 1966200, .wall_s = 0.25, .verified = 1,
         .steps = 30,
         .stalls = 0, .status = "ok", .engine = "threads", .hosts = 1,
-        .distribution = "skewed", .dataset = NULL, .buffer = 0,
+        .distribution = "skewed", .dataset = NULL, .buffer = 0, .buffered = 1,
         .cost_model = "bdm", .tau = 88e-6, .sigma = 5e-8, .compute_unit = 1e-9, .repeat = 3,
         .params = "",
     };
@@ -219,6 +219,13 @@ START_TEST(test_report_json)
         "\"supersteps\":null,\"bsp_w\":null,\"bsp_h\":null}\n",
         json_declared);
     ck_assert_str_eq(out, want);
+    free(out);
+    /* Under a discipline without a receive buffer (sync), no buffer: null, not "unlimited". */
+    r.discipline = "sync";
+    r.buffered = 0;
+    out = render(HR_FORMAT_JSON, &r, 1);
+    ck_assert_msg(strstr(out, "\"discipline\":\"sync\"") != NULL &&
+                  strstr(out, "\"buffer\":null,") != NULL, "%s", out);
     free(out);
 }
 END_TEST

@@ -114,8 +114,9 @@ static const hr_column columns[] = {
     { .name = "KEY", .type = HR_COL_KEYS, .null_empty = 1, .show = HR_SHOW_VARIES,
       .doc = "one column for each key a workload kind declares, these; empty for the other "
              "kinds (`null` in JSON)" },
-    { .name = "buffer", COUNT(buffer), .zero = "unlimited", .show = HR_SHOW_VARIES,
-      .doc = "`[machine] buffer`, bytes" },
+    { .name = "buffer", COUNT(buffer), IF(buffered), .zero = "unlimited", .null_empty = 1,
+      .show = HR_SHOW_VARIES,
+      .doc = "`[machine] buffer`, bytes or `unlimited`, under discipline `async`; else empty" },
     { .name = "eager_limit", COUNT(eager_limit), IF(eager), .show = HR_SHOW_VARIES,
       .doc = "`[machine] eager_limit`, bytes, under discipline `eager`; else empty" },
     { .name = "switching", .type = HR_COL_NAMED, .at = AT(switching, int),

@@ -39,7 +39,8 @@ typedef struct hr_row {
     const char *distribution, *dataset;   /* NULL: the kind takes none */
     const hr_workload   *workload;        /* the row's kind, for its declared keys ... */
     const hr_wkey_value *wkeys;           /* ... and their values, in its order */
-    uint64_t    buffer;                   /* bytes; 0: unlimited */
+    uint64_t    buffer;                   /* bytes; 0: unlimited ... */
+    int         buffered;                 /* ... under a discipline that buffers (shown) */
     uint64_t    eager_limit;              /* bytes, under a discipline with an eager limit */
     int         eager;                    /* the discipline has one (eager_limit is shown) */
     int         switching;                /* the link model's row (net/link_model.h) */

@@ -641,21 +641,32 @@ void hr__config_warnings(const hr_config *c, void (*warn)(void *arg, const char 
 
 /* Every point of every level, and every algorithm for every machine and workload point (the
  * algorithm checks depend on both). A row whose algorithm does not take the point's discipline
- * or workload kind (HR_EKIND) is skipped, not an error, unless every row is. Work is bounded by
- * the row limit. */
+ * or workload kind (HR_EKIND) is skipped, not an error, unless every row is; so is a key that
+ * does not apply to a point (hr_misfits), unless it applies to no point of its level. Work is
+ * bounded by the row limit. */
 static int check_points(const hr_config *c, hr_config_error *e)
 {
     hr_point pt;
     memset(&pt, 0, sizeof pt);
+    hr_misfits mis = { calloc(c->nentries + 1, sizeof *mis.count),
+                       calloc(c->nentries + 1, sizeof *mis.first) };
+    if (mis.count == NULL || mis.first == NULL) {
+        free(mis.count);
+        free(mis.first);
+        return oom(e, c->name);
+    }
+    pt.misfits = &mis;
     int err = HR_OK;
-    size_t fit = 0, unfit = 0;
+    size_t fit = 0, unfit = 0, machines = 0, workloads = 0;
     hr_config_error first = { "" };
     for (size_t r = 0; r < hr__config_runs(c) && err == HR_OK; r++)
         err = hr__config_run(c, r, &pt, e);
     for (size_t m = 0; m < hr__config_machines(c) && err == HR_OK; m++) {
         err = hr__config_machine(c, m, &pt, e);
+        machines++;
         for (size_t w = 0; w < hr__config_workloads(c) && err == HR_OK; w++) {
             err = hr__config_workload(c, w, &pt, e);
+            workloads++;
             for (size_t a = 0; a < hr__config_algorithms(c) && err == HR_OK; a++)
                 for (size_t q = 0; q < hr__config_params(c, a) && err == HR_OK; q++) {
                     hr_config_error why;
@@ -672,6 +683,16 @@ static int check_points(const hr_config *c, hr_config_error *e)
                 }
         }
     }
+    for (size_t i = 0; i < c->nentries && err == HR_OK; i++) {
+        size_t points = strcmp(c->entries[i].section, "machine") == 0 ? machines : workloads;
+        if (mis.count[i] > 0 && mis.count[i] == points) {
+            if (e != NULL)
+                *e = mis.first[i];
+            err = HR_EINVAL;
+        }
+    }
+    free(mis.count);
+    free(mis.first);
     if (err == HR_OK && fit == 0 && unfit > 0) {
         if (e != NULL)
             *e = first;

@@ -45,6 +45,14 @@ typedef struct hr_config_error {
     char msg[512];               /* "WHERE: what is wrong", without the "hremu: " prefix */
 } hr_config_error;
 
+/* For each entry of a config, the points it was set for and did not apply to (another
+ * discipline's key, another kind's, another topology's), and the first one's reason:
+ * hr__config_check refuses a key that applies to no point of its level. */
+typedef struct hr_misfits {
+    size_t          *count;
+    hr_config_error *first;
+} hr_misfits;
+
 /* One point of the sweep: what one row needs. Strings point into the config or into static
  * defaults and live as long as the config. */
 typedef struct hr_point {
@@ -65,6 +73,10 @@ typedef struct hr_point {
     const hr_algorithm *alg;
     double              params[HR_CONFIG_MAX_PARAMS];  /* in the order of alg->params */
     int                 nparams;
+    /* A key set in the config that does not apply to this point leaves it alone: the row runs
+     * without it, and its column is empty there (a sweep of discipline = async, eager with
+     * eager_limit = 4K). Counted here when not NULL (hr__config_check). */
+    hr_misfits         *misfits;
 } hr_point;
 
 /* Write "where: message" into e (where NULL: just the message; e NULL: nothing) and return code,

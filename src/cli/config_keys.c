@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,28 +175,25 @@ static int set_discipline(hr_point *pt, const char *s, char *why, size_t len)
 /* A byte count > 0 with an optional K, M or G suffix (powers of 1024), into *out. */
 static int parse_bytes(const char *s, uint64_t *out, const char *zero, char *why, size_t len)
 {
-    size_t n = strlen(s);
-    uint64_t scale = 1;
-    switch (n > 0 ? toupper((unsigned char)s[n - 1]) : 0) {
-    case 'K': scale = 1ull << 10; n--; break;
-    case 'M': scale = 1ull << 20; n--; break;
-    case 'G': scale = 1ull << 30; n--; break;
-    }
-    char *text = strndup(s, n);
+    /* The expression reads the suffixes K, M and G (expr.h); a size may write them small. */
+    char *text = strdup(s);
     if (text == NULL) {
         snprintf(why, len, "out of memory");
         return HR_ENOMEM;
     }
+    size_t n = strlen(text);
+    if (n > 1 && strchr("kmg", text[n - 1]) != NULL && isdigit((unsigned char)text[n - 2]))
+        text[n - 1] = (char)toupper((unsigned char)text[n - 1]);
     uint64_t v;
     int err = hr__expr_eval(text, NULL, &v, why, len);
     free(text);
     if (err < 0)
         return err;
-    if (v == 0 || v > UINT64_MAX / scale) {
-        snprintf(why, len, "%s", v == 0 ? zero : "too large");
+    if (v == 0) {
+        snprintf(why, len, "%s", zero);
         return HR_ERANGE;
     }
-    *out = v * scale;
+    *out = v;
     return HR_OK;
 }
 
@@ -827,8 +825,31 @@ static void declaring_kinds(const char *name, char *buf, size_t len)
         }
 }
 
-/* A declared key for pt's kind: its value from item, or the kind's default; an error if the
- * kind does not declare it but the config sets it. */
+/* en, set in the config, does not apply to point pt, for the reason fmt says: the row goes
+ * without it. Counted for hr__config_check, which refuses a key that applies to no point of its
+ * level with the first such point's reason. Returns HR_OK. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+static int misfit(const hr_config *c, const hr_point *pt, const hr_config_entry *en,
+                  const char *fmt, ...)
+{
+    if (pt->misfits == NULL)
+        return HR_OK;
+    size_t i = (size_t)(en - c->entries);
+    if (pt->misfits->count[i]++ == 0) {
+        char why[400];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(why, sizeof why, fmt, ap);
+        va_end(ap);
+        hr__config_fail(&pt->misfits->first[i], HR_EINVAL, en->where, "%s", why);
+    }
+    return HR_OK;
+}
+
+/* A declared key for pt's kind: its value from item, or the kind's default. Set in the config
+ * for a kind that does not declare it, or where the kind's `when` leaves it out, a misfit. */
 static int resolve_declared(const hr_config *c, const hr_config_entry *en, const char *name,
                             const char *item, hr_point *pt, hr_config_error *e)
 {
@@ -836,8 +857,7 @@ static int resolve_declared(const hr_config *c, const hr_config_entry *en, const
     const hr_wkey_spec *k = declared(pt->workload, name, &at);
     if (k != NULL && !hr_workload_key_applies(pt->workload, pt->wkeys, at)) {
         if (en != NULL)
-            return hr__config_fail(e, HR_EINVAL, en->where, "%s applies when %s only (unset "
-                                   "it)", name, k->when);
+            return misfit(c, pt, en, "%s applies when %s only (unset it)", name, k->when);
         return HR_OK;
     }
     if (k == NULL) {
@@ -845,8 +865,8 @@ static int resolve_declared(const hr_config *c, const hr_config_entry *en, const
             return HR_OK;
         char kinds[256];
         declaring_kinds(name, kinds, sizeof kinds);
-        return hr__config_fail(e, HR_EINVAL, en->where, "%s applies to workload %s only, not "
-                               "%s (unset it)", name, kinds, pt->workload->name);
+        return misfit(c, pt, en, "%s applies to workload %s only, not %s (unset it)", name,
+                      kinds, pt->workload->name);
     }
     if (en == NULL)
         item = k->def;
@@ -879,9 +899,8 @@ static int resolve_level(const hr_config *c, const char *section, size_t i, hr_p
         const char *item = en ? en->items[pick[k]] : keys[k].def;
         if (strcmp(keys[k].name, "n") == 0 && pt->workload != NULL && pt->workload->no_n) {
             if (en != NULL)
-                return hr__config_fail(e, HR_EINVAL, en->where, "n does not apply to workload "
-                                       "kind %s, which its own keys size (unset it)",
-                                       pt->workload->name);
+                misfit(c, pt, en, "n does not apply to workload kind %s, which its own keys "
+                       "size (unset it)", pt->workload->name);
             continue;
         }
         if (keys[k].declared)
@@ -889,12 +908,10 @@ static int resolve_level(const hr_config *c, const char *section, size_t i, hr_p
         if (keys[k].kind != 0 && pt->workload != NULL && pt->workload->kind != keys[k].kind &&
             pt->workload->kind != keys[k].kind2) {
             if (en != NULL)
-                return hr__config_fail(e, HR_EINVAL, en->where, "%s applies to workload kind%s "
-                                       "%s%s%s only, not %s (unset it)", keys[k].name,
-                                       keys[k].kind2 ? "s" : "", kind_name(keys[k].kind),
-                                       keys[k].kind2 ? " and " : "",
-                                       keys[k].kind2 ? kind_name(keys[k].kind2) : "",
-                                       pt->workload->name);
+                misfit(c, pt, en, "%s applies to workload kind%s %s%s%s only, not %s (unset it)",
+                       keys[k].name, keys[k].kind2 ? "s" : "", kind_name(keys[k].kind),
+                       keys[k].kind2 ? " and " : "", keys[k].kind2 ? kind_name(keys[k].kind2) : "",
+                       pt->workload->name);
             continue;
         }
         if (keys[k].set == NULL || item == NULL)
@@ -939,11 +956,12 @@ int hr__config_machine(const hr_config *c, size_t i, hr_point *pt, hr_config_err
     /* fattree_bw = 20M, 10M, 5M: the fat tree's per-level bandwidths, one list (a sweep would
      * make no sense of it), written into the topology string the machine reads. */
     const hr_config_entry *bw = hr__config_find(c, "machine", "fattree_bw");
-    if (err == HR_OK && bw != NULL) {
-        const char *t = pt->machine.topology;
-        if (strncmp(t, "fattree", 7) != 0 || t[7 + strspn(t + 7, " ")] != '\0')
-            return hr__config_fail(e, HR_EINVAL, bw->where, "fattree_bw applies to topology "
-                                   "fattree (with no bandwidths of its own), not %s", t);
+    const char *t = pt->machine.topology;
+    if (err == HR_OK && bw != NULL &&
+        (strncmp(t, "fattree", 7) != 0 || t[7 + strspn(t + 7, " ")] != '\0')) {
+        misfit(c, pt, bw, "fattree_bw applies to topology fattree (with no bandwidths of its "
+               "own), not %s", t);
+    } else if (err == HR_OK && bw != NULL) {
         size_t used = (size_t)snprintf(pt->topology, sizeof pt->topology, "fattree");
         for (size_t k = 0; k < bw->nitems && used < sizeof pt->topology; k++)
             used += (size_t)snprintf(pt->topology + used, sizeof pt->topology - used, " %s",
@@ -986,15 +1004,16 @@ int hr__config_machine(const hr_config *c, size_t i, hr_point *pt, hr_config_err
     }
     const hr_config_entry *buf = hr__config_find(c, "machine", "buffer");
     if (err == HR_OK && pt->machine.buffer != 0 &&
-        !(hr__discipline_traits(pt->machine.discipline) & HR_DISC_BUFFERED))
-        return hr__config_fail(e, HR_EINVAL, buf->where, "a receive buffer applies to discipline "
-                               "async only, not %s (set buffer = unlimited)",
-                               pt->machine.discipline);
+        !(hr__discipline_traits(pt->machine.discipline) & HR_DISC_BUFFERED)) {
+        misfit(c, pt, buf, "a receive buffer applies to discipline async only, not %s (set "
+               "buffer = unlimited)", pt->machine.discipline);
+        pt->machine.buffer = 0;
+    }
     const hr_config_entry *eager = hr__config_find(c, "machine", "eager_limit");
     if (err == HR_OK && eager != NULL &&
         !(hr__discipline_traits(pt->machine.discipline) & HR_DISC_EAGER))
-        return hr__config_fail(e, HR_EINVAL, eager->where, "eager_limit applies to discipline "
-                               "eager only, not %s", pt->machine.discipline);
+        misfit(c, pt, eager, "eager_limit applies to discipline eager only, not %s",
+               pt->machine.discipline);
     if (err == HR_OK && pt->cost_changed && strlen(pt->cost) + 1 < sizeof pt->cost)
         strcat(pt->cost, "*");
     return err;

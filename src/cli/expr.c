@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <hremu/error.h>
 
@@ -141,6 +142,11 @@ static int power(parser *ps, value base, value e, value *out)
     return HR_OK;
 }
 
+static int is_name_start(char c)
+{
+    return isalpha((unsigned char)c) || c == '_';
+}
+
 static int number(parser *ps, value *out)
 {
     uint64_t x = 0;
@@ -151,14 +157,20 @@ static int number(parser *ps, value *out)
         x = x * 10 + d;
         ps->at++;
     }
+    /* A binary multiple written on the number: 4K, 2M, 1G (a name's letter after it would make
+     * it a name: "4Kp" is 4 times the unknown name Kp). */
+    const char *u = strchr("KMG", *ps->at);
+    if (*ps->at != '\0' && u != NULL && !is_name_start(ps->at[1]) &&
+        !isdigit((unsigned char)ps->at[1])) {
+        unsigned shift = 10 * (unsigned)(u - "KMG" + 1);
+        if (x > UINT64_MAX >> shift)
+            return fail(ps, HR_ERANGE, "number exceeds 2^64-1 at column %d", column(ps));
+        x <<= shift;
+        ps->at++;
+    }
     out->mag = x;
     out->neg = 0;
     return HR_OK;
-}
-
-static int is_name_start(char c)
-{
-    return isalpha((unsigned char)c) || c == '_';
 }
 
 static int name(parser *ps, value *out)

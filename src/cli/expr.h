@@ -7,7 +7,7 @@
  *                                                  must start with a name or '(' ("4n", "2(p+1)")
  *   unary   := '-' unary | power
  *   power   := primary ('^' unary)?                right associative: 2^3^2 = 2^9
- *   primary := DECIMAL | NAME | '(' sum ')'
+ *   primary := DECIMAL [K | M | G] | NAME | '(' sum ')'   4K = 4096, 2M = 2^21, 1G = 2^30
  * Implicit products bind tighter than '*' and '/', as in written mathematics: "n/2p" is n/(2p),
  * and "4n/p" is (4n)/p. Intermediate values may be negative (sign and 64-bit magnitude); the
  * result must lie in 0 .. 2^64-1.

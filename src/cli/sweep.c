@@ -387,6 +387,7 @@ static void report_row(sweep *s, const outcome *o, double wall)
         .buffer = pt->machine.buffer, .switching = pt->machine.switching,
         .eager_limit = pt->machine.eager_limit,
         .eager = (hr__discipline_traits(pt->machine.discipline) & HR_DISC_EAGER) != 0,
+        .buffered = (hr__discipline_traits(pt->machine.discipline) & HR_DISC_BUFFERED) != 0,
         .tau = pt->machine.cost.tau,
         .sigma = pt->machine.cost.sigma, .overhead = pt->machine.cost.overhead,
         .hop = pt->machine.cost.hop, .gap = pt->machine.cost.gap,

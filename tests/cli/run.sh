@@ -753,6 +753,20 @@ expect_rc 0 "settings sweep"
 [ "$(col tau | tr '\n' ' ')" = "1e-05 2e-05 1e-05 2e-05 " ] && ok || bad "tau column: $(col tau)"
 [ "$(col buffer | tr '\n' ' ')" = "unlimited unlimited 65536 65536 " ] && ok || bad "buffer column: $(col buffer)"
 [ "$(col distribution | sort -u)" = "skewed" ] && ok || bad "distribution column: $(col distribution)"
+# A key that applies to some rows of a sweep applies to those (docs/config.md, "Sweeps"); the
+# others run without it, their column empty.
+run --format csv --set machine.discipline=async,eager,sync --set machine.eager_limit=1K \
+    --set machine.buffer=2K --set workload.n=2^12 --set run.algorithms=hrel.direct --set run.repeat=1
+expect_rc 0 "a sweep with keys for some of its rows"
+[ "$(col discipline | tr '\n' ' ')" = "async eager sync " ] && ok || bad "discipline column: $(col discipline)"
+[ "$(col eager_limit | tr '\n' ' ')" = " 1024  " ] && ok || bad "eager_limit column: $(col eager_limit)"
+[ "$(col buffer | tr '\n' ' ')" = "2048   " ] && ok || bad "buffer column: $(col buffer)"
+run --format csv --set workload.kind=exchange,hrelation --set workload.bytes=1K \
+    --set workload.distribution=random --set workload.h=4 --set workload.n=4p \
+    --set run.algorithms=xchg.pex,hrel.direct --set run.repeat=1
+expect_rc 0 "a sweep of kinds with a key of each"
+[ "$(col algorithm | tr '\n' ' ')" = "xchg.pex hrel.direct " ] && ok || bad "kinds sweep: $(col algorithm)"
+[ "$(col h | tr '\n' ' ')" = "15360 4 " ] && ok || bad "kinds sweep: h column $(col h)"
 run --format csv configs/examples/sort.ini --set workload.n=2^12 --set workload.dataset=N,S \
     --set run.algorithms=sort.radix --set sort.radix.r=8,11
 expect_rc 0 "sort settings sweep"
