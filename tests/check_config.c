@@ -37,6 +37,14 @@ static int parse_check(const char *text, size_t len, hr_config_error *e)
     return err;
 }
 
+/* Text that parses and is refused by the check with code and exactly msg. */
+static void refused(const char *text, int code, const char *msg)
+{
+    hr_config_error e = { "" };
+    ck_assert_int_eq(parse_check(text, strlen(text), &e), code);
+    ck_assert_str_eq(e.msg, msg);
+}
+
 /* One resolved point: machine m, workload w, run r, algorithm a with parameter point q. */
 static hr_point point(const hr_config *c, size_t m, size_t w, size_t r, size_t a, size_t q)
 {
@@ -551,12 +559,9 @@ START_TEST(test_config_unfit_rows_are_skipped)
                      "alltoall\nn = p*(p-1)\n[run]\nalgorithms = hrel.pq_random, hrel.offline\n";
     hr_config_error e;
     ck_assert_int_eq(parse_check(ok, strlen(ok), &e), HR_OK);
-    const char *none = "[machine]\ndiscipline = fifo, arbitrary\n[workload]\ndistribution = "
-                       "alltoall\nn = p*(p-1)\n[run]\nalgorithms = hrel.pq_random\n";
-    ck_assert_int_eq(parse_check(none, strlen(none), &e), HR_EKIND);
-    ck_assert_str_eq(e.msg, "t.ini:7: hrel.pq_random is not defined for discipline fifo (it "
-                            "needs priorities)");
-
+    refused("[machine]\ndiscipline = fifo, arbitrary\n[workload]\ndistribution = alltoall\n"
+            "n = p*(p-1)\n[run]\nalgorithms = hrel.pq_random\n", HR_EKIND,
+            "t.ini:7: hrel.pq_random is not defined for discipline fifo (it needs priorities)");
 }
 END_TEST
 
@@ -581,15 +586,12 @@ START_TEST(test_config_key_for_some_rows)
     ck_assert_uint_eq(xchg.work.h, 0);                  /* ... not exchange's */
     hr__config_free(c);
 
-    const char *none = "[machine]\ndiscipline = async, sync\neager_limit = 1K\n[run]\n"
-                       "algorithms = xchg.pex\n";
-    ck_assert_int_eq(parse_check(none, strlen(none), &e), HR_EINVAL);
-    ck_assert_str_eq(e.msg, "t.ini:3: eager_limit applies to discipline eager only, not async");
-    const char *kinds = "[workload]\nkind = exchange, sort\nh = 4\ndataset = R\n[run]\n"
-                        "algorithms = xchg.pex\n";
-    ck_assert_int_eq(parse_check(kinds, strlen(kinds), &e), HR_EINVAL);
-    ck_assert_str_eq(e.msg, "t.ini:3: h applies to workload kind hrelation only, not exchange "
-                            "(unset it)");
+    refused("[machine]\ndiscipline = async, sync\neager_limit = 1K\n"
+            "[run]\nalgorithms = xchg.pex\n",
+            HR_EINVAL, "t.ini:3: eager_limit applies to discipline eager only, not async");
+    refused("[workload]\nkind = exchange, sort\nh = 4\ndataset = R\n"
+            "[run]\nalgorithms = xchg.pex\n",
+            HR_EINVAL, "t.ini:3: h applies to workload kind hrelation only, not exchange (unset it)");
 }
 END_TEST
 
