@@ -159,10 +159,10 @@ static int number(parser *ps, value *out)
     }
     /* A binary multiple written on the number: 4K, 2M, 1G (a name's letter after it would make
      * it a name: "4Kp" is 4 times the unknown name Kp). */
-    const char *u = strchr("KMG", *ps->at);
-    if (*ps->at != '\0' && u != NULL && !is_name_start(ps->at[1]) &&
-        !isdigit((unsigned char)ps->at[1])) {
-        unsigned shift = 10 * (unsigned)(u - "KMG" + 1);
+    static const char units[] = "KMG";
+    const char *u = *ps->at != '\0' ? strchr(units, *ps->at) : NULL;
+    if (u != NULL && !is_name_start(ps->at[1]) && !isdigit((unsigned char)ps->at[1])) {
+        unsigned shift = 10 * (unsigned)(u - units + 1);
         if (x > UINT64_MAX >> shift)
             return fail(ps, HR_ERANGE, "number exceeds 2^64-1 at column %d", column(ps));
         x <<= shift;

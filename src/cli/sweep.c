@@ -359,6 +359,7 @@ static void report_row(sweep *s, const outcome *o, double wall)
     const hr_point *pt = &s->pt;
     char params[512];
     param_text(pt, params, sizeof params);
+    unsigned traits = hr__discipline_traits(pt->machine.discipline);
     hr_row row = {
         .algorithm = pt->alg->name, .procs = pt->machine.procs, .n = pt->work.n,
         .no_n = pt->workload->no_n,
@@ -386,8 +387,7 @@ static void report_row(sweep *s, const outcome *o, double wall)
         .workload = pt->workload, .wkeys = pt->wkeys,
         .buffer = pt->machine.buffer, .switching = pt->machine.switching,
         .eager_limit = pt->machine.eager_limit,
-        .eager = (hr__discipline_traits(pt->machine.discipline) & HR_DISC_EAGER) != 0,
-        .buffered = (hr__discipline_traits(pt->machine.discipline) & HR_DISC_BUFFERED) != 0,
+        .eager = (traits & HR_DISC_EAGER) != 0, .buffered = (traits & HR_DISC_BUFFERED) != 0,
         .tau = pt->machine.cost.tau,
         .sigma = pt->machine.cost.sigma, .overhead = pt->machine.cost.overhead,
         .hop = pt->machine.cost.hop, .gap = pt->machine.cost.gap,
