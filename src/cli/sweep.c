@@ -401,10 +401,14 @@ static void report_row(sweep *s, const outcome *o, double wall)
     };
     hr__report_row(s->rep, &row);
     s->st->rows++;
-    if (o->first.notes & HR_NOTE_COLL_ASYNC && s->st->coll_async++ == 0)
-        snprintf(s->st->coll_async_row, sizeof s->st->coll_async_row,
-                 "%s, discipline %s, buffer %llu", pt->alg->name, pt->machine.discipline,
-                 (unsigned long long)pt->machine.buffer);
+    /* The row's discipline, and its buffer when it is bounded (a rendezvous has none). */
+    if (o->first.notes & HR_NOTE_COLL_ASYNC && s->st->coll_async++ == 0) {
+        int k = snprintf(s->st->coll_async_row, sizeof s->st->coll_async_row, "%s, discipline %s",
+                         pt->alg->name, pt->machine.discipline);
+        if (pt->machine.buffer != 0 && k > 0 && (size_t)k < sizeof s->st->coll_async_row)
+            snprintf(s->st->coll_async_row + k, sizeof s->st->coll_async_row - (size_t)k,
+                     ", buffer %llu", (unsigned long long)pt->machine.buffer);
+    }
     if (o->first.unreceived > 0 && !pt->unreceived_error && s->st->unreceived++ == 0)
         snprintf(s->st->unreceived_row, sizeof s->st->unreceived_row, "%s: %llu: %s",
                  pt->alg->name, (unsigned long long)o->first.unreceived,

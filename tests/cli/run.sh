@@ -761,6 +761,12 @@ expect_rc 0 "a sweep with keys for some of its rows"
 [ "$(col discipline | tr '\n' ' ')" = "async eager sync " ] && ok || bad "discipline column: $(col discipline)"
 [ "$(col eager_limit | tr '\n' ' ')" = " 1024  " ] && ok || bad "eager_limit column: $(col eager_limit)"
 [ "$(col buffer | tr '\n' ' ')" = "2048   " ] && ok || bad "buffer column: $(col buffer)"
+# The note on collectives names a row's buffer only where it is bounded: sync has none.
+run --format csv --set machine.discipline=sync --set workload.n=2^12 --set run.algorithms=hrel.direct \
+    --set run.repeat=1
+expect_rc 0 "hrel.direct under sync"
+[ "$(grep -c 'the first: hrel.direct, discipline sync$' "$TMP/err")" -eq 1 ] && ok ||
+    bad "the note on collectives under sync: $(cat "$TMP/err")"
 run --format csv --set workload.kind=exchange,hrelation --set workload.bytes=1K \
     --set workload.distribution=random --set workload.h=4 --set workload.n=4p \
     --set run.algorithms=xchg.pex,hrel.direct --set run.repeat=1
