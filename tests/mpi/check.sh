@@ -197,8 +197,15 @@ expect "hremu-mpi alone" 0 "not started by mpirun"
 timeout 120 mpirun --oversubscribe --mca mpi_yield_when_idle 1 -np 2 "$hremu_mpi" "$hrel" \
     --set machine.procs=2 --set run.repeat=1000000 >/dev/null 2>"$TMP/err" &
 job=$!
-sleep 2
-kill -9 "$(pgrep -f "^$hremu_mpi $hrel --set machine.procs=2 --set run.repeat=1000000" | tail -1)"
+# Its ranks may take a while to start on a busy box: wait for one (up to 30 s), then kill it.
+rank=
+for _ in $(seq 60); do
+    rank=$(pgrep -f "^$hremu_mpi $hrel --set machine.procs=2 --set run.repeat=1000000" | tail -1)
+    [ -n "$rank" ] && break
+    sleep 0.5
+done
+sleep 1
+kill -9 "$rank"
 wait "$job"
 rc=$?
 [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ]
