@@ -53,6 +53,61 @@ START_TEST(test_fibers_ring_laps)
 }
 END_TEST
 
+/* A receive asleep on one source, on one carrier, is handed the first matching message as it
+ * comes (the mailbox's lane). P0 starts first and sleeps in a receive of tag 1 from P1, which
+ * sends values 0 .. 3 with tags 0, 0, 1, 1, and then 4 with tag 7, which P0 probes for before
+ * it receives it. P0 takes by tag and source order as it would from the lists: 2, 3, then 0, 1,
+ * then 4; and the model's figures are the thread engine's. Under sync, a send waits for its
+ * receive, so P1 sends in the order P0 takes: each rendezvous is handed over. */
+typedef struct lane_arg {
+    int sync;
+    int got[5];
+} lane_arg;
+
+static void body_lane(hr_proc *p, void *arg)
+{
+    lane_arg *a = arg;
+    static const int taken[5] = { 2, 3, 0, 1, 4 };
+    if (hr_pid(p) == 1) {
+        for (int k = 0; k < 5; k++) {
+            int v = a->sync ? taken[k] : k;
+            hr_send(p, 0, v == 4 ? 7 : v / 2, &v, sizeof v);
+        }
+        return;
+    }
+    hr_recv(p, 1, 1, &a->got[0], sizeof a->got[0], NULL);
+    hr_recv(p, 1, 1, &a->got[1], sizeof a->got[1], NULL);
+    hr_recv(p, 1, HR_ANY_TAG, &a->got[2], sizeof a->got[2], NULL);
+    hr_recv(p, 1, 0, &a->got[3], sizeof a->got[3], NULL);
+    hr_status st;
+    hr_probe(p, 1, 7, &st);
+    hr_recv(p, 1, st.tag, &a->got[4], sizeof a->got[4], NULL);
+}
+
+START_TEST(test_fibers_lane_keeps_order)
+{
+    static const char *const disc[] = { "async", "sync" };
+    static const int want[5] = { 2, 3, 0, 1, 4 };
+    for (int d = 0; d < 2; d++) {
+        lane_arg a = { .sync = d == 1 };
+        hr_run_result on_threads, on_fibers;
+        hr_machine_config cfg = hr_test_config(2, disc[d]);
+        memset(a.got, -1, sizeof a.got);
+        hr_test_run(&cfg, body_lane, &a, &on_threads);
+        ck_assert_msg(on_threads.status == HR_OK, "%s", on_threads.report);
+        ck_assert_mem_eq(a.got, want, sizeof want);
+        cfg.engine = "fibers";
+        cfg.carriers = 1;
+        memset(a.got, -1, sizeof a.got);
+        hr_test_run(&cfg, body_lane, &a, &on_fibers);
+        ck_assert_msg(on_fibers.status == HR_OK, "%s", on_fibers.report);
+        ck_assert_mem_eq(a.got, want, sizeof want);
+        ck_assert(memcmp(&on_fibers.model_time_s, &on_threads.model_time_s, sizeof(double)) == 0);
+        ck_assert_uint_eq(on_fibers.unreceived, 0);
+    }
+}
+END_TEST
+
 /* The carriers a machine gets: as asked (0: one), or one a core; never more than its
  * processors. */
 START_TEST(test_fibers_carriers)
@@ -168,6 +223,7 @@ Suite *hr_fibers_suite(void)
     Suite *s = suite_create("fibers");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_fibers_ring_laps);
+    tcase_add_test(tc, test_fibers_lane_keeps_order);
     tcase_add_test(tc, test_fibers_refused);
     tcase_add_test(tc, test_fibers_carriers);
     /* TSan delivers signals on its own terms: the guard's handler is for plain and ASan runs. */

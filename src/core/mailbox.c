@@ -82,7 +82,7 @@ static int reserve(hr__mbox *b)
 
 int hr__mbox_init(hr__mbox *b)
 {
-    *b = (hr__mbox){ .cap = INIT_CAP };
+    *b = (hr__mbox){ .cap = INIT_CAP, .lane_src = -1 };
     mbox_q *q = aligned_alloc(64, (sizeof(mbox_q) + 63) / 64 * 64);
     if (q == NULL)
         return HR_ENOMEM;
@@ -114,6 +114,13 @@ void hr__mbox_put(hr__mbox *b, hr_msg *msg)
     cds_wfcq_enqueue(&q->head, &q->tail, node);
 }
 
+static int tag_matches(int want, int have)
+{
+    if (want == HR_ANY_TAG)
+        return have >= 0;
+    return want == have;
+}
+
 /* reserve() has made room for a new source. */
 static void append(hr__mbox *b, hr_msg *msg);
 
@@ -121,7 +128,16 @@ void hr__mbox_put_serial(hr__mbox *b, hr_msg *msg)
 {
     mbox_q *q = b->q;
     /* The owner's lists hold what it drained; what waits in the queue came before msg. */
-    if (!cds_wfcq_empty(&q->head, &q->tail) || reserve(b) != HR_OK) {
+    if (!cds_wfcq_empty(&q->head, &q->tail)) {
+        hr__mbox_put(b, msg);
+        return;
+    }
+    if (msg->src == b->lane_src && tag_matches(b->lane_tag, msg->tag)) {
+        b->lane = msg;
+        b->lane_src = -1;
+        return;
+    }
+    if (reserve(b) != HR_OK) {
         hr__mbox_put(b, msg);
         return;
     }
@@ -142,9 +158,53 @@ static void append(hr__mbox *b, hr_msg *msg)
     l->tail = msg;
 }
 
+void hr__mbox_arm(hr__mbox *b, int src, int tag)
+{
+    b->lane_src = src;
+    b->lane_tag = tag;
+}
+
+hr_msg *hr__mbox_unarm(hr__mbox *b)
+{
+    hr_msg *msg = b->lane;
+    b->lane = NULL;
+    b->lane_src = -1;
+    return msg;
+}
+
+/* Put the lane's message back in its source's list, in sending order: behind the messages of
+ * that source listed when the lane was armed (none matched), ahead of those that came after. */
+static int fold_lane(hr__mbox *b)
+{
+    hr_msg *msg = b->lane;
+    if (reserve(b) != HR_OK)
+        return HR_ENOMEM;
+    b->lane = NULL;
+    b->lane_src = -1;
+    int i = b->index[slot_of(b, msg->src)];
+    if (i < 0) {
+        append(b, msg);
+        return HR_OK;
+    }
+    hr__mbox_src *l = &b->active[i];
+    hr_msg *prev = NULL, *at = l->head;
+    for (; at != NULL && at->seq < msg->seq; prev = at, at = at->next)
+        ;
+    msg->next = at;
+    if (prev != NULL)
+        prev->next = msg;
+    else
+        l->head = msg;
+    if (at == NULL)
+        l->tail = msg;
+    return HR_OK;
+}
+
 int hr__mbox_drain(hr__mbox *b)
 {
     mbox_q *q = b->q;
+    if (b->lane != NULL && fold_lane(b) != HR_OK)
+        return -1;
     /* Most drains find nothing (a receiver looks again at every step of its wait). */
     if (cds_wfcq_empty(&q->head, &q->tail))
         return 1;
@@ -162,13 +222,6 @@ int hr__mbox_drain(hr__mbox *b)
         TSAN_ACQUIRE(msg);
         append(b, msg);
     }
-}
-
-static int tag_matches(int want, int have)
-{
-    if (want == HR_ANY_TAG)
-        return have >= 0;
-    return want == have;
 }
 
 hr_msg *hr__mbox_find_at(const hr__mbox *b, int i, int tag, hr_msg **prev)
@@ -251,6 +304,9 @@ void hr__mbox_clear(hr__mbox *b)
 {
     mbox_q *q = b->q;
     struct cds_wfcq_node *node;
+    hr_msg *laned = hr__mbox_unarm(b);
+    if (laned != NULL && laned->kind == HR_MSG_COPY)
+        free(laned);
     /* Between runs nobody is enqueueing: the blocking dequeue cannot wait. */
     while ((node = __cds_wfcq_dequeue_blocking(&q->head, &q->tail)) != NULL) {
         hr_msg *msg = (hr_msg *)node;

@@ -10,6 +10,13 @@
  * that is not the owner puts straight into the owner's lists (hr__mbox_put_serial): nobody can
  * be draining meanwhile, and the queue's two locked instructions a message are saved.
  *
+ * There too, an owner about to sleep in a receive from one source arms the mailbox's lane
+ * (hr__mbox_arm): the first message from that source whose tag matches is put aside for it,
+ * and it takes that one when it wakes (hr__mbox_unarm), with no list, index or lookup. This is
+ * what an MPI library does with a posted receive: an arriving message is matched against it
+ * before it is queued as unexpected. Every other reader puts a message left in the lane back
+ * in its place in the lists first (by its sequence number: the lists are in sending order).
+ *
  *   operation          who may call            exclusion needed with
  *   hr__mbox_put       any proc                nothing (wait-free)
  *   hr__mbox_put_serial  any proc but the owner, with no other proc running
@@ -39,6 +46,8 @@ typedef struct hr__mbox {
     hr__mbox_src *active;   /* [nactive] the sources with pending messages, in no order */
     int          *index;    /* [mask + 1] by a hash of the source: its place in active, or -1 */
     int           nactive, cap, mask, shift;
+    struct hr_msg *lane;    /* the message put aside for an armed receive, or NULL */
+    int           lane_src, lane_tag;   /* what the armed receive takes; lane_src -1: unarmed */
 } hr__mbox;
 
 int  hr__mbox_init(hr__mbox *b);                    /* HR_OK or HR_ENOMEM */
@@ -48,6 +57,11 @@ void hr__mbox_put(hr__mbox *b, struct hr_msg *msg);
  * owner's list for msg's source, as a drain would put it (or into the queue, behind what waits
  * there already, or when there is no memory for a new source's list). */
 void hr__mbox_put_serial(hr__mbox *b, struct hr_msg *msg);
+/* The owner, with no message from src matching tag listed or queued, sleeps until one comes:
+ * hr__mbox_put_serial puts the first such aside for it (m->serial only). */
+void hr__mbox_arm(hr__mbox *b, int src, int tag);
+/* Unarm the lane: the message put aside, or NULL (it then lies in no list). */
+struct hr_msg *hr__mbox_unarm(hr__mbox *b);
 /* Move newly arrived messages to the private lists. Returns 1 if the queue was seen empty, 0 if a
  * sender preempted mid-enqueue hid what lies behind it (messages enqueued after it are not seen
  * yet; the preempted sender wakes the owner once its enqueue completes), -1 if a list for a new

@@ -279,6 +279,7 @@ typedef struct recv_ctx {
     int     none;          /* bounded lookups: decided that nothing is in by the clock */
     hr_time post;          /* clock when the receive was posted */
     hr_msg *msg, *prev;    /* the message found */
+    int     laned;         /* msg was put aside for it as it slept (mailbox.h: the lane) */
 } recv_ctx;
 
 /* The arrival time that orders msg among receives from ANY. */
@@ -401,11 +402,28 @@ static int may_precede(const hr_proc *p, const hr_msg *unrouted, const hr_msg *c
     return cand == NULL || !hr__past(hr__tadd(unrouted->sent, p->m->cost.tau), unrouted->src, a, cand->src);
 }
 
+/* May a receive that finds nothing arm p's lane? Only one processor at a time runs (nobody
+ * else drains or takes meanwhile), every message is routed as it is sent (no links), and no
+ * request posted earlier could want the message (mailbox.h). */
+static int may_arm(const hr_proc *p, const recv_ctx *c)
+{
+    return p->m->serial && !c->probe && p->pending == NULL && !routed_here(p);
+}
+
 static int recv_ready(hr_proc *p, void *ctx)
 {
     recv_ctx *c = ctx;
     if (c->msg != NULL && c->msg->committed)   /* found before: only its routing is awaited */
         return commit_sync(p, c);
+    hr_msg *laned = hr__mbox_unarm(&p->box);
+    if (laned != NULL) {
+        /* Its sender put it aside as it came: it is the first from c->src that matches. */
+        hr__proc_event(p, HR_TIME_INF);
+        c->msg = laned;
+        c->prev = NULL;
+        c->laned = 1;
+        return 1;
+    }
     drain_all(p);
     p->recv_idle = 1;    /* until a routed message to take is found */
     /* Messages submitted or routed to p from here on are counted; parking compares (transit.c). */
@@ -415,7 +433,11 @@ static int recv_ready(hr_proc *p, void *ctx)
         if (c->msg != NULL && !hr__msg_routed(c->msg) && unrouted_wait(p, c->msg))
             return 0;
         hr__proc_event(p, HR_TIME_INF);
-        return c->msg != NULL && found(p, c);
+        if (c->msg != NULL)
+            return found(p, c);
+        if (may_arm(p, c))
+            hr__mbox_arm(&p->box, c->src, c->tag);
+        return 0;
     }
     for (;;) {
         hr_time a;
@@ -477,7 +499,8 @@ static hr_time absorb_msg(hr_proc *p, const hr_msg *msg, hr_time post)
 
 static hr_time absorb(hr_proc *p, const recv_ctx *c)
 {
-    hr__mbox_remove(&p->box, c->msg->src, c->prev, c->msg);
+    if (!c->laned)
+        hr__mbox_remove(&p->box, c->msg->src, c->prev, c->msg);
     return absorb_msg(p, c->msg, c->post);
 }
 
