@@ -224,7 +224,10 @@ START_TEST(test_mailbox_lane)
     m->tag = 5;
     hr__mbox_put_serial(&box, m);
     ck_assert_ptr_eq(hr__mbox_find(&box, 3, 5, &prev), m);   /* the next one is listed */
-    m = hr__mbox_unarm(&box);
+    ck_assert_ptr_null(hr__mbox_unarm(&box, 2, 5));          /* not for another source */
+    ck_assert_ptr_null(hr__mbox_unarm(&box, 3, 4));          /* nor another tag */
+    ck_assert_ptr_null(hr__mbox_unarm(&box, HR_ANY, 5));     /* nor a receive from any */
+    m = hr__mbox_unarm(&box, 3, HR_ANY_TAG);
     ck_assert_uint_eq(m->seq, 1);
     ck_assert_ptr_null(box.lane);
     free(m);                                                 /* taken */

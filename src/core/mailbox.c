@@ -164,11 +164,12 @@ void hr__mbox_arm(hr__mbox *b, int src, int tag)
     b->lane_tag = tag;
 }
 
-hr_msg *hr__mbox_unarm(hr__mbox *b)
+hr_msg *hr__mbox_take_lane(hr__mbox *b, int src, int tag)
 {
     hr_msg *msg = b->lane;
+    if (msg->src != src || !tag_matches(tag, msg->tag))
+        return NULL;
     b->lane = NULL;
-    b->lane_src = -1;
     return msg;
 }
 
@@ -304,7 +305,9 @@ void hr__mbox_clear(hr__mbox *b)
 {
     mbox_q *q = b->q;
     struct cds_wfcq_node *node;
-    hr_msg *laned = hr__mbox_unarm(b);
+    hr_msg *laned = b->lane;
+    b->lane = NULL;
+    b->lane_src = -1;
     if (laned != NULL && laned->kind == HR_MSG_COPY)
         free(laned);
     /* Between runs nobody is enqueueing: the blocking dequeue cannot wait. */

@@ -60,8 +60,14 @@ void hr__mbox_put_serial(hr__mbox *b, struct hr_msg *msg);
 /* The owner, with no message from src matching tag listed or queued, sleeps until one comes:
  * hr__mbox_put_serial puts the first such aside for it (m->serial only). */
 void hr__mbox_arm(hr__mbox *b, int src, int tag);
-/* Unarm the lane: the message put aside, or NULL (it then lies in no list). */
-struct hr_msg *hr__mbox_unarm(hr__mbox *b);
+/* Unarm the lane, and take the message put aside if it is from src and matches tag (it then
+ * lies in no list); else NULL, and a message left there goes back in place at the next drain. */
+struct hr_msg *hr__mbox_take_lane(hr__mbox *b, int src, int tag);
+static inline struct hr_msg *hr__mbox_unarm(hr__mbox *b, int src, int tag)
+{
+    b->lane_src = -1;
+    return b->lane != NULL ? hr__mbox_take_lane(b, src, tag) : NULL;
+}
 /* Move newly arrived messages to the private lists. Returns 1 if the queue was seen empty, 0 if a
  * sender preempted mid-enqueue hid what lies behind it (messages enqueued after it are not seen
  * yet; the preempted sender wakes the owner once its enqueue completes), -1 if a list for a new

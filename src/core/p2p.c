@@ -415,9 +415,10 @@ static int recv_ready(hr_proc *p, void *ctx)
     recv_ctx *c = ctx;
     if (c->msg != NULL && c->msg->committed)   /* found before: only its routing is awaited */
         return commit_sync(p, c);
-    hr_msg *laned = hr__mbox_unarm(&p->box);
+    hr_msg *laned = c->probe ? NULL : hr__mbox_unarm(&p->box, c->src, c->tag);
     if (laned != NULL) {
-        /* Its sender put it aside as it came: it is the first from c->src that matches. */
+        /* Its sender put it aside as it came: it is the first from c->src that matches. (A
+         * probe leaves it for the drain below to put back in the lists.) */
         hr__proc_event(p, HR_TIME_INF);
         c->msg = laned;
         c->prev = NULL;
