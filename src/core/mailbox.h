@@ -21,7 +21,11 @@
  *   hr__mbox_put       any proc                nothing (wait-free)
  *   hr__mbox_put_serial  any proc but the owner, with no other proc running
  *   drain/find/remove  owner only              (owner is single-threaded)
+ *   arm/unarm          owner only, with no other proc running (the lane: m->serial)
  *   init/destroy       machine thread          every other operation
+ *
+ * A processor asleep in a wait is never left with a message in its lane (whoever puts one there
+ * wakes it), so the lists of a blocked processor (hr__mbox_sorted, for reports) hold all it has.
  */
 #ifndef HREMU_CORE_MAILBOX_H
 #define HREMU_CORE_MAILBOX_H
@@ -54,8 +58,9 @@ int  hr__mbox_init(hr__mbox *b);                    /* HR_OK or HR_ENOMEM */
 void hr__mbox_destroy(hr__mbox *b);                 /* frees undelivered COPY messages */
 void hr__mbox_put(hr__mbox *b, struct hr_msg *msg);
 /* As hr__mbox_put, where the caller is not the owner and nothing else runs: straight into the
- * owner's list for msg's source, as a drain would put it (or into the queue, behind what waits
- * there already, or when there is no memory for a new source's list). */
+ * owner's list for msg's source, as a drain would put it, or aside into its armed lane (or into
+ * the queue, behind what waits there already, or when there is no memory for a new source's
+ * list). */
 void hr__mbox_put_serial(hr__mbox *b, struct hr_msg *msg);
 /* The owner, with no message from src matching tag listed or queued, sleeps until one comes:
  * hr__mbox_put_serial puts the first such aside for it (m->serial only). */
