@@ -201,9 +201,9 @@ START_TEST(test_mailbox_serial_put)
 END_TEST
 
 /* The lane of a receive asleep on source 3, tag 5: a message of another tag is listed; the first
- * that matches is put aside, not listed; the next goes behind in the list. Unarmed, nothing more
- * is put aside. A message left in the lane goes back in its place (between seq 0 and seq 2) when
- * the mailbox is drained, and is freed when it is cleared. */
+ * that matches is put aside, not listed; the next goes behind in the list. Only a receive it
+ * matches takes it. Unarmed, nothing more is put aside. A message left in the lane goes back in
+ * its place by sequence number when the mailbox is drained, and is freed when it is cleared. */
 START_TEST(test_mailbox_lane)
 {
     hr__mbox box;
