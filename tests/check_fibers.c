@@ -59,6 +59,9 @@ END_TEST
  * it receives it. P0 takes by tag and source order as it would from the lists: 2, 3, then 0, 1,
  * then 4; and the model's figures are the thread engine's. Under sync, a send waits for its
  * receive, so P1 sends in the order P0 takes: each rendezvous is handed over. */
+/* The values in the order P0 takes them. */
+static const int lane_taken[5] = { 2, 3, 0, 1, 4 };
+
 typedef struct lane_arg {
     int sync;
     int got[5];
@@ -67,10 +70,9 @@ typedef struct lane_arg {
 static void body_lane(hr_proc *p, void *arg)
 {
     lane_arg *a = arg;
-    static const int taken[5] = { 2, 3, 0, 1, 4 };
     if (hr_pid(p) == 1) {
         for (int k = 0; k < 5; k++) {
-            int v = a->sync ? taken[k] : k;
+            int v = a->sync ? lane_taken[k] : k;
             hr_send(p, 0, v == 4 ? 7 : v / 2, &v, sizeof v);
         }
         return;
@@ -87,7 +89,6 @@ static void body_lane(hr_proc *p, void *arg)
 START_TEST(test_fibers_lane_keeps_order)
 {
     static const char *const disc[] = { "async", "sync" };
-    static const int want[5] = { 2, 3, 0, 1, 4 };
     for (int d = 0; d < 2; d++) {
         lane_arg a = { .sync = d == 1 };
         hr_run_result on_threads, on_fibers;
@@ -95,13 +96,13 @@ START_TEST(test_fibers_lane_keeps_order)
         memset(a.got, -1, sizeof a.got);
         hr_test_run(&cfg, body_lane, &a, &on_threads);
         ck_assert_msg(on_threads.status == HR_OK, "%s", on_threads.report);
-        ck_assert_mem_eq(a.got, want, sizeof want);
+        ck_assert_mem_eq(a.got, lane_taken, sizeof lane_taken);
         cfg.engine = "fibers";
         cfg.carriers = 1;
         memset(a.got, -1, sizeof a.got);
         hr_test_run(&cfg, body_lane, &a, &on_fibers);
         ck_assert_msg(on_fibers.status == HR_OK, "%s", on_fibers.report);
-        ck_assert_mem_eq(a.got, want, sizeof want);
+        ck_assert_mem_eq(a.got, lane_taken, sizeof lane_taken);
         ck_assert(memcmp(&on_fibers.model_time_s, &on_threads.model_time_s, sizeof(double)) == 0);
         ck_assert_uint_eq(on_fibers.unreceived, 0);
     }
