@@ -226,15 +226,15 @@ static int dash(const char *path)
 }
 
 /* Open a side output of option opt (--trace, --schedule) at path among the run's outputs: NULL
- * leaves *f NULL, "-" is standard output, which then needs --out for the rows. HR_EXIT_OK, or
- * HR_EXIT_USAGE said. */
+ * leaves *f NULL, "-" is standard output, which then needs --out for the rows (opt not an
+ * option: the rows themselves, on standard output). HR_EXIT_OK, or HR_EXIT_USAGE said. */
 static int side_output(hr_outputs *outs, const char *opt, const char *path, const char *out,
                        FILE **f)
 {
     *f = NULL;
     if (path == NULL)
         return HR_EXIT_OK;
-    if (dash(path) && strcmp(opt, "--out") != 0 && (out == NULL || dash(out))) {
+    if (dash(path) && opt[0] == '-' && strcmp(opt, "--out") != 0 && (out == NULL || dash(out))) {
         fprintf(stderr, "hremu: %s - writes to standard output: give the rows a file with "
                 "--out\n", opt);
         return HR_EXIT_USAGE;
@@ -302,9 +302,15 @@ typedef struct run_files {
     int        trace_sample;
 } run_files;
 
-/* Open every output file through side_output, in this order (a clash names the later one).
- * HR_EXIT_OK, or HR_EXIT_USAGE said with nothing left open. */
-static int open_files(const hr_options *o, run_files *f)
+static int add_input(void *outs, const char *what, const char *path)
+{
+    return hr__outputs_input(outs, what, path) == 0 ? 0 : hr__usage_error("out of memory%s", "");
+}
+
+/* Open every output file through side_output, in this order (a clash names the later one),
+ * after the files c reads, which none may overwrite. HR_EXIT_OK, or HR_EXIT_USAGE said with
+ * nothing left open. */
+static int open_files(const hr_options *o, const hr_config *c, run_files *f)
 {
     /* Every file is written aside and renamed into place when the run ends well (a row that
      * failed verification included: its files describe the failure); a usage or a write
@@ -317,7 +323,10 @@ static int open_files(const hr_options *o, run_files *f)
     f->outs = (hr_outputs){ .n = 0 };
     f->out = stdout;
     f->trace = f->schedule = f->rounds = f->html = f->regions = NULL;
-    int code = HR_EXIT_OK;
+    int code = hr__config_each_input(c, add_input, &f->outs);
+    /* Rows on standard output: a side output must not be the same pipe or file either. */
+    if (code == HR_EXIT_OK && o->out == NULL)
+        code = side_output(&f->outs, "the rows (standard output)", "-", NULL, &f->out);
     if (dash(o->html))
         code = hr__usage_error("--html writes a page to a file, not to standard output%s", "");
     if (code == HR_EXIT_OK && dash(o->trace) + dash(o->schedule) + dash(o->rounds) +
@@ -427,7 +436,7 @@ static int run(const hr_options *o, const hr_config *c, const hr_sweep_plan *pla
         fprintf(stderr, "hremu: note: --schedule: no row runs a scheduler (irreg.*), so there is "
                 "no schedule to write\n");
     run_files f;
-    code = open_files(o, &f);
+    code = open_files(o, c, &f);
     if (agree(code, NULL) != HR_EXIT_OK) {     /* said by rank 0, the one that opens files */
         if (code == HR_EXIT_OK) {
             char why[PATH_MAX + 128];

@@ -123,6 +123,19 @@ void hr__config_locate(const hr_config *c, const char *section, char *buf, size_
         snprintf(buf, len, "%s", c->name);
 }
 
+int hr__config_each_input(const hr_config *c,
+                          int (*fn)(void *arg, const char *what, const char *path), void *arg)
+{
+    int r = fn(arg, "the config", c->name);
+    for (size_t i = 0; i < c->nentries && r == 0; i++) {
+        const hr_config_entry *e = &c->entries[i];
+        for (size_t k = 0; k < e->nitems && r == 0; k++)
+            if (strncmp(e->items[k], "file:", 5) == 0 && e->items[k][5] != '\0')
+                r = fn(arg, e->key, e->items[k] + 5);
+    }
+    return r;
+}
+
 /* ---- names and values ------------------------------------------------------------------------ */
 
 /* "name1, name2, ..." of a fixed section's keys or an algorithm's parameters. */

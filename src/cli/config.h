@@ -38,6 +38,7 @@
 #define HR_CONFIG_MAX_LINE   65536       /* bytes in one line of a config file */
 #define HR_CONFIG_MAX_FILE   (16 << 20)  /* bytes in a config file */
 #define HR_CONFIG_MAX_REPEAT 1000000
+#define HR_CONFIG_COST_MAX   (4096 + 16) /* the cost column: "file:PATH*", PATH up to PATH_MAX */
 
 typedef struct hr_config hr_config;
 
@@ -57,7 +58,7 @@ typedef struct hr_misfits {
  * defaults and live as long as the config. */
 typedef struct hr_point {
     hr_machine_config   machine;
-    char                cost[64];      /* the cost column */
+    char                cost[HR_CONFIG_COST_MAX];   /* the cost column */
     char                topology[128]; /* the topology with fattree_bw's bandwidths, if set */
     int                 cost_changed;  /* nonzero when a key overrode the preset */
     int                 engine_auto;   /* engine = auto chose machine.engine (config_keys.c) */
@@ -112,6 +113,12 @@ void hr__config_free(hr_config *c);     /* NULL is fine */
 /* ---- enquiry --------------------------------------------------------------------------------- */
 /* Write "FILE:LINE" for the header of section (or "FILE" if the file has none) into buf. */
 void   hr__config_locate(const hr_config *c, const char *section, char *buf, size_t len);
+/* The files a run of c reads: fn(arg, what, path) for the config itself (what: "the config",
+ * path its name as loaded) and for every "file:PATH" value of any key (what: the key's name),
+ * each path as its reader opens it. Stops at, and returns, the first nonzero fn returns; else
+ * 0. The strings live as long as c. */
+int    hr__config_each_input(const hr_config *c,
+                             int (*fn)(void *arg, const char *what, const char *path), void *arg);
 
 /* ---- the sweep ------------------------------------------------------------------------------- */
 /* Counts of points at each level (saturating above HR_CONFIG_MAX_ROWS); alg from 0 to

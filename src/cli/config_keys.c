@@ -297,7 +297,33 @@ typedef struct cost_file {
     const char *model;     /* the row's cost model */
     int         has_own;   /* the file has a section for it */
     char        why[200];
+    /* What was set so far, refused a second time as a config's sections and keys are: bit k of
+     * set[s] for key k of section s, s by the order sections came in (at most [cost] and one
+     * a cost model); last, the section of the line before. */
+    char        sections[8][32];
+    unsigned    set[8];
+    int         nsections, last;
 } cost_file;
+
+/* Section s's index in f, a new one if the file names it for the first time; -1 with f->why
+ * said if it came before and another section since (a section given twice). */
+static int cost_section(cost_file *f, const char *section)
+{
+    if (f->nsections > 0 && strcmp(f->sections[f->last], section) == 0)
+        return f->last;
+    for (int i = 0; i < f->nsections; i++)
+        if (strcmp(f->sections[i], section) == 0) {
+            snprintf(f->why, sizeof f->why, "[%s] is given twice", section);
+            return -1;
+        }
+    if (f->nsections == (int)(sizeof f->sections / sizeof f->sections[0])) {
+        snprintf(f->why, sizeof f->why, "too many sections");
+        return -1;
+    }
+    snprintf(f->sections[f->nsections], sizeof f->sections[0], "%s", section);
+    f->set[f->nsections] = 0;
+    return f->last = f->nsections++;
+}
 
 static int cost_key(void *user, const char *section, const char *key, const char *value)
 {
@@ -317,8 +343,16 @@ static int cost_key(void *user, const char *section, const char *key, const char
         into = strcmp(section, f->model) == 0 ? &f->own : &f->other;
         f->has_own |= into == &f->own;
     }
+    int sec = cost_section(f, section);
+    if (sec < 0)
+        return 0;
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (strcmp(key, keys[i].name) == 0) {
+            if (f->set[sec] & 1u << i) {
+                snprintf(f->why, sizeof f->why, "%s is set twice in [%s]", key, section);
+                return 0;
+            }
+            f->set[sec] |= 1u << i;
             char reason[160];
             if (keys[i].set(into, value, reason, sizeof reason) == HR_OK)
                 return 1;
@@ -354,8 +388,9 @@ static int cost_from_file(hr_point *pt, const char *path, char *why, size_t len)
         return HR_EINVAL;
     }
     pt->machine.cost = *c;
-    const char *base = strrchr(path, '/');
-    snprintf(pt->cost, sizeof pt->cost, "file:%s", base != NULL ? base + 1 : path);
+    /* The path as the row reads it, as the distribution and pattern columns give theirs: two
+     * files of one name in two directories are two rows. */
+    snprintf(pt->cost, sizeof pt->cost, "file:%s", path);
     return HR_OK;
 }
 
@@ -898,9 +933,18 @@ static int resolve_level(const hr_config *c, const char *section, size_t i, hr_p
         const hr_config_entry *en = hr__config_find(c, section, keys[k].name);
         const char *item = en ? en->items[pick[k]] : keys[k].def;
         if (strcmp(keys[k].name, "n") == 0 && pt->workload != NULL && pt->workload->no_n) {
-            if (en != NULL)
-                misfit(c, pt, en, "n does not apply to workload kind %s, which its own keys "
-                       "size (unset it)", pt->workload->name);
+            if (en != NULL) {
+                char own[160] = "";
+                size_t used = 0;
+                for (const hr_wkey_spec *w = pt->workload->keys; w && w->name && used < sizeof own;
+                     w++) {
+                    int m = snprintf(own + used, sizeof own - used, "%s%s", used ? ", " : "",
+                                     w->name);
+                    used += m > 0 ? (size_t)m : 0;
+                }
+                misfit(c, pt, en, "n does not apply to workload kind %s: its own keys (%s) set "
+                       "its size (unset n)", pt->workload->name, own);
+            }
             continue;
         }
         if (keys[k].declared)
@@ -1001,6 +1045,17 @@ int hr__config_machine(const hr_config *c, size_t i, hr_point *pt, hr_config_err
         return hr__config_fail(e, HR_EINVAL, pe != NULL ? pe->where : NULL, "procs = %d: engine "
                                "threads runs up to %d processors, a POSIX thread each: set "
                                "engine = fibers", pt->machine.procs, HR_MAX_THREADS);
+    }
+    /* A fiber's stack and the carriers that run fibers mean nothing to a thread or a rank. */
+    const hr_config_entry *stack = hr__config_find(c, "machine", "stack"),
+                          *carriers = hr__config_find(c, "machine", "carriers");
+    if (err == HR_OK && !hr__on_fibers(&pt->machine)) {
+        if (stack != NULL)
+            misfit(c, pt, stack, "stack applies to engine fibers only, not %s (unset it)",
+                   pt->machine.engine);
+        if (carriers != NULL)
+            misfit(c, pt, carriers, "carriers applies to engine fibers only, not %s (unset it)",
+                   pt->machine.engine);
     }
     const hr_config_entry *buf = hr__config_find(c, "machine", "buffer");
     if (err == HR_OK && pt->machine.buffer != 0 &&

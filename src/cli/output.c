@@ -9,17 +9,31 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Where path's file is: its identity if it exists, else its directory resolved and its name
- * (two spellings of one new file, "r.csv" and "./r.csv", compare equal). 0, or -1 with errno
- * set when the directory cannot be resolved. */
+/* The identity of a file that exists (st), for comparing outputs and inputs. */
+static void identity(hr_output *o, const struct stat *st)
+{
+    o->exists = 1;
+    o->dev = st->st_dev;
+    o->ino = st->st_ino;
+    o->device = !S_ISREG(st->st_mode);
+    o->shared = S_ISCHR(st->st_mode);
+}
+
+/* Where path's file is: its identity if it exists (standard output's, for "-"), else its
+ * directory resolved and its name (two spellings of one new file, "r.csv" and "./r.csv",
+ * compare equal). 0, or -1 with errno set when the directory cannot be resolved. */
 static int identify(hr_output *o)
 {
     struct stat st;
+    if (o->std) {
+        if (fstat(STDOUT_FILENO, &st) == 0)
+            identity(o, &st);
+        else
+            o->exists = o->device = o->shared = 1;   /* closed: nothing to compare */
+        return 0;
+    }
     if (stat(o->path, &st) == 0) {
-        o->exists = 1;
-        o->dev = st.st_dev;
-        o->ino = st.st_ino;
-        o->device = !S_ISREG(st.st_mode);
+        identity(o, &st);
         return 0;
     }
     if (errno != ENOENT)
@@ -40,13 +54,44 @@ static int identify(hr_output *o)
     return o->canon == NULL ? -1 : 0;
 }
 
+/* One file, which two outputs would interleave in or one would replace under the other. A
+ * terminal or /dev/null may take several; a pipe, a FIFO or a regular file may not. */
 static int same_file(const hr_output *a, const hr_output *b)
 {
     if (a->exists != b->exists)
         return 0;
-    if (a->exists)   /* a device (/dev/null) may take several outputs */
-        return a->dev == b->dev && a->ino == b->ino && !a->device;
+    if (a->exists)
+        return a->dev == b->dev && a->ino == b->ino && !a->shared;
     return strcmp(a->canon, b->canon) == 0;
+}
+
+int hr__outputs_input(hr_outputs *s, const char *what, const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return 0;
+    if (s->nin == s->incap) {
+        int cap = s->incap ? 2 * s->incap : 8;
+        hr_input *in = realloc(s->in, (size_t)cap * sizeof *in);
+        if (in == NULL)
+            return -1;
+        s->in = in;
+        s->incap = cap;
+    }
+    char *copy = strdup(path);
+    if (copy == NULL)
+        return -1;
+    s->in[s->nin++] = (hr_input){ .what = what, .path = copy, .dev = st.st_dev, .ino = st.st_ino };
+    return 0;
+}
+
+/* The input that o would overwrite, or NULL. */
+static const hr_input *read_here(const hr_outputs *s, const hr_output *o)
+{
+    for (int i = 0; o->exists && i < s->nin; i++)
+        if (s->in[i].dev == o->dev && s->in[i].ino == o->ino)
+            return &s->in[i];
+    return NULL;
 }
 
 /* A temporary file in target's directory, ".NAME.XXXXXX", with the mode the file has or a new
@@ -102,16 +147,12 @@ int hr__outputs_open(hr_outputs *s, const char *opt, const char *path, FILE **f,
                      size_t len)
 {
     *f = NULL;
-    if (strcmp(path, "-") == 0) {
-        *f = stdout;
-        return 0;
-    }
     if (s->n == HR_OUTPUTS_MAX) {
         snprintf(why, len, "%s %s: too many outputs", opt, path);
         return -1;
     }
     hr_output *o = &s->v[s->n];
-    *o = (hr_output){ .opt = opt, .path = path };
+    *o = (hr_output){ .opt = opt, .path = path, .std = strcmp(path, "-") == 0 };
     if (identify(o) != 0) {
         snprintf(why, len, "%s: cannot open: %s", path, strerror(errno));
         free(o->canon);
@@ -120,11 +161,19 @@ int hr__outputs_open(hr_outputs *s, const char *opt, const char *path, FILE **f,
     for (int i = 0; i < s->n; i++)
         if (same_file(&s->v[i], o)) {
             snprintf(why, len, "%s and %s write to the same file, %s: give each its own",
-                     s->v[i].opt, opt, path);
+                     s->v[i].opt, opt, o->std ? s->v[i].path : path);
             free(o->canon);
             return -1;
         }
-    if (o->device) {
+    const hr_input *in = o->shared ? NULL : read_here(s, o);
+    if (in != NULL) {
+        snprintf(why, len, "%s%s%s would overwrite %s, which this run reads (%s): give it "
+                 "another file", opt, o->std ? "" : " ", o->std ? "" : path, in->path, in->what);
+        return -1;
+    }
+    if (o->std) {
+        o->f = stdout;
+    } else if (o->device) {
         o->f = fopen(path, "w");
     } else {
         /* rename onto a symbolic link's target, not over the link */
@@ -150,6 +199,8 @@ int hr__outputs_close(hr_outputs *s, int keep, char *why, size_t len)
     int rc = 0;
     for (int i = 0; i < s->n; i++) {
         hr_output *o = &s->v[i];
+        if (o->std)
+            continue;      /* the command flushes and checks it (cli.c) */
         int bad = ferror(o->f);
         if (fclose(o->f) != 0 || bad) {
             if (rc == 0)
@@ -170,5 +221,10 @@ int hr__outputs_close(hr_outputs *s, int keep, char *why, size_t len)
         free(o->canon);
     }
     s->n = 0;
+    for (int i = 0; i < s->nin; i++)
+        free(s->in[i].path);
+    free(s->in);
+    s->in = NULL;
+    s->nin = s->incap = 0;
     return rc;
 }

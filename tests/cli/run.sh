@@ -64,10 +64,27 @@ col() {
 # ---- a cost file (hremu-mpi --calibrate writes one): its figures, its name in the cost column
 run tests/data/good_cost_file.ini --format csv
 expect_rc 0 "cost = file:"
-if [ "$(col cost)" = "file:cost_good.ini" ] && [ "$(col tau)" = "2e-06" ] &&
+if [ "$(col cost)" = "file:$D/cost_good.ini" ] && [ "$(col tau)" = "2e-06" ] &&
     [ "$(col sigma)" = "1e-09" ] && [ "$(col overhead)" = "1e-07" ]; then ok; else
     bad "cost = file:cost_good.ini: the row says cost $(col cost), tau $(col tau), sigma $(col sigma)"
 fi
+
+# A cost file is read as a config is: a key or a section given twice is refused, with its line;
+# the column tells two files of one name apart.
+printf '[cost]\ntau = 1e-5\ntau = 2e-5\n' >"$TMP/twice.cost"
+run configs/default.ini --set machine.cost=file:"$TMP/twice.cost"
+expect_rc 2 "a cost file with a key twice"
+expect_err "hremu: --set machine.cost: cost = file:$TMP/twice.cost: $TMP/twice.cost:3: tau is set twice in [cost]" \
+    "a cost file with a key twice"
+printf '[cost]\ntau = 1e-5\n[loggp]\ntau = 1e-6\n[cost]\nsigma = 1e-9\n' >"$TMP/twice.cost"
+run configs/default.ini --set machine.cost=file:"$TMP/twice.cost"
+expect_rc 2 "a cost file with a section twice"
+expect_grep "twice.cost:6: [cost] is given twice" "$TMP/err" "a cost file with a section twice"
+mkdir "$TMP/ca" "$TMP/cb"
+printf '[cost]\ntau = 1e-5\n' >"$TMP/ca/c.ini"; printf '[cost]\ntau = 2e-5\n' >"$TMP/cb/c.ini"
+run configs/default.ini --format csv --set machine.cost=file:"$TMP/ca/c.ini",file:"$TMP/cb/c.ini"
+[ "$(col cost | paste -sd ' ' -)" = "file:$TMP/ca/c.ini file:$TMP/cb/c.ini" ] && ok ||
+    bad "two cost files of one name: cost column $(col cost | paste -sd ' ' -)"
 
 # ... and with a section a cost model, each model's row reads its own ([cost] the others')
 run tests/data/cost_models_file.ini --format csv
@@ -497,7 +514,7 @@ run configs/seed001/table10.ini --set workload.bytes=-5
 expect_rc 2 "negative message size"
 run configs/seed001/table10.ini --set workload.n=64
 expect_rc 2 "n with kind pattern"
-expect_err "hremu: --set workload.n: n does not apply to workload kind pattern, which its own keys size (unset it)" "n with kind pattern"
+expect_err "hremu: --set workload.n: n does not apply to workload kind pattern: its own keys (pattern, density, bytes, d, msg_unit, range) set its size (unset n)" "n with kind pattern"
 run configs/seed004/values.ini --set workload.root=p
 expect_rc 2 "seed004 root = p"
 expect_err "hremu: --set workload.root: root = p: root 256 is not a processor (p = 256)" "seed004 root = p"
@@ -1374,6 +1391,29 @@ expect_rc 2 "--out and --regions on one new file"
 ln -s r.csv "$TMP/o/link.csv"
 run $CT --html "$TMP/o/link.csv" --out "$TMP/o/r.csv"
 expect_rc 2 "--out and --html on one file through a link"
+# Nor is an output one of the files the run reads: its config, a relation, a cost file (each
+# stays as it was); nor standard output's own file or pipe under another name.
+mkdir "$TMP/in"
+cp $CT "$TMP/in/c.ini"
+run "$TMP/in/c.ini" --out "$TMP/in/c.ini"
+expect_rc 2 "--out onto the config"
+expect_err "hremu: --out $TMP/in/c.ini would overwrite $TMP/in/c.ini, which this run reads (the config): give it another file" \
+    "--out onto the config"
+cmp -s $CT "$TMP/in/c.ini" && ok || bad "--out onto the config: the config changed"
+cp $D/hrel_good.txt "$TMP/in/rel.txt"
+run --format csv configs/default.ini --set machine.procs=4 --set workload.n=8 --set workload.h=0 \
+    --set workload.distribution=file:"$TMP/in/rel.txt" --trace "$TMP/in/rel.txt"
+expect_rc 2 "--trace onto a relation file"
+expect_grep "which this run reads (distribution)" "$TMP/err" "--trace onto a relation file"
+cmp -s $D/hrel_good.txt "$TMP/in/rel.txt" && ok || bad "--trace onto a relation file: the file changed"
+run $CT --trace /dev/stdout
+expect_rc 2 "the rows and --trace both on standard output"
+expect_err "hremu: the rows (standard output) and --trace write to the same file, /dev/stdout: give each its own" \
+    "the rows and --trace both on standard output"
+run $CT --out /dev/stdout --trace -
+expect_rc 2 "--out /dev/stdout and --trace -"
+run $CT --out /dev/null --trace /dev/null
+expect_rc 0 "/dev/null takes several outputs"
 # One output that cannot be opened: the others, opened before it, are left as they were.
 run $CT --out "$TMP/o/r.csv" --trace "$TMP/o/no/such/t.json"
 expect_rc 2 "an output that cannot be opened"
