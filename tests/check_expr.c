@@ -158,6 +158,25 @@ START_TEST(test_expr_h)
 }
 END_TEST
 
+/* An exact expression (a real parameter's) refuses a division with a remainder, wherever it
+ * stands, and takes one that comes out whole; the same text is floored otherwise. */
+START_TEST(test_expr_exact)
+{
+    hr_expr_vars v = np;
+    v.exact = 1;
+    uint64_t got = 0;
+    char why[128];
+    ck_assert_int_eq(hr__expr_eval("3/2", &np, &got, why, sizeof why), HR_OK);
+    ck_assert_uint_eq(got, 1);
+    ck_assert_int_eq(hr__expr_eval("3/2", &v, &got, why, sizeof why), HR_EINVAL);
+    ck_assert_str_eq(why, "3/2 at column 2 is not a whole number: write the value as a decimal");
+    ck_assert_int_eq(hr__expr_eval("1 + p/3", &v, &got, why, sizeof why), HR_EINVAL);
+    ck_assert_str_eq(why, "16/3 at column 6 is not a whole number: write the value as a decimal");
+    ck_assert_int_eq(hr__expr_eval("p/2 + n/p", &v, &got, why, sizeof why), HR_OK);
+    ck_assert_uint_eq(got, 8 + 65536);
+}
+END_TEST
+
 START_TEST(test_expr_limits)
 {
     uint64_t got = 0;
@@ -189,6 +208,7 @@ Suite *hr_expr_suite(void)
     tcase_add_loop_test(tc, test_expr_errors, 0, (int)(sizeof bad / sizeof bad[0]));
     tcase_add_test(tc, test_expr_unbound);
     tcase_add_test(tc, test_expr_h);
+    tcase_add_test(tc, test_expr_exact);
     tcase_add_test(tc, test_expr_limits);
     suite_add_tcase(s, tc);
     return s;

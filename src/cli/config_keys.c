@@ -1114,7 +1114,7 @@ static int read_param(const hr_point *pt, const hr_param_spec *s, const char *it
         d = k;
     } else if (read_double(item, &d) < 0) {
         hr_expr_vars v = { .n = pt->work.n, .p = (uint64_t)pt->machine.procs,
-                           .has_n = 1, .has_p = 1 };
+                           .has_n = 1, .has_p = 1, .exact = !s->integer };
         uint64_t u;
         int err = hr__expr_eval(item, &v, &u, why, len);
         if (err < 0 && s->choices != NULL)

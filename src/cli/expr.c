@@ -113,6 +113,9 @@ static int divide(parser *ps, value a, value b, value *out)
 {
     if (b.mag == 0)
         return fail(ps, HR_EINVAL, "division by zero at column %d", ps->opcol);
+    if (ps->v != NULL && ps->v->exact && a.mag % b.mag != 0)
+        return fail(ps, HR_EINVAL, "%" PRIu64 "/%" PRIu64 " at column %d is not a whole number: "
+                    "write the value as a decimal", a.mag, b.mag, ps->opcol);
     out->mag = a.mag / b.mag;
     out->neg = a.neg != b.neg;
     if (out->neg && a.mag % b.mag != 0)

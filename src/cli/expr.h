@@ -18,10 +18,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The names an expression may use; a name whose has_ flag is 0 is "not defined here". */
+/* The names an expression may use; a name whose has_ flag is 0 is "not defined here". exact:
+ * the value stands for a real number, so a division that leaves a remainder is an error rather
+ * than floored (an algorithm's real parameter: K = 3/2 is not 1). */
 typedef struct hr_expr_vars {
     uint64_t n, p, h;
     int      has_n, has_p, has_h;
+    int      exact;
 } hr_expr_vars;
 
 /* Evaluate s. On success returns HR_OK with the value in *out. On a malformed expression, a

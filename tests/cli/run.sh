@@ -510,6 +510,15 @@ run configs/seed001/table12.ini --set workload.pattern=file:tests/data/mtx/mangl
 expect_rc 2 "mangled matrix"
 expect_grep "tests/data/mtx/mangled_format.mtx:1: " "$TMP/err" "mangled matrix"
 [ "$(wc -l <"$TMP/err")" -eq 1 ] && ok || bad "mangled matrix: more than one line"
+# A real parameter's expression is not floored: K = 3/2 is refused, K = p/2 (whole) runs.
+run configs/examples/rounds.ini --set machine.procs=4 --set run.algorithms=hrel.fifo_staged \
+    --set hrel.fifo_staged.K=3/2
+expect_rc 2 "a real parameter's fraction"
+expect_err "hremu: --set hrel.fifo_staged.K: K = 3/2: 3/2 at column 2 is not a whole number: write the value as a decimal" \
+    "a real parameter's fraction"
+run configs/examples/rounds.ini --set machine.procs=4 --set run.algorithms=hrel.fifo_staged \
+    --set hrel.fifo_staged.K=p/2 --format csv
+expect_rc 0 "a real parameter's whole quotient"
 run configs/seed001/table10.ini --set workload.bytes=-5
 expect_rc 2 "negative message size"
 run configs/seed001/table10.ini --set workload.n=64
