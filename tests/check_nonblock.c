@@ -339,6 +339,59 @@ static void body_misuse(hr_proc *p, void *arg)
         (void)hr_irecv(p, 0, -3, &x, sizeof x);
 }
 
+/* Polls for a message nobody can send any more end the run after 2^20 of them in a row,
+ * naming what was polled for; polls for one that is still to come, or in flight from a
+ * processor that finished, do not. arg: 0 a test from any source, 1 a probe from P1, 2 a
+ * test whose message P1 sent before it finished (it arrives 88 us later: 88,000 polls). */
+static void body_futile_poll(hr_proc *p, void *arg)
+{
+    int kind = *(int *)arg, x = 7, y = 0;
+    if (hr_pid(p) == 1) {
+        if (kind == 2)
+            hr_send(p, 0, 7, &x, sizeof x);
+        return;
+    }
+    hr_status st;
+    if (kind == 1) {
+        while (!hr_iprobe(p, 1, 0, &st))
+            continue;
+        return;
+    }
+    hr_request *r = hr_irecv(p, HR_ANY, 7, &y, sizeof y);
+    while (!hr_test(p, &r, &st))
+        continue;
+    if (y != 7)
+        hr_fail(p, "got %d", y);
+}
+
+START_TEST(test_nonblock_futile_poll_ends)
+{
+    static const char *const engine[2] = { "threads", "fibers" };
+    static const char *const want[2] = {
+        "P0: hr_test: polled 1048576 times in a row for a message from any processor with tag "
+        "7 (the other processor has finished and none is queued): a loop that cannot end",
+        "P0: hr_iprobe: polled 1048576 times in a row for a message from P1 with tag 0 (it has "
+        "finished and none is queued): a loop that cannot end" };
+    for (int e = 0; e < 2; e++)
+        for (int kind = 0; kind < 3; kind++) {
+            hr_machine_config cfg = hr_test_config(2, NULL);
+            cfg.engine = engine[e];
+            hr_run_result res;
+            hr_test_run(&cfg, body_futile_poll, &kind, &res);
+            if (kind == 2) {
+                ck_assert_msg(res.status == HR_OK, "%s", res.report);
+                continue;
+            }
+            ck_assert_int_eq(res.status, HR_EFAIL);
+            ck_assert_msg(strstr(res.report, want[kind]) != NULL, "%s", res.report);
+            /* Poll k, each 1 ns, is at k ns; from 88 us on (P1 finished at 0, plus tau) none
+             * can succeed, and the 2^20-th of those fails before its own nanosecond: the
+             * same model time on both engines. */
+            ck_assert_double_eq_tol(res.model_time_s, 88e-6 + 1048575e-9, 1e-12);
+        }
+}
+END_TEST
+
 START_TEST(test_nonblock_deadlock_and_misuse)
 {
     hr_run_result res;
@@ -476,6 +529,7 @@ Suite *hr_nonblock_suite(void)
     tcase_add_test(tc, test_nonblock_sync_send_test);
     tcase_add_test(tc, test_nonblock_waitall_exchange);
     tcase_add_test(tc, test_nonblock_any_order_deterministic);
+    tcase_add_test(tc, test_nonblock_futile_poll_ends);
     tcase_add_test(tc, test_nonblock_deadlock_and_misuse);
     tcase_add_test(tc, test_nonblock_pending_sync_send_at_return);
     tcase_add_test(tc, test_nonblock_sendrecv_and_waitall_deadlock);

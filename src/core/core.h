@@ -276,6 +276,10 @@ struct hr_proc {
     hr_msg          *copy_free;   /* records of small copied messages it took, for its sends */
     int              ncopy_free;
     int              nrequests;   /* requests not yet completed */
+    uint32_t         futile;      /* failed polls in a row for a message that cannot come (p2p.c,
+                                   * poll_failed) */
+    hr_time          futile_from; /* from ANY: the clock from which every other processor has
+                                   * finished by tau before; HR_TIME_INF until all have */
     hr_msg          *refs;        /* REF messages posted since the last hr__coll_complete, and
                                      LEND messages since the last hr__view_end */
     int             *views;       /* sources of the blocks it views now (views_cap slots) */

@@ -752,6 +752,83 @@ static int bounded_ready(hr_proc *p, void *ctx)
     }
 }
 
+/* Polls in a row for a message that cannot come before the run fails (poll_failed). */
+#define HR_FUTILE_POLLS (1u << 20)
+
+/* Can a message from src (HR_ANY: any other processor) with tag still come to p, which polls
+ * for it at its clock t? Not once every processor that could send it finished by t - tau (its
+ * last clock plus tau is not past t) and none is in p's mailbox. The same in every schedule: a
+ * sender still running with its clock plus tau not past t holds the poll's wait (nothing_by)
+ * until it publishes a later clock or finishes, so one that finished by then is seen finished. */
+static int may_come(hr_proc *p, int src, int tag)
+{
+    hr_machine *m = p->m;
+    hr_time t = p->clock, tau = m->cost.tau;
+    if (src == p->id)
+        return 1;
+    if (src != HR_ANY) {
+        const hr_proc *q = &m->procs[src];
+        if (atomic_load_explicit(&q->state, memory_order_acquire) != HR_PROC_DONE ||
+            hr__tadd(q->clock, tau) > t)
+            return 1;
+    } else {
+        if (atomic_load(&m->live) > 1)
+            return 1;
+        if (p->futile_from == HR_TIME_INF) {   /* all others done: their clocks are final */
+            hr_time last = 0;
+            for (int i = 0; i < m->p; i++)
+                if (i != p->id && m->procs[i].clock > last)
+                    last = m->procs[i].clock;
+            p->futile_from = hr__tadd(last, tau);
+        }
+        if (p->futile_from > t)
+            return 1;
+    }
+    drain_all(p);
+    hr_msg *prev;
+    if (src != HR_ANY)
+        return hr__mbox_find(&p->box, src, tag, &prev) != NULL;
+    for (int i = 0; i < p->box.nactive; i++)
+        if (hr__mbox_find_at(&p->box, i, tag, &prev) != NULL)
+            return 1;
+    return 0;
+}
+
+/* "from P3 with tag 7", "from any processor with any tag". */
+static void poll_what(const hr_proc *p, int src, int tag, char *buf, size_t len)
+{
+    char s[32], t[32];
+    if (src == HR_ANY)
+        snprintf(s, sizeof s, "any processor");
+    else
+        snprintf(s, sizeof s, "P%d", src);
+    if (tag == HR_ANY_TAG)
+        snprintf(t, sizeof t, "any tag");
+    else
+        snprintf(t, sizeof t, "tag %d", tag);
+    snprintf(buf, len, "from %s with %s (%s finished and none is queued)", s, t,
+             src == HR_ANY ? (p->m->p > 2 ? "every other processor has" : "the other processor has")
+                           : "it has");
+}
+
+static void poll_cost(hr_proc *p);
+
+/* A test or probe for a message from src with tag found none. A loop of them that waits for a
+ * message nobody can send any more would run for ever, each poll a nanosecond of model time:
+ * after HR_FUTILE_POLLS of them in a row, the run fails and says so, as a deadlock would. */
+static void poll_failed(hr_proc *p, int src, int tag, const char *call)
+{
+    if (may_come(p, src, tag)) {
+        p->futile = 0;
+    } else if (++p->futile == HR_FUTILE_POLLS) {
+        char what[160];
+        poll_what(p, src, tag, what, sizeof what);
+        hr_fail(p, "%s: polled %u times in a row for a message %s: a loop that cannot end",
+                call, HR_FUTILE_POLLS, what);
+    }
+    poll_cost(p);
+}
+
 /* A failed test or probe: the overhead, at least 1 ns, so that a loop of them advances. */
 static void poll_cost(hr_proc *p)
 {
@@ -1059,7 +1136,12 @@ int hr__eng_test(hr_proc *p, hr_request **req, hr_status *st)
     hr_request *r = *req;
     int done = r->is_recv ? test_recv(p, r) : r->msg == NULL || test_send(p, r);
     if (!done) {
-        poll_cost(p);
+        if (r->is_recv) {
+            poll_failed(p, r->src, r->tag, "hr_test");
+        } else {
+            p->futile = 0;
+            poll_cost(p);
+        }
         return 0;
     }
     hr__eng_wait(p, req, st, "hr_test");
@@ -1073,9 +1155,10 @@ int hr__eng_iprobe(hr_proc *p, int src, int tag, hr_status *st)
     hr_wait_desc d = { HR_WAIT_RECV, src, tag, 0, "hr_iprobe", 0 };
     hr__wait(p, &d, bounded_ready, &c);
     if (c.none) {
-        poll_cost(p);
+        poll_failed(p, src, tag, "hr_iprobe");
         return 0;
     }
+    p->futile = 0;
     if (st != NULL)
         *st = (hr_status){ c.msg->src, c.msg->tag, c.msg->len };
     return 1;

@@ -113,6 +113,8 @@ void hr__proc_reset(hr_proc *p)
     p->coll_batch = 0;
     atomic_store(&p->batch_serial, 0);
     p->nrequests = 0;
+    p->futile = 0;
+    p->futile_from = HR_TIME_INF;
     while (p->rma_head != NULL) {
         hr_rma *next = p->rma_head->next;
         free(p->rma_head);
