@@ -50,7 +50,7 @@ typedef struct hr_cost {
     double compute_unit;  /* s per hr_compute unit */
     int    measured;      /* nonzero: charge the thread's CPU time instead of hr_compute units */
 } hr_cost;
-/* The machine's discipline: "async", "sync", "fifo", "priority", "arbitrary" or "ocpc". */
+/* The machine's discipline: "async", "sync", "eager", "fifo", "priority", "arbitrary" or "ocpc". */
 const char *hr_discipline(const hr_proc *p);
 /* Its cost parameters (with compute = measured, measured is 1 and compute_unit unused). */
 hr_cost  hr_costs(const hr_proc *p);
@@ -99,7 +99,8 @@ void hr_compute(hr_proc *p, double units);
 /* ---- point to point -------------------------------------------------------------------------- */
 /* Send bytes [buf, buf+len) to processor dest with a tag >= 0. Under discipline async the data is
  * copied and the call returns at once (or blocks while the receiver's buffer is full); under sync it
- * returns when dest has received it (rendezvous). dest may be the caller itself. */
+ * returns when dest has received it (rendezvous); under eager it is copied up to the machine's
+ * eager_limit bytes and rendezvous above. dest may be the caller itself. */
 void   hr_send(hr_proc *p, int dest, int tag, const void *buf, size_t len);
 /* Receive one message from src (or HR_ANY) with tag (or HR_ANY_TAG) into buf of cap bytes; blocks
  * until one is there. Messages from one source arrive in the order sent; from HR_ANY they come in
@@ -146,7 +147,8 @@ void   hr_waitall(hr_proc *p, int n, hr_request **reqs, hr_status *st);
 /* Is *req done by the caller's model clock? 1: it is completed as hr_wait would (at no further
  * wait) and *req set to NULL; 0: not yet, and the call costs the overhead (at least 1 ns, so that
  * a loop of tests advances the clock). Decided in model time: the call may wait, in real time,
- * until the other processors' clocks show whether the message can be in by then. */
+ * until the other processors' clocks show whether the message can be in by then. A loop of tests
+ * for a message nobody sends never ends (no deadlock is reported, as it is for hr_wait). */
 int    hr_test(hr_proc *p, hr_request **req, hr_status *st);
 /* Has a matching message arrived by the caller's model clock (a rendezvous: its envelope, at
  * issue + latency)? 1 with st filled (may be NULL), and no cost; 0 at the cost of a failed

@@ -8,7 +8,8 @@
  *         return hremu_main(argc, argv);
  *     }
  *
- * Link with `pkg-config --static --libs hremu`: the command needs libinih besides the library.
+ * Link with `pkg-config --libs hremu` (hremu.pc names libinih, which the command needs besides the
+ * library; --static is not needed).
  */
 #ifndef HREMU_MAIN_H
 #define HREMU_MAIN_H
