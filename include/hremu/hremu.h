@@ -148,7 +148,8 @@ void   hr_waitall(hr_proc *p, int n, hr_request **reqs, hr_status *st);
  * wait) and *req set to NULL; 0: not yet, and the call costs the overhead (at least 1 ns, so that
  * a loop of tests advances the clock). Decided in model time: the call may wait, in real time,
  * until the other processors' clocks show whether the message can be in by then. A loop of tests
- * for a message nobody sends never ends (no deadlock is reported, as it is for hr_wait). */
+ * for a message nobody can send any more (its senders have returned) fails the run at its
+ * 2^20-th test in a row (docs/api.md, "Requests"), where hr_wait would report a deadlock. */
 int    hr_test(hr_proc *p, hr_request **req, hr_status *st);
 /* Has a matching message arrived by the caller's model clock (a rendezvous: its envelope, at
  * issue + latency)? 1 with st filled (may be NULL), and no cost; 0 at the cost of a failed
