@@ -1,6 +1,7 @@
 /* check_util.c: error texts, tracked allocation, machine configuration checks, memory rules. */
 #include "hr_test.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/alloc.h"
@@ -92,6 +93,83 @@ START_TEST(test_util_machine_config_checks)
 }
 END_TEST
 
+/* A pointer that is not a live block of this hr_alloc is refused, and nothing changes. */
+START_TEST(test_util_alloc_free_refuses_foreign_pointers)
+{
+    hr_alloc a = { 0 }, b = { 0 };
+    char *x = hr__alloc(&a, 100), *big = hr__alloc(&a, 1u << 20), *y = hr__alloc(&b, 40);
+    max_align_t stack[4] = { 0 };
+    char *plain = malloc(64);
+    ck_assert_ptr_nonnull(plain);
+    ck_assert_int_eq(hr__alloc_free(&a, &stack[2]), HR_EINVAL);
+    ck_assert_int_eq(hr__alloc_free(&a, x + 1), HR_EINVAL);   /* inside a block, misaligned */
+    ck_assert_int_eq(hr__alloc_free(&a, y), HR_EINVAL);       /* b's */
+    ck_assert_int_eq(hr__alloc_free(&a, plain), HR_EINVAL);
+    ck_assert_uint_eq(a.live, 100 + (1u << 20));
+    ck_assert_int_eq(hr__alloc_free(&a, big), HR_OK);
+    ck_assert_int_eq(hr__alloc_free(&a, big), HR_EINVAL);     /* twice: it is in the cache now */
+    ck_assert_int_eq(hr__alloc_free(&a, x), HR_OK);
+    ck_assert_ptr_null(a.head);
+    ck_assert_uint_eq(a.live, 0);
+    ck_assert_int_eq(hr__alloc_free(&b, y), HR_OK);
+    free(plain);
+    hr__alloc_free_all(&a);
+    hr__alloc_free_all(&b);
+}
+END_TEST
+
+/* hr_free of what P1's hr_malloc did not give it: a stack array, a block freed already,
+ * P0's block (sent over as a pointer value). */
+enum { BAD_FREE_STACK, BAD_FREE_TWICE, BAD_FREE_OTHERS, BAD_FREE_NONE };
+
+static void body_bad_free(hr_proc *p, void *arg)
+{
+    int what = *(int *)arg;
+    max_align_t stack[4] = { 0 };
+    char *mine = hr_malloc(p, 100);
+    if (what == BAD_FREE_OTHERS) {
+        if (hr_pid(p) == 0) {
+            hr_send(p, 1, 0, &mine, sizeof mine);
+            return;
+        }
+        char *theirs = NULL;
+        hr_recv(p, 0, 0, &theirs, sizeof theirs, NULL);
+        hr_free(p, theirs);
+    }
+    hr_free(p, mine);
+    if (hr_pid(p) == 1 && what == BAD_FREE_STACK)
+        hr_free(p, &stack[1]);
+    if (hr_pid(p) == 1 && what == BAD_FREE_TWICE)
+        hr_free(p, mine);
+}
+
+START_TEST(test_util_free_of_a_foreign_pointer_is_misuse)
+{
+    static const char *engines[] = { "threads", "fibers" };
+    for (int e = 0; e < 2; e++) {
+        hr_machine_config cfg = hr_test_config(2, NULL);
+        cfg.engine = engines[e];
+        hr_machine *m = NULL;
+        const char *why = NULL;
+        ck_assert_msg(hr_machine_create(&cfg, &m, &why) == HR_OK, "create: %s", why ? why : "?");
+        for (int what = BAD_FREE_STACK; what <= BAD_FREE_NONE; what++) {
+            hr_run_result res;
+            ck_assert_int_eq(hr_machine_run(m, body_bad_free, &what, &res), HR_OK);
+            if (what == BAD_FREE_NONE) {   /* the machine still runs after each misuse */
+                ck_assert_msg(res.status == HR_OK, "%s: %s", engines[e], res.report);
+                continue;
+            }
+            ck_assert_msg(res.status == HR_EMISUSE, "%s, case %d: status %d, report: %s",
+                          engines[e], what, res.status, res.report);
+            ck_assert_str_eq(res.report, "P1: misuse: hr_free: the pointer is not a live block "
+                                         "hr_malloc gave P1 (freed already, another processor's, "
+                                         "or not from hr_malloc)\n");
+        }
+        hr_machine_destroy(m);
+    }
+}
+END_TEST
+
 /* Memory of a failed run is reclaimed (LeakSanitizer checks), and hr_now, hr_seed report. */
 static void body_alloc_then_fail(hr_proc *p, void *arg)
 {
@@ -125,6 +203,8 @@ Suite *hr_util_suite(void)
     tcase_add_test(tc, test_util_alloc_recycles_large_blocks);
     tcase_add_test(tc, test_util_machine_config_checks);
     tcase_add_test(tc, test_util_failed_run_reclaims_memory);
+    tcase_add_test(tc, test_util_alloc_free_refuses_foreign_pointers);
+    tcase_add_test(tc, test_util_free_of_a_foreign_pointer_is_misuse);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -80,7 +80,9 @@ double   hr_rand_unit(hr_proc *p);                  /* uniform in [0, 1) */
 /* ---- memory: private to the processor, reclaimed when the next run starts ------------------ */
 void *hr_malloc(hr_proc *p, size_t bytes);   /* fails the run (hr_fail) when memory runs out */
 void *hr_calloc(hr_proc *p, size_t n, size_t size);
-void  hr_free(hr_proc *p, void *ptr);        /* NULL is fine; only memory from this proc */
+/* NULL is fine; only a live block from this proc's hr_malloc or hr_calloc: any other pointer
+ * (freed already, another processor's, from malloc, on the stack) fails the run as misuse. */
+void  hr_free(hr_proc *p, void *ptr);
 
 /* ---- failure -------------------------------------------------------------------------------- */
 /* End this processor's part of the run, failed, with a message for the report. Does not return.

@@ -38,7 +38,12 @@ void *hr_calloc(hr_proc *p, size_t n, size_t size)
     return ptr;
 }
 
-void hr_free(hr_proc *p, void *ptr) { hr__alloc_free(&hr__eng_head(p)->mem, ptr); }
+void hr_free(hr_proc *p, void *ptr)
+{
+    if (hr__alloc_free(&hr__eng_head(p)->mem, ptr) != HR_OK)
+        hr__misuse(p, "hr_free: the pointer is not a live block hr_malloc gave P%d (freed "
+                   "already, another processor's, or not from hr_malloc)", hr_pid(p));
+}
 
 const char *hr_topology_shape(const hr_proc *p)
 {

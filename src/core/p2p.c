@@ -1066,7 +1066,7 @@ static void finish_send(hr_proc *p, hr_request *r, const char *call)
 {
     sync_finish(p, r->msg, call);
     r->msg = NULL;
-    hr__alloc_free(&p->mem, r->buf);
+    HR_ASSERT(hr__alloc_free(&p->mem, r->buf) == HR_OK);
     r->buf = NULL;
 }
 
@@ -1251,7 +1251,7 @@ static void add_view(hr_proc *p, int src)
             hr_fail(p, "out of memory for a view");
         if (p->nviews > 0)
             memcpy(v, p->views, (size_t)p->nviews * sizeof *v);
-        hr__alloc_free(&p->mem, p->views);
+        HR_ASSERT(hr__alloc_free(&p->mem, p->views) == HR_OK);
         p->views = v;
         p->views_cap = cap;
     }

@@ -26,7 +26,10 @@ typedef struct hr_alloc {
 } hr_alloc;
 
 void *hr__alloc(hr_alloc *a, size_t bytes);   /* NULL when memory runs out */
-void  hr__alloc_free(hr_alloc *a, void *ptr); /* NULL is fine; large blocks go to the cache */
+/* Free ptr, a live block of a, or NULL; large blocks go to the cache. HR_OK, or HR_EINVAL (and
+ * nothing changes) when ptr is not a live block of a: freed already, another hr_alloc's, or not
+ * from hr__alloc at all. */
+int   hr__alloc_free(hr_alloc *a, void *ptr);
 /* End of a run: large live blocks go to the cache, the rest (and the unused cache) are freed. */
 void  hr__alloc_recycle(hr_alloc *a);
 /* Free everything, cache included. */
