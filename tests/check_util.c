@@ -170,6 +170,31 @@ START_TEST(test_util_free_of_a_foreign_pointer_is_misuse)
 }
 END_TEST
 
+static void body_nothing(hr_proc *p, void *arg)
+{
+    (void)p;
+    (void)arg;
+}
+
+/* NULL for the machine, the function or the result: HR_EINVAL, no crash, no change. */
+START_TEST(test_util_machine_run_refuses_null)
+{
+    hr_machine_config cfg = hr_test_config(2, NULL);
+    hr_machine *m = NULL;
+    const char *why = NULL;
+    ck_assert_msg(hr_machine_create(&cfg, &m, &why) == HR_OK, "create: %s", why ? why : "?");
+    hr_run_result res;
+    memset(&res, 0x5a, sizeof res);
+    ck_assert_int_eq(hr_machine_run(NULL, body_nothing, NULL, &res), HR_EINVAL);
+    ck_assert_int_eq(hr_machine_run(m, NULL, NULL, &res), HR_EINVAL);
+    ck_assert_int_eq(hr_machine_run(m, body_nothing, NULL, NULL), HR_EINVAL);
+    ck_assert_uint_eq(((unsigned char *)&res)[0], 0x5a);
+    ck_assert_int_eq(hr_machine_run(m, body_nothing, NULL, &res), HR_OK);
+    ck_assert_int_eq(res.status, HR_OK);
+    hr_machine_destroy(m);
+}
+END_TEST
+
 /* Memory of a failed run is reclaimed (LeakSanitizer checks), and hr_now, hr_seed report. */
 static void body_alloc_then_fail(hr_proc *p, void *arg)
 {
@@ -205,6 +230,7 @@ Suite *hr_util_suite(void)
     tcase_add_test(tc, test_util_failed_run_reclaims_memory);
     tcase_add_test(tc, test_util_alloc_free_refuses_foreign_pointers);
     tcase_add_test(tc, test_util_free_of_a_foreign_pointer_is_misuse);
+    tcase_add_test(tc, test_util_machine_run_refuses_null);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -106,7 +106,8 @@ int  hr_machine_carriers(const hr_machine_config *cfg);
 int  hr_machine_create(const hr_machine_config *cfg, hr_machine **out, const char **why);
 /* Run fn(proc, arg) on every processor and wait for all. Memory that procs took with hr_malloc in
  * the previous run is freed first; this run's stays readable until the next run or destroy.
- * Returns HR_OK or HR_ESYS; the run's own outcome is res->status. Machine thread only. */
+ * Returns HR_OK or HR_ESYS; the run's own outcome is res->status. If m, fn or res is NULL, nothing
+ * runs or changes and the call returns HR_EINVAL. Machine thread only. */
 int  hr_machine_run(hr_machine *m, void (*fn)(hr_proc *, void *), void *arg, hr_run_result *res);
 void hr_machine_destroy(hr_machine *m);
 

@@ -328,6 +328,8 @@ static void collect(hr_machine *m, hr_run_result *res)
 
 int hr_machine_run(hr_machine *m, void (*fn)(hr_proc *, void *), void *arg, hr_run_result *res)
 {
+    if (m == NULL || fn == NULL || res == NULL)
+        return HR_EINVAL;
     memset(res, 0, sizeof *res);
     reset_procs(m, m->p);
     hr__clocks_reset(&m->clocks, m);

@@ -403,6 +403,8 @@ static void settle(hr_proc *p)
 
 int hr_machine_run(hr_machine *m, void (*fn)(hr_proc *, void *), void *arg, hr_run_result *res)
 {
+    if (m == NULL || fn == NULL || res == NULL)
+        return HR_EINVAL;
     memset(res, 0, sizeof *res);
     hr_proc *p = &m->proc;
     m->run++;
