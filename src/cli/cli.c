@@ -266,10 +266,19 @@ static int pick_columns(hr_report *rep, const hr_options *o, const hr_sweep_plan
     return HR_EXIT_OK;
 }
 
-/* --trace-limit and --trace-sample, checked. HR_EXIT_OK, or HR_EXIT_USAGE said. */
+/* --trace-limit and --trace-sample, checked (they, and --trace-wall, only with --trace).
+ * HR_EXIT_OK, or HR_EXIT_USAGE said. */
 static int trace_options(const hr_options *o, size_t *limit, int *sample)
 {
     *limit = 1000000;
+    const char *alone = o->trace != NULL   ? NULL
+                      : o->trace_limit     ? "--trace-limit"
+                      : o->trace_sample    ? "--trace-sample"
+                      : o->trace_wall      ? "--trace-wall"
+                                           : NULL;
+    if (alone != NULL)
+        return hr__usage_error("%s shapes the trace, and there is none: give --trace FILE too",
+                               alone);
     if (o->trace_limit != NULL) {
         char *end;
         errno = 0;

@@ -244,6 +244,10 @@ static void choose_engine(hr_point *pt)
         threads.engine = "threads";
         fibers = hr__procs_bytes(&threads) > have;
     }
+    /* Measured computation is a thread's CPU time: fibers cannot give it, threads can (up to
+     * their cap; above it the row is refused with that reason). */
+    if (pt->machine.cost.measured && pt->machine.procs <= HR_MAX_THREADS)
+        fibers = 0;
     pt->machine.engine = fibers && strcmp(hr__world()->engine, "threads") == 0 ? "fibers"
                                                                                : "threads";
 }
@@ -627,7 +631,7 @@ static int set_declared(hr_point *pt, const char *name, const char *item, char *
         }
     }
     if (!(d >= k->min && d <= k->max)) {
-        snprintf(why, len, "must be %g .. %g", k->min, k->max);
+        snprintf(why, len, "must be %.15g .. %.15g", k->min, k->max);
         return HR_ERANGE;
     }
     v->num = d;
@@ -1118,7 +1122,7 @@ static int read_param(const hr_point *pt, const hr_param_spec *s, const char *it
         uint64_t u;
         int err = hr__expr_eval(item, &v, &u, why, len);
         if (err < 0 && s->choices != NULL)
-            snprintf(why, len, "expected one of: %s (or %g .. %g)", s->choices, s->min, s->max);
+            snprintf(why, len, "expected one of: %s (or %.15g .. %.15g)", s->choices, s->min, s->max);
         if (err < 0)
             return err;
         d = (double)u;
@@ -1128,7 +1132,7 @@ static int read_param(const hr_point *pt, const hr_param_spec *s, const char *it
         return HR_EINVAL;
     }
     if (!(d >= s->min && d <= s->max)) {
-        snprintf(why, len, "must be %g .. %g", s->min, s->max);
+        snprintf(why, len, "must be %.15g .. %.15g", s->min, s->max);
         return HR_ERANGE;
     }
     *out = d;

@@ -61,7 +61,8 @@ static const hr_option options[] = {
              "\\-\\-trace, \\-\\-schedule, \\-\\-rounds, \\-\\-html, \\-\\-regions) is written\n"
              "to a temporary file beside it and renamed onto its name when the run ends with\n"
              "status 0 or 1; a usage or write error leaves the old files as they were. Two\n"
-             "outputs on one file are refused.\n" },
+             "outputs on one file are refused, and so is an output onto a file the run reads\n"
+             "(its config, a relation, a matrix or a cost file).\n" },
     { .name = "--trace", .kind = HR_OPT_VALUE, .at = offsetof(hr_options, trace),
       .arg = "FILE", .usage = "FILE|-", .forms = HR_FORM_RUN,
       .help = "write what each row's first run did, every send, receive,\n"
@@ -248,6 +249,55 @@ static const hr_option *match(int argc, char **argv, int *i, const char **value)
     return NULL;
 }
 
+/* Was opt given? */
+static int given(const hr_options *o, const hr_option *opt)
+{
+    const char *field = (const char *)o + opt->at;
+    switch (opt->kind) {
+    case HR_OPT_FLAG: return *(const int *)(const void *)field != 0;
+    case HR_OPT_LIST: return ((const hr_option_list *)(const void *)field)->n > 0;
+    default:          return *(const char *const *)(const void *)field != NULL;
+    }
+}
+
+/* Every option given, and the config, belong to the one form of the command that the first
+ * option of a form of its own (--list, --calibrate, --topology) chose, else to a run; --help
+ * takes anything. --procs without --topology is cli.c's to say. */
+static int one_form(const hr_options *o)
+{
+    if (o->help)
+        return HR_EXIT_OK;
+    unsigned form = HR_FORM_RUN;
+    const hr_option *lead = NULL;
+    for (const hr_option *opt = options; opt->name != NULL && lead == NULL; opt++)
+        if (given(o, opt) && (opt->forms == 0 || opt->forms == HR_FORM_ALONE)) {
+            form = HR_FORM_ALONE;
+            lead = opt;
+        }
+    for (const hr_option *opt = options; opt->name != NULL && lead == NULL; opt++)
+        if (given(o, opt) && (opt->forms & (HR_FORM_CALIBRATE | HR_FORM_TOPOLOGY_MODE)) &&
+            !(opt->forms & HR_FORM_RUN)) {
+            form = opt->forms & HR_FORM_CALIBRATE ? HR_FORM_CALIBRATE
+                                                  : HR_FORM_TOPOLOGY | HR_FORM_TOPOLOGY_MODE;
+            lead = opt;
+        }
+    char msg[160];
+    if (lead != NULL && o->config != NULL) {
+        snprintf(msg, sizeof msg, "%s takes no config file ('%.80s')", lead->name, o->config);
+        return hr__usage_error("%s", msg);
+    }
+    for (const hr_option *opt = options; opt->name != NULL; opt++) {
+        if (opt == lead || !given(o, opt) || (form != HR_FORM_ALONE && (opt->forms & form)))
+            continue;
+        if (form == HR_FORM_RUN && (opt->forms & HR_FORM_TOPOLOGY))
+            continue;
+        snprintf(msg, sizeof msg, "%s does not go with %s", opt->name,
+                 lead != NULL ? lead->name : "a run (give it a config, or none)");
+        return hr__usage_error("%s", msg);
+    }
+    return HR_EXIT_OK;
+}
+
 int hr__options_parse(int argc, char **argv, hr_options *o)
 {
     int only_files = 0;
@@ -282,7 +332,7 @@ int hr__options_parse(int argc, char **argv, hr_options *o)
             *(const char **)(void *)field = v;
         }
     }
-    return HR_EXIT_OK;
+    return one_form(o);
 }
 
 /* ---- the usage line and --help ------------------------------------------------------------- */

@@ -147,6 +147,10 @@ int hr__outputs_open(hr_outputs *s, const char *opt, const char *path, FILE **f,
                      size_t len)
 {
     *f = NULL;
+    if (path[0] == '\0') {
+        snprintf(why, len, "%s takes a file name (or -), not an empty one", opt);
+        return -1;
+    }
     if (s->n == HR_OUTPUTS_MAX) {
         snprintf(why, len, "%s %s: too many outputs", opt, path);
         return -1;

@@ -445,6 +445,11 @@ int hr__report_pick(hr_report *r, const char *list, int aggregate, const hr_repo
                 w += (size_t)snprintf(why + w, whylen - w, "%s %s", i ? "," : "", all[i].name);
             return HR_EINVAL;
         }
+        for (int k = 0; k < r->nsel; k++)
+            if (r->sel[k] == found) {
+                snprintf(why, whylen, "--columns: %s is listed twice", all[found].name);
+                return HR_EINVAL;
+            }
         r->sel[r->nsel++] = found;
         at += len + (at[len] == ',');
     }
