@@ -159,6 +159,16 @@ START_TEST(test_config_bom_crlf)
 }
 END_TEST
 
+/* Lines that end in a lone carriage return (old Mac files) are one line to libinih: refused
+ * with the reason, not as text after a section header. */
+START_TEST(test_config_lone_cr)
+{
+    refused("[machine]\rprocs = 4\r[run]\ralgorithms = hrel.direct\r", HR_EINVAL,
+            "t.ini:1: a carriage return inside the line (old Mac line ends?): end lines with "
+            "a newline");
+}
+END_TEST
+
 START_TEST(test_config_sweep_shape)
 {
     hr_config *c = load_ok(DATA "good_sweep.ini");
@@ -706,6 +716,7 @@ Suite *hr_config_suite(void)
     tcase_add_test(tc, test_config_defaults);
     tcase_add_test(tc, test_config_sort_workload);
     tcase_add_test(tc, test_config_bom_crlf);
+    tcase_add_test(tc, test_config_lone_cr);
     tcase_add_test(tc, test_config_sweep_shape);
     tcase_add_loop_test(tc, test_config_bad_files, 0,
                         (int)(sizeof bad_files / sizeof bad_files[0]));

@@ -123,6 +123,23 @@ void hr__config_locate(const hr_config *c, const char *section, char *buf, size_
         snprintf(buf, len, "%s", c->name);
 }
 
+void hr__config_locate_said(const hr_config *c, const char *section, const char *msg,
+                            char *buf, size_t len)
+{
+    char key[64];
+    size_t n = msg != NULL ? strspn(msg, "abcdefghijklmnopqrstuvwxyz_") : 0;
+    const hr_config_entry *e = NULL;
+    if (n > 0 && n < sizeof key) {
+        memcpy(key, msg, n);
+        key[n] = '\0';
+        e = hr__config_find(c, section, key);
+    }
+    if (e != NULL)
+        snprintf(buf, len, "%s", e->where);
+    else
+        hr__config_locate(c, section, buf, len);
+}
+
 int hr__config_each_input(const hr_config *c,
                           int (*fn)(void *arg, const char *what, const char *path), void *arg)
 {
@@ -331,6 +348,10 @@ static int inspect_line(parse_state *ps)
     size_t n = nl ? (size_t)(nl - s) : left;
     if (memchr(s, '\0', n) != NULL)
         return parse_fail(ps, HR_EINVAL, "NUL byte in the line");
+    const char *cr = memchr(s, '\r', n);
+    if (cr != NULL && (size_t)(cr - s) + 1 < n)   /* CRLF is fine; a CR inside a line is not */
+        return parse_fail(ps, HR_EINVAL, "a carriage return inside the line (old Mac line ends?): "
+                          "end lines with a newline");
     if (n >= HR_CONFIG_MAX_LINE)
         return parse_fail(ps, HR_EINVAL, "line longer than %d bytes", HR_CONFIG_MAX_LINE - 1);
     if (ps->line == 1 && n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0) {

@@ -113,6 +113,10 @@ void hr__config_free(hr_config *c);     /* NULL is fine */
 /* ---- enquiry --------------------------------------------------------------------------------- */
 /* Write "FILE:LINE" for the header of section (or "FILE" if the file has none) into buf. */
 void   hr__config_locate(const hr_config *c, const char *section, char *buf, size_t len);
+/* The same for what a message names: the place that set section.KEY, KEY the message's first
+ * word ("tau must be ..."), if it is a key that was set; else the section's header. */
+void   hr__config_locate_said(const hr_config *c, const char *section, const char *msg,
+                              char *buf, size_t len);
 /* The files a run of c reads: fn(arg, what, path) for the config itself (what: "the config",
  * path its name as loaded) and for every "file:PATH" value of any key (what: the key's name),
  * each path as its reader opens it. Stops at, and returns, the first nonzero fn returns; else

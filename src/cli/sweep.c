@@ -770,7 +770,7 @@ static int machine_level(sweep *s)
                      : hr_machine_create(&s->pt.machine, &s->m, &why);
         if (err < 0) {
             hr_config_error bad;
-            hr__config_locate(c, "machine", where, sizeof where);
+            hr__config_locate_said(c, "machine", why, where, sizeof where);
             hr__config_fail(&bad, err, where, "machine of procs = %d, topology %s, "
                             "discipline %s: %s", s->pt.machine.procs,
                             s->pt.machine.topology, s->pt.machine.discipline,

@@ -1074,6 +1074,12 @@ expect_rc 0 "engine = auto"
 [ "$(tr '\n' ' ' <"$TMP/err")" = "hremu: engine = auto: threads for procs = 16 hremu: engine = auto: fibers for procs = $P_AUTO " ] &&
     ok || bad "engine = auto says: $(cat "$TMP/err")"
 
+# A machine the library refuses for one key's figure names the place that set the key.
+run configs/teaching/contention.ini --set machine.tau=1e-20
+expect_rc 2 "tau below a picosecond"
+expect_err "hremu: --set machine.tau: machine of procs = 8, topology complete, discipline async: tau must be at least one picosecond" \
+    "tau below a picosecond: where"
+
 # A bad point late in a sweep stops everything before the first row runs.
 run --set machine.procs=2,4,5000 --format csv
 expect_rc 2 "bad sweep point"
