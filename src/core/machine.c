@@ -72,6 +72,27 @@ static const char *cost_model_misfit(const hr_machine *m, const hr_machine_confi
 
 /* Check cfg into m: discipline, cost, and the topology instance m->net (the caller destroys it,
  * also on failure). NULL, or the reason. */
+/* "unknown WHAT 'name' (WHATs: a, b, c)" in buf, from the table that name_at(i) walks. */
+static const char *named_list(char *buf, size_t len, const char *what, const char *name,
+                              const char *(*name_at)(int i, const char **summary))
+{
+    size_t used = (size_t)snprintf(buf, len, "unknown %s '%.40s' (%ss:", what, name, what);
+    const char *n;
+    for (int i = 0; (n = name_at(i, NULL)) != NULL && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s %s", i ? "," : "", n);
+    if (used < len)
+        snprintf(buf + used, len - used, ")");
+    return buf;
+}
+
+static const char *cost_model_name(int i, const char **summary)
+{
+    const hr_cost_model *cm = hr__cost_model_at(i);
+    if (summary != NULL)
+        *summary = NULL;
+    return cm != NULL ? cm->name : NULL;
+}
+
 static const char *check_config(const hr_machine_config *cfg, hr_machine *m)
 {
     const char *why = NULL;
@@ -80,7 +101,10 @@ static const char *check_config(const hr_machine_config *cfg, hr_machine *m)
         return "procs must be between 1 and 1048576 (or 0: the topology's shape decides)";
     m->disc = hr__discipline_find(cfg->discipline ? cfg->discipline : "async");
     if (m->disc == NULL)
-        return "unknown discipline";
+        return named_list(why_buf, sizeof why_buf, "discipline", cfg->discipline,
+                          hr_discipline_name);
+    if (cfg->eager_limit != 0 && !(m->disc->traits & HR_DISC_EAGER))
+        return "eager_limit applies to discipline eager only";
     if (cfg->engine == NULL || strcmp(cfg->engine, "threads") == 0)
         m->exec = &hr__exec_threads;
     else if (strcmp(cfg->engine, "fibers") == 0)
@@ -96,7 +120,8 @@ static const char *check_config(const hr_machine_config *cfg, hr_machine *m)
     if (hr__cost_convert(&cfg->cost, &m->cost, &why) != HR_OK)
         return why;
     if ((m->cm = hr__cost_model_find(cfg->cost_model)) == NULL)
-        return "unknown cost model";
+        return named_list(why_buf, sizeof why_buf, "cost model", cfg->cost_model,
+                          cost_model_name);
     m->cost.tau = m->cm->lead(&m->cost);     /* the lookahead and the complete graph's latency */
     if (cfg->buffer != 0 && !(m->disc->traits & HR_DISC_BUFFERED))
         return "a receive buffer capacity applies to discipline async only";
