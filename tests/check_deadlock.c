@@ -273,6 +273,11 @@ START_TEST(test_deadlock_misuse_and_identical_failures)
         ck_assert_str_eq(res.report, "P0, P2, P4 and 59 more processors: the same reason\n"
                                      "P1 and P3: odd one out\n");
     }
+    /* Four alike: one more processor, in the singular. */
+    cfg = hr_test_config(6, NULL);
+    hr_test_run(&cfg, body_alike_fail, NULL, &res);
+    ck_assert_str_eq(res.report, "P0, P2, P4 and 1 more processor: the same reason\n"
+                                 "P1 and P3: odd one out\n");
 }
 END_TEST
 

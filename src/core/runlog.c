@@ -89,8 +89,8 @@ static void report_end(hr_machine *m)
             snprintf(line, sizeof line, "P%d, P%d and P%d: %s", g->ids[0], g->ids[1], g->ids[2],
                      g->text);
         else
-            snprintf(line, sizeof line, "P%d, P%d, P%d and %d more processors: %s", g->ids[0],
-                     g->ids[1], g->ids[2], g->count - 3, g->text);
+            snprintf(line, sizeof line, "P%d, P%d, P%d and %d more processor%s: %s", g->ids[0],
+                     g->ids[1], g->ids[2], g->count - 3, g->count == 4 ? "" : "s", g->text);
         report_append(m, line, strlen(line));
     }
     m->nrgroups = 0;
@@ -248,7 +248,8 @@ void hr__runlog_deadlock(hr_machine *m)
         }
     }
     if (live > shown)
-        hr__report(m, "... and %d more processors waiting\n", live - shown);
+        hr__report(m, "... and %d more processor%s waiting\n", live - shown,
+                   live - shown == 1 ? "" : "s");
     /* Those that returned from the algorithm: a barrier or a round waits for them forever. */
     int done = 0;
     for (int i = 0; i < m->p; i++)
