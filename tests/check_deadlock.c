@@ -257,6 +257,38 @@ static void body_alike_fail(hr_proc *p, void *arg)
     hr_fail(p, "the same reason");
 }
 
+/* P1 calls the API with P0's hr_proc, which P0 left where P1 can read it. */
+static void body_foreign_handle(hr_proc *p, void *arg)
+{
+    hr_proc **shared = arg;
+    int x = 1;
+    if (hr_pid(p) == 0) {
+        *shared = p;
+        hr_send(p, 1, 0, &x, sizeof x);    /* after the store: P1 reads it once this arrives */
+        hr_recv(p, 1, 0, &x, sizeof x, NULL);
+        return;
+    }
+    hr_recv(p, 0, 0, &x, sizeof x, NULL);
+    hr_send(*shared, 1, 0, &x, sizeof x);
+}
+
+START_TEST(test_deadlock_foreign_handle_is_misuse)
+{
+    static const char *const engine[2] = { "threads", "fibers" };
+    for (int e = 0; e < 2; e++) {
+        hr_machine_config cfg = hr_test_config(2, NULL);
+        cfg.engine = engine[e];
+        hr_proc *shared = NULL;
+        hr_run_result res;
+        hr_test_run(&cfg, body_foreign_handle, &shared, &res);
+        ck_assert_int_eq(res.status, HR_EMISUSE);
+        ck_assert_msg(strstr(res.report, "P1: misuse: called the API with P0's hr_proc: a "
+                                         "processor passes only its own") != NULL,
+                      "%s", res.report);
+    }
+}
+END_TEST
+
 START_TEST(test_deadlock_misuse_and_identical_failures)
 {
     hr_machine_config cfg = hr_test_config(4, NULL);
@@ -288,6 +320,7 @@ Suite *hr_deadlock_suite(void)
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_deadlock_sync_cross_send);
     tcase_add_test(tc, test_deadlock_ring_of_receives);
+    tcase_add_test(tc, test_deadlock_foreign_handle_is_misuse);
     tcase_add_test(tc, test_deadlock_mixed_waits);
     tcase_add_test(tc, test_deadlock_failure_is_not_deadlock);
     tcase_add_test(tc, test_deadlock_machine_reusable);

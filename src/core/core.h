@@ -710,8 +710,16 @@ static inline void hr__proc_publish(hr_proc *p)
 /* At every communication call: no communication inside a view, the measured compute's charge,
  * the jitter. */
 void hr__proc_comm_point_on(hr_proc *p);
+/* The processor running on this thread (its engine sets it as it runs one: threads.c, fibers.c),
+ * or NULL. A processor may call the API with its own hr_proc only; hr__proc_foreign says so of
+ * another's. (Initial-exec: every read is of the running thread's copy, so a fiber that moves to
+ * another carrier reads that carrier's.) */
+extern _Thread_local hr_proc *hr__self __attribute__((tls_model("initial-exec")));
+__attribute__((noreturn, cold)) void hr__proc_foreign(hr_proc *p);
 static inline void hr__proc_comm_point(hr_proc *p)
 {
+    if (__builtin_expect(hr__self != p, 0))
+        hr__proc_foreign(p);
     if (p->nviews > 0 || p->m->cost.measured || p->jitter != 0)
         hr__proc_comm_point_on(p);
 }

@@ -243,11 +243,13 @@ static void enter(runner *r, int i)
     while (atomic_load_explicit(&f->saving, memory_order_acquire))
         sched_yield();
     f->on = r;
+    hr__self = f->p;
 #ifdef HR_FIBER_ASAN
     void *fake = NULL;
     __sanitizer_start_switch_fiber(&fake, f->map + c->page, c->stack);
 #endif
     jump(&r->sched, &f->ctx);
+    hr__self = NULL;
 #ifdef HR_FIBER_ASAN
     __sanitizer_finish_switch_fiber(fake, NULL, NULL);
 #endif
@@ -306,6 +308,7 @@ static void hand_over(carrier *c, int i)
         if (c->canaries)
             check_canary(c, i);
         atomic_store_explicit(&f->saving, 0, memory_order_relaxed);   /* one carrier */
+        hr__self = g->p;
         jump(&f->ctx, &g->ctx);
         return;
     }

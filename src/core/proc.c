@@ -75,6 +75,22 @@ void hr__proc_charge_cpu(hr_proc *p)
     }
 }
 
+_Thread_local hr_proc *hr__self __attribute__((tls_model("initial-exec")));
+
+void hr__proc_foreign(hr_proc *p)
+{
+    hr_proc *self = hr__self;
+    if (self != NULL)
+        hr__misuse(self, "called the API with P%d's hr_proc: a processor passes only its own",
+                   p->id);
+    /* No processor runs on this thread: the main thread between runs, or a thread of the
+     * program's own. Nothing can be failed in order; say so and stop. */
+    fprintf(stderr, "hremu: P%d's hr_proc used where it does not run (after its run, or from "
+            "another thread): a processor calls the API with its own hr_proc, while it runs\n",
+            p->id);
+    abort();
+}
+
 void hr__proc_comm_point_on(hr_proc *p)
 {
     if (p->nviews > 0)
@@ -86,6 +102,8 @@ void hr__proc_comm_point_on(hr_proc *p)
 
 void hr_compute(hr_proc *p, double units)
 {
+    if (__builtin_expect(hr__self != p, 0))
+        hr__proc_foreign(p);
     if (!(units >= 0) || isinf(units))
         hr__misuse(p, "hr_compute: units must be finite and >= 0 (it is %g)", units);
     if (!p->m->cost.measured) {

@@ -47,7 +47,9 @@ static void *proc_main(void *arg)
         seen = g;
         if (atomic_load(&m->quit))
             return NULL;
+        hr__self = p;
         m->entry(p);
+        hr__self = NULL;
     }
 }
 
