@@ -157,18 +157,41 @@ static int deep(int depth)
     return depth == 0 ? frame[0] : deep(depth - 1) + frame[sizeof frame - 1];
 }
 
+/* The same, writing two bytes of each frame: the canary must be checked whole to see it. */
+static int sparse(int depth)
+{
+    volatile char frame[1024];
+    frame[0] = frame[sizeof frame - 1] = (char)depth;
+    return depth == 0 ? frame[0] : sparse(depth - 1) + frame[sizeof frame - 1];
+}
+
+/* One frame larger than the stack, written at its low end only (a big local array): it jumps
+ * a guard of a page, not one of 64 KiB. */
+static int big(size_t n)
+{
+    volatile char *frame = __builtin_alloca(n);
+    for (size_t i = 0; i < 4096; i++)
+        frame[i] = (char)i;
+    return frame[100];
+}
+
+typedef struct overflow_arg {
+    int target;
+    int how;       /* 0 deep, 1 sparse, 2 big */
+} overflow_arg;
+
 static void body_overflow(hr_proc *p, void *arg)
 {
-    int target = *(const int *)arg;
+    const overflow_arg *a = arg;
     int64_t x = 0;
-    if (hr_pid(p) == target)
-        x = deep(128);          /* 128 frames of 1 KiB and more: twice a 64 KiB stack */
+    if (hr_pid(p) == a->target)     /* twice a 64 KiB stack, or one frame of 80 KiB */
+        x = a->how == 0 ? deep(128) : a->how == 1 ? sparse(128) : big(80 * 1024);
     hr_allreduce(p, &x, &x, 1, HR_INT64, HR_SUM);
 }
 
 /* Run body_overflow on p fibers and that many carriers in a child process; its exit status and
  * stderr. */
-static int overflow_child(int p, int carriers, int target, char *err, size_t len)
+static int overflow_child(int p, int carriers, int target, int how, char *err, size_t len)
 {
     int fd[2];
     ck_assert_int_eq(pipe(fd), 0);
@@ -181,7 +204,8 @@ static int overflow_child(int p, int carriers, int target, char *err, size_t len
         cfg.engine = "fibers";
         cfg.carriers = carriers;
         hr_run_result res;
-        hr_test_run(&cfg, body_overflow, &target, &res);
+        overflow_arg a = { target, how };
+        hr_test_run(&cfg, body_overflow, &a, &res);
         _exit(0);             /* not reached: the overflow ends the process */
     }
     close(fd[1]);
@@ -199,23 +223,28 @@ static int overflow_child(int p, int carriers, int target, char *err, size_t len
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-/* A stack overflow is one line naming the processor and exit status 1: by the guard page's
- * fault below a small machine's stacks, and by the canary words at the next switch on a machine
- * too large for a protected page each (past vm.max_map_count / 2). */
+/* A stack overflow is one line naming the processor and exit status 1: by the guard's fault
+ * below a small machine's stacks (a frame larger than a page too), and by the canary page at the
+ * next switch on a machine too large for a protected guard each (past vm.max_map_count / 2),
+ * frames that write a few bytes each too. */
 START_TEST(test_fibers_stack_overflow)
 {
     char err[512];
-    ck_assert_int_eq(overflow_child(4, 1, 3, err, sizeof err), 1);
+    ck_assert_int_eq(overflow_child(4, 1, 3, 0, err, sizeof err), 1);
     ck_assert_str_eq(err, "hremu: P3 overflowed its fiber stack of 64 KiB: raise [machine] stack\n");
     /* on whichever carrier runs it: each has a signal stack of its own */
-    ck_assert_int_eq(overflow_child(8, 3, 5, err, sizeof err), 1);
+    ck_assert_int_eq(overflow_child(8, 3, 5, 0, err, sizeof err), 1);
     ck_assert_str_eq(err, "hremu: P5 overflowed its fiber stack of 64 KiB: raise [machine] stack\n");
     /* AddressSanitizer sees the write into the next fiber's stack itself, before any switch. */
     if (HR_TEST_ASAN)
         return;
-    ck_assert_int_eq(overflow_child(40000, 0, 39999, err, sizeof err), 1);
-    ck_assert_str_eq(err, "hremu: P39999 overflowed its fiber stack of 64 KiB: raise [machine] "
-                          "stack\n");
+    ck_assert_int_eq(overflow_child(4, 1, 2, 2, err, sizeof err), 1);
+    ck_assert_str_eq(err, "hremu: P2 overflowed its fiber stack of 64 KiB: raise [machine] stack\n");
+    for (int how = 0; how < 2; how++) {
+        ck_assert_int_eq(overflow_child(40000, 0, 39999, how, err, sizeof err), 1);
+        ck_assert_str_eq(err, "hremu: P39999 overflowed its fiber stack of 64 KiB: raise [machine] "
+                              "stack\n");
+    }
 }
 END_TEST
 

@@ -178,6 +178,7 @@ struct carrier {
     void            (*entry)(hr_proc *p);
     size_t            stack;
     size_t            page;
+    size_t            guard;     /* below each stack (GUARD_BYTES, whole pages) */
     uint8_t          *stacks;    /* one mapping for all: p slots of a guard page and a stack */
     size_t            slot, stacks_len;
     int               canaries;  /* guards are canary words, not protected pages (start) */
@@ -246,7 +247,7 @@ static void enter(runner *r, int i)
     hr__self = f->p;
 #ifdef HR_FIBER_ASAN
     void *fake = NULL;
-    __sanitizer_start_switch_fiber(&fake, f->map + c->page, c->stack);
+    __sanitizer_start_switch_fiber(&fake, f->map + c->guard, c->stack);
 #endif
     jump(&r->sched, &f->ctx);
     hr__self = NULL;
@@ -411,7 +412,7 @@ static void fiber_prime(carrier *c, fiber *f)
 #else
     ucontext_t *uc = &f->ctx.uc;
     HR_ASSERT(getcontext(uc) == 0);
-    uc->uc_stack.ss_sp = f->map + c->page;
+    uc->uc_stack.ss_sp = f->map + c->guard;
     uc->uc_stack.ss_size = c->stack;
     uc->uc_link = NULL;
     uintptr_t a = (uintptr_t)f;
@@ -422,14 +423,19 @@ static void fiber_prime(carrier *c, fiber *f)
 
 /* ---- stacks and their guards ------------------------------------------------------------ */
 
-/* Below every stack lies a guard page. Protected (PROT_NONE), an overflow faults there, and the
- * handler names the processor. Each protected page splits the mapping, two areas a fiber, and
- * the kernel caps a process's areas (vm.max_map_count, 65530 by default): a machine that would
- * pass the cap gets canaries instead, words at the top of each guard page that every switch out
- * of a fiber checks. A canary sees an overflow when the fiber next switches, not when it writes;
- * the guard page still keeps a short one off the next stack. */
+/* Below every stack lies a guard of GUARD_BYTES: address space only, never touched by a stack
+ * that fits. Protected (PROT_NONE), an overflow faults there, and the handler names the
+ * processor; 64 KiB, so that a frame larger than a page (a big local array written from its
+ * low end) still lands in the guard rather than in the next stack. Each protected guard splits
+ * the mapping, two areas a fiber, and the kernel caps a process's areas (vm.max_map_count, 65530
+ * by default): a machine that would pass the cap gets canaries instead, its top page filled
+ * with a canary word that every switch out of a fiber checks whole (a sparse frame that writes
+ * a few bytes in 500 still hits it). A canary sees an overflow when the fiber next switches,
+ * not when it writes, and a crash meanwhile (the overflow went past the guard) is laid to the
+ * fiber whose canary page is spoilt. Frames larger than the guard can still pass it unseen:
+ * -fstack-clash-protection, which touches every page of a large frame, closes that (docs). */
+#define GUARD_BYTES (64 * 1024)
 #define CANARY UINT64_C(0x68726d7573746b21)    /* "hrmustk!" */
-#define CANARY_WORDS 8
 #define MAP_COUNT_ROOM 1024                  /* areas kept for the rest of the process */
 
 static long max_map_count(void)
@@ -474,29 +480,44 @@ static void overflowed(const carrier *c, int i)
     _exit(1);
 }
 
+static int canary_whole(const carrier *c, int i);
+
 static void on_segv(int sig, siginfo_t *si, void *uc)
 {
     const carrier *c = overflow_watch;
     const uint8_t *a = si->si_addr;
-    if (c != NULL && a >= c->stacks && a < c->stacks + c->stacks_len &&
-        (size_t)(a - c->stacks) % c->slot < c->page)
+    if (c != NULL && c->canaries) {
+        for (int i = 0; i < c->p; i++)
+            if (!canary_whole(c, i))
+                overflowed(c, i);
+    } else if (c != NULL && a >= c->stacks && a < c->stacks + c->stacks_len &&
+               (size_t)(a - c->stacks) % c->slot < c->guard) {
         overflowed(c, (int)((size_t)(a - c->stacks) / c->slot));
+    }
     /* Not a guard: the fault is what it would have been without us. */
     sigaction(SIGSEGV, &old_segv, NULL);
     (void)sig, (void)uc;
 }
 
+/* The top page of fiber i's guard, right below its stack. */
 static uint64_t *canary_of(const carrier *c, int i)
 {
-    return (uint64_t *)(void *)(c->f[i].map + c->page) - CANARY_WORDS;
+    return (uint64_t *)(void *)(c->f[i].map + c->guard - c->page);
+}
+
+static int canary_whole(const carrier *c, int i)
+{
+    const uint64_t *w = canary_of(c, i);
+    uint64_t diff = 0;
+    for (size_t k = 0; k < c->page / sizeof *w; k++)   /* no branch a word: vectorised */
+        diff |= w[k] ^ CANARY;
+    return diff == 0;
 }
 
 static void check_canary(const carrier *c, int i)
 {
-    const uint64_t *w = canary_of(c, i);
-    for (int k = 0; k < CANARY_WORDS; k++)
-        if (w[k] != CANARY)
-            overflowed(c, i);
+    if (!canary_whole(c, i))
+        overflowed(c, i);
 }
 
 static void fibers_stop(hr_machine *m)
@@ -533,7 +554,8 @@ static int fibers_start(hr_machine *m, void (*entry)(hr_proc *p))
     c->entry = entry;
     c->page = (size_t)sysconf(_SC_PAGESIZE);
     c->stack = (m->cfg.stack + c->page - 1) / c->page * c->page;
-    c->slot = c->page + c->stack;
+    c->guard = (GUARD_BYTES + c->page - 1) / c->page * c->page;
+    c->slot = c->guard + c->stack;
     c->stacks_len = c->slot * (size_t)c->p;
     c->f = calloc((size_t)c->p, sizeof *c->f);
     c->r = calloc((size_t)c->nr, sizeof *c->r);
@@ -560,9 +582,9 @@ static int fibers_start(hr_machine *m, void (*entry)(hr_proc *p))
         f->map = c->stacks + c->slot * (size_t)i;
         if (c->canaries) {
             uint64_t *w = canary_of(c, i);
-            for (int k = 0; k < CANARY_WORDS; k++)
+            for (size_t k = 0; k < c->page / sizeof *w; k++)
                 w[k] = CANARY;
-        } else if (mprotect(f->map, c->page, PROT_NONE) != 0) {
+        } else if (mprotect(f->map, c->guard, PROT_NONE) != 0) {
             fibers_stop(m);
             return HR_ESYS;
         }
@@ -582,8 +604,6 @@ static int fibers_start(hr_machine *m, void (*entry)(hr_proc *p))
 
 static void watch_guards(carrier *c)
 {
-    if (c->canaries)
-        return;
     struct sigaction sa = { .sa_sigaction = on_segv, .sa_flags = SA_SIGINFO | SA_ONSTACK };
     sigemptyset(&sa.sa_mask);
     overflow_watch = c;
@@ -592,8 +612,7 @@ static void watch_guards(carrier *c)
 
 static void unwatch_guards(carrier *c)
 {
-    if (c->canaries)
-        return;
+    (void)c;
     sigaction(SIGSEGV, &old_segv, NULL);
     overflow_watch = NULL;
 }
@@ -608,7 +627,7 @@ static void schedule(runner *r)
 {
     carrier *c = r->c;
     r->alt = NULL;
-    if (!c->canaries && (r->alt = malloc(ALT_STACK)) != NULL) {
+    if ((r->alt = malloc(ALT_STACK)) != NULL) {
         stack_t ss = { .ss_sp = r->alt, .ss_size = ALT_STACK };
         sigaltstack(&ss, &r->old_alt);
     }
