@@ -91,6 +91,12 @@ typedef struct hr_algorithm {
      * at once), and refuses their rows up front where that cannot fit: at p = 65536 it is
      * about 1 TiB. */
     int         few_messages;
+    /* Nonzero if every processor may send to every other before the receivers take anything
+     * (xchg.lex: in step s all send to s, and a sender goes on): a message record and a copy
+     * of the bytes sent are counted for every pair besides the all-to-all's, all alive at once,
+     * where for the others the receivers keep up (a pairwise exchange holds a message a
+     * processor). */
+    int         pairs_in_flight;
 } hr_algorithm;
 
 /* How many algorithms, and how many workloads, a program may register. */

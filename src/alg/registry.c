@@ -306,6 +306,7 @@ static const hr_algorithm algorithms[] = {
       .summary = "linear exchange: in step i every processor sends to i (seed 001 sec. 3.1)",
       .kind = HR_KIND_EXCHANGE,
       .needs = P2P,
+      .pairs_in_flight = 1,
       .run = hr_alg_xchg_lex },
     { .name = "xchg.pex",
       .summary = "pairwise exchange with me XOR j in step j (seed 001 sec. 3.2, Figure 2)",

@@ -31,6 +31,10 @@
 #define BYTES_PER_FIBER     (20u << 10)
 #define BYTES_PER_PAIR      64u
 #define BYTES_PER_PAIR_LINKS 256u
+/* A message in flight between a pair (hr_algorithm.pairs_in_flight): its 128-byte record, a small
+ * payload's 16 bytes and malloc's header, rounded up; xchg.lex at p = 4096 with 8-byte blocks
+ * peaked at 1.9 GB, about 110 bytes a pair in all, not every message alive at once. */
+#define BYTES_PER_FLIGHT    192u
 
 uint64_t hr__procs_bytes(const hr_machine_config *mc)
 {
@@ -45,11 +49,12 @@ uint64_t hr__row_bytes(const hr_workload *w, const hr_workload_spec *s,
     return inst + per * s->n + hr__procs_bytes(mc);
 }
 
-uint64_t hr__pair_bytes(const hr_machine_config *mc)
+uint64_t hr__pair_bytes(const hr_machine_config *mc, int in_flight)
 {
     int links = mc->topology != NULL && hr__topology_has_links(mc->topology);
     uint64_t p = (uint64_t)mc->procs;
-    return (links ? BYTES_PER_PAIR_LINKS : BYTES_PER_PAIR) * p * p;
+    return ((links ? BYTES_PER_PAIR_LINKS : BYTES_PER_PAIR) + (in_flight ? BYTES_PER_FLIGHT : 0)) *
+           p * p;
 }
 
 /* A size: decimal digits with an optional K, M, G or T suffix (powers of 1024), above 0 and

@@ -25,8 +25,10 @@ uint64_t hr__row_bytes(const hr_workload *w, const hr_workload_spec *s,
                        const hr_machine_config *mc);
 /* And for an algorithm that is not few_messages (hr_algorithm): what it holds for every pair of
  * processors at once, as in an all-to-all: its counts, and on a topology with links a message
- * record a pair (on the complete graph a world transpose posts one batch a processor). */
-uint64_t hr__pair_bytes(const hr_machine_config *mc);
+ * record a pair (on the complete graph a world transpose posts one batch a processor); with
+ * in_flight (hr_algorithm.pairs_in_flight), a message record a pair besides. The bytes those
+ * messages carry are the caller's to add (the instance's, again). */
+uint64_t hr__pair_bytes(const hr_machine_config *mc, int in_flight);
 /* The bytes this process may still take, into *bytes: HREMU_MEMORY if set (decimal bytes above
  * 0, or with a K, M, G or T suffix), else the smaller of MemAvailable and the room under the
  * cgroup's memory.max (read once a process); 0 if neither can be read. *source says where the

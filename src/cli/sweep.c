@@ -522,8 +522,13 @@ static int pairs_fit(const sweep *s, char *why, size_t len)
     if (pt->alg->few_messages || s->world->procs != 0 ||
         hr__available_bytes(&have, &source, w, sizeof w) != HR_OK || have == 0)
         return 1;
+    int flight = pt->alg->pairs_in_flight;
     uint64_t need = hr__row_bytes(pt->workload, &pt->work, &pt->machine) +
-                    hr__pair_bytes(&pt->machine);
+                    hr__pair_bytes(&pt->machine, flight);
+    /* What the messages in flight carry: the instance's input once more (an exchange's every
+     * block), at most. */
+    if (flight && pt->workload->mem_bytes != NULL)
+        need += pt->workload->mem_bytes(&pt->work, pt->machine.procs);
     if (need <= have)
         return 1;
     hr__bytes_text(a, sizeof a, need);

@@ -815,6 +815,19 @@ rc=$?
 expect_rc 2 "HREMU_MEMORY"
 expect_err "hremu: configs/default.ini:10: workload hrelation, n = 1048576, procs = 16 needs about 33.1 MiB of memory, more than the 10.0 MiB that HREMU_MEMORY allows: lower n or procs" \
     "HREMU_MEMORY's refusal"
+# xchg.lex sends every pair's message before its receivers take them (pairs_in_flight): a record
+# and the bytes a pair besides the all-to-all's are counted, so at p = 1024 it is refused where
+# xchg.pex, whose receivers keep up, still fits (xchg.lex peaks at 487 MB at p = 2048).
+HREMU_MEMORY=150M "$BIN" configs/teaching/torus.ini --set machine.engine=fibers --set machine.procs=1024 \
+    --set workload.bytes=8 --set run.algorithms=xchg.lex,xchg.pex --set machine.topology=complete \
+    --set run.repeat=1 --format csv --columns algorithm,verified >"$TMP/out" 2>"$TMP/err"
+rc=$?
+expect_rc 0 "xchg.lex's messages in flight"
+[ "$(tr '\n' ' ' <"$TMP/out")" = "algorithm,verified xchg.pex,true " ] && ok ||
+    bad "xchg.lex's messages in flight: rows $(tr '\n' ' ' <"$TMP/out")"
+expect_grep "xchg.lex may send a message between every pair of its 1024 processors: about 308.0 MiB of memory, more than the 150.0 MiB that HREMU_MEMORY allows" \
+    "$TMP/err" "xchg.lex's messages in flight: why"
+
 # A parameter that does not suit the machine (hr_algorithm.check) is a config error before any
 # machine is built: one line naming the parameter's line, exit 2 (it used to be exit 1 and a
 # line from each of the 256 processors). In a sweep such points are skipped and counted, as an
