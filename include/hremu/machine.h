@@ -62,6 +62,8 @@ typedef struct hr_machine_config {
 } hr_machine_config;
 
 #define HR_FIBER_STACK (64 * 1024)
+/* Below each fiber's stack, a guard of this many bytes: address space, not memory. */
+#define HR_FIBER_GUARD (64 * 1024)
 #define HR_CARRIERS_CORES (-1)
 
 /* hr_run_result.notes: the run called collectives on a machine whose discipline is sync or eager

@@ -434,7 +434,7 @@ static void fiber_prime(carrier *c, fiber *f)
  * not when it writes, and a crash meanwhile (the overflow went past the guard) is laid to the
  * fiber whose canary page is spoilt. Frames larger than the guard can still pass it unseen:
  * -fstack-clash-protection, which touches every page of a large frame, closes that (docs). */
-#define GUARD_BYTES (64 * 1024)
+#define GUARD_BYTES HR_FIBER_GUARD
 #define CANARY UINT64_C(0x68726d7573746b21)    /* "hrmustk!" */
 #define MAP_COUNT_ROOM 1024                  /* areas kept for the rest of the process */
 

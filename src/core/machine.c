@@ -133,6 +133,16 @@ static const char *check_config(const hr_machine_config *cfg, hr_machine *m)
     if (m->exec == &hr__exec_fibers && m->net->p > TSAN_MAX_FIBERS)
         return "a ThreadSanitizer build runs up to 8000 fibers (it tracks each as a thread)";
 #endif
+    /* The fibers' stacks are one reservation of address space: past a quarter of what x86-64
+     * gives a process (128 TiB), refuse it here rather than fail the mmap at create. */
+    size_t stack = cfg->stack != 0 ? cfg->stack : HR_FIBER_STACK;
+    double space = (double)m->net->p * (double)(stack + HR_FIBER_GUARD);
+    if (m->exec == &hr__exec_fibers && space > 32.0 * (UINT64_C(1) << 40)) {
+        snprintf(why_buf, sizeof why_buf, "%d fiber stacks of %zu KiB with their 64 KiB guards "
+                 "take %.0f TiB of address space, more than 32 TiB: lower stack or procs",
+                 m->net->p, stack >> 10, space / (UINT64_C(1) << 40));
+        return why_buf;
+    }
     if (m->exec == &hr__exec_threads && m->net->p > HR_MAX_THREADS)
         return "more than 4096 processors need engine = fibers (threads run one operating-system "
                "thread a processor, up to 4096)";
@@ -270,6 +280,14 @@ int hr_machine_create(const hr_machine_config *cfg, hr_machine **out, const char
     if ((err = m->exec->start(m, proc_run)) != HR_OK) {
         if (why != NULL && err == HR_ESYS)
             *why = "cannot create the processor threads";
+        if (why != NULL && err == HR_ENOMEM && m->exec == &hr__exec_fibers) {
+            /* Mostly the stacks' one reservation: address space, not memory (fibers.c). */
+            double gib = (double)m->p * (double)(m->cfg.stack + HR_FIBER_GUARD) / (1u << 30);
+            snprintf(why_buf, sizeof why_buf, "cannot reserve %d fiber stacks of %zu KiB with "
+                     "their 64 KiB guards (%.1f GiB of address space): lower stack or procs",
+                     m->p, m->cfg.stack >> 10, gib);
+            *why = why_buf;
+        }
         hr_machine_destroy(m);
         return err;
     }

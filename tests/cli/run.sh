@@ -1093,6 +1093,15 @@ expect_rc 2 "tau below a picosecond"
 expect_err "hremu: --set machine.tau: machine of procs = 8, topology complete, discipline async: tau must be at least one picosecond" \
     "tau below a picosecond: where"
 
+# Fiber stacks past the address space are refused before anything runs, saying so (they were
+# "out of memory" after the header was written).
+run configs/seed004/values.ini --set machine.engine=fibers --set machine.procs=262144 \
+    --set machine.stack=1G --set machine.topology=hypercube --set run.algorithms=bcast.binomial
+expect_rc 2 "fiber stacks past the address space"
+expect_grep "262144 fiber stacks of 1048576 KiB with their 64 KiB guards take 256 TiB of address space, more than 32 TiB: lower stack or procs" \
+    "$TMP/err" "fiber stacks past the address space: why"
+expect_empty "$TMP/out" "fiber stacks past the address space: no header"
+
 # A bad point late in a sweep stops everything before the first row runs.
 run --set machine.procs=2,4,5000 --format csv
 expect_rc 2 "bad sweep point"
