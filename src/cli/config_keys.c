@@ -186,7 +186,14 @@ static int parse_bytes(const char *s, uint64_t *out, const char *zero, char *why
         text[n - 1] = (char)toupper((unsigned char)text[n - 1]);
     uint64_t v;
     int err = hr__expr_eval(text, NULL, &v, why, len);
+    /* "64KB", "1T", "2 MiB": a size written another way than the one this reads */
+    int unit = n > 1 && isalpha((unsigned char)s[n - 1]) && isdigit((unsigned char)s[0]);
     free(text);
+    if (err < 0 && unit) {
+        snprintf(why, len, "a size is a number of bytes with K, M or G after it (powers of "
+                 "1024: 64K, 1M), or an expression of them");
+        return HR_EINVAL;
+    }
     if (err < 0)
         return err;
     if (v == 0) {

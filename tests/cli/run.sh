@@ -1093,6 +1093,12 @@ expect_rc 2 "tau below a picosecond"
 expect_err "hremu: --set machine.tau: machine of procs = 8, topology complete, discipline async: tau must be at least one picosecond" \
     "tau below a picosecond: where"
 
+# A size written another way than K, M, G says how to write it.
+run configs/teaching/contention.ini --set machine.engine=fibers --set machine.stack=64KB
+expect_rc 2 "stack = 64KB"
+expect_err "hremu: --set machine.stack: stack = 64KB: a size is a number of bytes with K, M or G after it (powers of 1024: 64K, 1M), or an expression of them" \
+    "stack = 64KB"
+
 # Fiber stacks past the address space are refused before anything runs, saying so (they were
 # "out of memory" after the header was written).
 run configs/seed004/values.ini --set machine.engine=fibers --set machine.procs=262144 \
