@@ -630,6 +630,8 @@ static void keep_or_destroy(sweep *s, size_t workload, uint64_t need, uint64_t h
     s->inst = NULL;
 }
 
+static void describe_workload(const hr_point *pt, char *buf, size_t len);
+
 /* Refuse a row that will not fit in memory, before anything of it is made; what it needs and what
  * the box has in *need and *have. */
 static int check_memory(sweep *s, uint64_t *need, uint64_t *have)
@@ -642,14 +644,14 @@ static int check_memory(sweep *s, uint64_t *need, uint64_t *have)
         return hr__config_fail(s->e, HR_EINVAL, NULL, "%s", why);
     if (*have == 0 || *need <= *have)
         return HR_OK;
-    char where[320], a[32], b[32];
+    char where[320], a[32], b[32], what[400];
     hr__config_locate(s->c, "workload", where, sizeof where);
     hr__bytes_text(a, sizeof a, *need);
     hr__bytes_text(b, sizeof b, *have);
-    return hr__config_fail(s->e, HR_ENOMEM, where, "workload %s, n = %llu, procs = %d needs "
-                           "about %s of memory, more than the %s %s: lower n or procs",
-                           pt->work.kind, (unsigned long long)pt->work.n, pt->machine.procs, a,
-                           b, source);
+    describe_workload(pt, what, sizeof what);
+    return hr__config_fail(s->e, HR_ENOMEM, where, "%s needs about %s of memory, more than the "
+                           "%s %s: lower %s or procs", what, a, b, source,
+                           pt->workload->no_n ? "its size" : "n");
 }
 
 /* "workload KIND, n = N, ..., procs = P": the settings a kind takes, for a message. */

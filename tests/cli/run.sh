@@ -808,12 +808,12 @@ expect_rc 0 "sort settings sweep"
 # A row that cannot fit in memory is refused before anything is made, with both figures.
 run --set workload.n=2^40
 expect_rc 2 "a row too big for the box"
-grep -q "^hremu: configs/default.ini:[0-9]*: workload hrelation, n = 1099511627776, procs = 16 needs about .* of memory, more than the .* available on this box" "$TMP/err" &&
+grep -q "^hremu: configs/default.ini:[0-9]*: workload hrelation, n = 1099511627776, h = 274877906944, distribution skewed, procs = 16 needs about .* of memory, more than the .* available on this box" "$TMP/err" &&
     [ "$(wc -l <"$TMP/err")" -eq 1 ] && ok || bad "too big: $(cat "$TMP/err")"
 HREMU_MEMORY=10M "$BIN" configs/default.ini >"$TMP/out" 2>"$TMP/err"
 rc=$?
 expect_rc 2 "HREMU_MEMORY"
-expect_err "hremu: configs/default.ini:10: workload hrelation, n = 1048576, procs = 16 needs about 33.1 MiB of memory, more than the 10.0 MiB that HREMU_MEMORY allows: lower n or procs" \
+expect_err "hremu: configs/default.ini:10: workload hrelation, n = 1048576, h = 262144, distribution skewed, procs = 16 needs about 33.1 MiB of memory, more than the 10.0 MiB that HREMU_MEMORY allows: lower n or procs" \
     "HREMU_MEMORY's refusal"
 # xchg.lex sends every pair's message before its receivers take them (pairs_in_flight): a record
 # and the bytes a pair besides the all-to-all's are counted, so at p = 1024 it is refused where
