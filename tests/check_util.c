@@ -166,6 +166,10 @@ START_TEST(test_util_free_of_a_foreign_pointer_is_misuse)
         const char *why = NULL;
         ck_assert_msg(hr_machine_create(&cfg, &m, &why) == HR_OK, "create: %s", why ? why : "?");
         for (int what = BAD_FREE_STACK; what <= BAD_FREE_NONE; what++) {
+            /* A second free reads the header of a block malloc has back (alloc.c, is_live):
+             * ThreadSanitizer, which cannot be asked first as ASan is, stops on that read. */
+            if (HR_TEST_TSAN && what == BAD_FREE_TWICE)
+                continue;
             hr_run_result res;
             ck_assert_int_eq(hr_machine_run(m, body_bad_free, &what, &res), HR_OK);
             if (what == BAD_FREE_NONE) {   /* the machine still runs after each misuse */
