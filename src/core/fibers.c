@@ -220,7 +220,7 @@ static void unlock(carrier *c)
         atomic_store_explicit(&c->lock, 0, memory_order_release);
 }
 
-static void check_canary(const carrier *c, int i);
+static void check_canary(const carrier *c, int i, int last);
 
 /* Save the running context in *from and resume *to, telling ThreadSanitizer. */
 static void jump(context *from, context *to)
@@ -266,7 +266,7 @@ static void leave(carrier *c, int i, int last)
     fiber *f = &c->f[i];
     runner *r = f->on;
     if (c->canaries)
-        check_canary(c, i);
+        check_canary(c, i, last);
     r->left = f;
 #ifdef HR_FIBER_ASAN
     void *fake = NULL;
@@ -307,7 +307,7 @@ static void hand_over(carrier *c, int i)
         c->running++;
         g->on = f->on;
         if (c->canaries)
-            check_canary(c, i);
+            check_canary(c, i, 0);
         atomic_store_explicit(&f->saving, 0, memory_order_relaxed);   /* one carrier */
         hr__self = g->p;
         jump(&f->ctx, &g->ctx);
@@ -429,10 +429,11 @@ static void fiber_prime(carrier *c, fiber *f)
  * low end) still lands in the guard rather than in the next stack. Each protected guard splits
  * the mapping, two areas a fiber, and the kernel caps a process's areas (vm.max_map_count, 65530
  * by default): a machine that would pass the cap gets canaries instead, its top page filled
- * with a canary word that every switch out of a fiber checks whole (a sparse frame that writes
- * a few bytes in 500 still hits it). A canary sees an overflow when the fiber next switches,
- * not when it writes, and a crash meanwhile (the overflow went past the guard) is laid to the
- * fiber whose canary page is spoilt. Frames larger than the guard can still pass it unseen:
+ * with a canary word: every switch out of a fiber checks the line next to the stack, and the
+ * fiber's end the whole page (a sparse frame that writes a few bytes in 500 may skip the line,
+ * not the page). A canary sees an overflow then, not when it writes; a crash meanwhile (the
+ * overflow went past the guard, or spoilt the next stack) is laid to the fiber whose canary
+ * page is spoilt. Frames larger than the guard can still pass it unseen:
  * -fstack-clash-protection, which touches every page of a large frame, closes that (docs). */
 #define GUARD_BYTES HR_FIBER_GUARD
 #define CANARY UINT64_C(0x68726d7573746b21)    /* "hrmustk!" */
@@ -505,18 +506,28 @@ static uint64_t *canary_of(const carrier *c, int i)
     return (uint64_t *)(void *)(c->f[i].map + c->guard - c->page);
 }
 
-static int canary_whole(const carrier *c, int i)
+/* Are the canary words [from, page) of fiber i's guard page whole? */
+static int canary_intact(const carrier *c, int i, size_t from)
 {
     const uint64_t *w = canary_of(c, i);
     uint64_t diff = 0;
-    for (size_t k = 0; k < c->page / sizeof *w; k++)   /* no branch a word: vectorised */
+    for (size_t k = from; k < c->page / sizeof *w; k++)   /* no branch a word: vectorised */
         diff |= w[k] ^ CANARY;
     return diff == 0;
 }
 
-static void check_canary(const carrier *c, int i)
+static int canary_whole(const carrier *c, int i)
 {
-    if (!canary_whole(c, i))
+    return canary_intact(c, i, 0);
+}
+
+/* At every switch out, the line right below the stack, where an overflow enters first (a
+ * whole page every switch doubled hrel.pq_random at p = 65536); the whole page as the fiber
+ * ends (last), where frames that wrote a few bytes each and skipped that line are seen. */
+static void check_canary(const carrier *c, int i, int last)
+{
+    size_t words = c->page / sizeof(uint64_t);
+    if (!canary_intact(c, i, last ? 0 : words - 8))
         overflowed(c, i);
 }
 
