@@ -77,14 +77,6 @@ START_TEST(test_util_machine_config_checks)
     cfg.cost_model = "logp";
     ck_assert_int_eq(hr_machine_create(&cfg, &m, &why), HR_EINVAL);
     ck_assert_str_eq(why, "unknown cost model 'logp' (cost models: bdm, loggp, bsp)");
-    /* eager_limit means something under eager only, as the command says of it */
-    cfg = hr_test_config(2, "async");
-    cfg.eager_limit = 4096;
-    ck_assert_int_eq(hr_machine_create(&cfg, &m, &why), HR_EINVAL);
-    ck_assert_str_eq(why, "eager_limit applies to discipline eager only");
-    cfg = hr_test_config(2, "eager");
-    cfg.eager_limit = 4096;
-    ck_assert_int_eq(hr_machine_check(&cfg, &why), HR_OK);
     cfg = hr_test_config(2, "sync");
     cfg.buffer = 1024;
     ck_assert_int_eq(hr_machine_create(&cfg, &m, &why), HR_EINVAL);

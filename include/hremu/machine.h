@@ -44,8 +44,8 @@ typedef struct hr_machine_config {
     const char *discipline;   /* NULL: "async" */
     const char *topology;     /* NULL: "complete" */
     uint64_t    buffer;       /* async receive buffer per processor, bytes; 0 = unlimited */
-    uint64_t    eager_limit;  /* eager: the largest send copied, bytes; 0 = HR_EAGER_LIMIT (set
-                               * under another discipline: the machine is refused) */
+    uint64_t    eager_limit;  /* eager: the largest send copied, bytes; 0 = HR_EAGER_LIMIT (not
+                               * read under another discipline) */
     int         switching;    /* on a topology with links: 0 cut-through, 1 store-and-forward */
     hr_cost     cost;
     const char *cost_model;   /* how messages are charged: "bdm" (NULL: the seeds' tau + sigma*m,

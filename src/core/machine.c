@@ -103,8 +103,6 @@ static const char *check_config(const hr_machine_config *cfg, hr_machine *m)
     if (m->disc == NULL)
         return named_list(why_buf, sizeof why_buf, "discipline", cfg->discipline,
                           hr_discipline_name);
-    if (cfg->eager_limit != 0 && !(m->disc->traits & HR_DISC_EAGER))
-        return "eager_limit applies to discipline eager only";
     if (cfg->engine == NULL || strcmp(cfg->engine, "threads") == 0)
         m->exec = &hr__exec_threads;
     else if (strcmp(cfg->engine, "fibers") == 0)
