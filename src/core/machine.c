@@ -126,11 +126,6 @@ static const char *check_config(const hr_machine_config *cfg, hr_machine *m)
     if (hr__topo_make(cfg->topology ? cfg->topology : "complete", cfg->procs, &m->net, why_buf,
                       sizeof why_buf) != 0)
         return why_buf;
-#if defined(__SANITIZE_THREAD__)
-    /* ThreadSanitizer tracks each fiber as a thread, and dies past 8128 of them. */
-    if (m->exec == &hr__exec_fibers && m->net->p > TSAN_MAX_FIBERS)
-        return "a ThreadSanitizer build runs up to 8000 fibers (it tracks each as a thread)";
-#endif
     /* The fibers' stacks are one reservation of address space: past a quarter of what x86-64
      * gives a process (128 TiB), refuse it here rather than fail the mmap at create. */
     size_t stack = cfg->stack != 0 ? cfg->stack : HR_FIBER_STACK;
@@ -141,6 +136,11 @@ static const char *check_config(const hr_machine_config *cfg, hr_machine *m)
                  m->net->p, stack >> 10, space / (UINT64_C(1) << 40));
         return why_buf;
     }
+#if defined(__SANITIZE_THREAD__)
+    /* ThreadSanitizer tracks each fiber as a thread, and dies past 8128 of them. */
+    if (m->exec == &hr__exec_fibers && m->net->p > TSAN_MAX_FIBERS)
+        return "a ThreadSanitizer build runs up to 8000 fibers (it tracks each as a thread)";
+#endif
     if (m->exec == &hr__exec_threads && m->net->p > HR_MAX_THREADS)
         return "more than 4096 processors need engine = fibers (threads run one operating-system "
                "thread a processor, up to 4096)";
