@@ -336,7 +336,7 @@ static int open_files(const hr_options *o, const hr_config *c, run_files *f)
     /* Rows on standard output: a side output must not be the same pipe or file either. */
     if (code == HR_EXIT_OK && o->out == NULL)
         code = side_output(&f->outs, "the rows (standard output)", "-", NULL, &f->out);
-    if (dash(o->html))
+    if (code == HR_EXIT_OK && dash(o->html))
         code = hr__usage_error("--html writes a page to a file, not to standard output%s", "");
     if (code == HR_EXIT_OK && dash(o->trace) + dash(o->schedule) + dash(o->rounds) +
                                   dash(o->regions) > 1)

@@ -1076,12 +1076,10 @@ int hr__config_machine(const hr_config *c, size_t i, hr_point *pt, hr_config_err
         pt->machine.buffer = 0;
     }
     const hr_config_entry *eager = hr__config_find(c, "machine", "eager_limit");
-    if (err == HR_OK && !(hr__discipline_traits(pt->machine.discipline) & HR_DISC_EAGER)) {
-        if (eager != NULL)
-            misfit(c, pt, eager, "eager_limit applies to discipline eager only, not %s",
-                   pt->machine.discipline);
-        pt->machine.eager_limit = 0;   /* the default's too: the machine takes it under eager only */
-    }
+    if (err == HR_OK && eager != NULL &&
+        !(hr__discipline_traits(pt->machine.discipline) & HR_DISC_EAGER))
+        misfit(c, pt, eager, "eager_limit applies to discipline eager only, not %s",
+               pt->machine.discipline);
     if (err == HR_OK && pt->cost_changed && strlen(pt->cost) + 1 < sizeof pt->cost)
         strcat(pt->cost, "*");
     return err;

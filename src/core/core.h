@@ -716,10 +716,14 @@ void hr__proc_comm_point_on(hr_proc *p);
  * another carrier reads that carrier's.) */
 extern _Thread_local hr_proc *hr__self __attribute__((tls_model("initial-exec")));
 __attribute__((noreturn, cold)) void hr__proc_foreign(hr_proc *p);
-static inline void hr__proc_comm_point(hr_proc *p)
+static inline void hr__proc_own(hr_proc *p)
 {
     if (__builtin_expect(hr__self != p, 0))
         hr__proc_foreign(p);
+}
+static inline void hr__proc_comm_point(hr_proc *p)
+{
+    hr__proc_own(p);
     if (p->nviews > 0 || p->m->cost.measured || p->jitter != 0)
         hr__proc_comm_point_on(p);
 }

@@ -481,7 +481,7 @@ static void overflowed(const carrier *c, int i)
     _exit(1);
 }
 
-static int canary_whole(const carrier *c, int i);
+static int canary_intact(const carrier *c, int i, size_t from);
 
 static void on_segv(int sig, siginfo_t *si, void *uc)
 {
@@ -489,7 +489,7 @@ static void on_segv(int sig, siginfo_t *si, void *uc)
     const uint8_t *a = si->si_addr;
     if (c != NULL && c->canaries) {
         for (int i = 0; i < c->p; i++)
-            if (!canary_whole(c, i))
+            if (!canary_intact(c, i, 0))
                 overflowed(c, i);
     } else if (c != NULL && a >= c->stacks && a < c->stacks + c->stacks_len &&
                (size_t)(a - c->stacks) % c->slot < c->guard) {
@@ -514,11 +514,6 @@ static int canary_intact(const carrier *c, int i, size_t from)
     for (size_t k = from; k < c->page / sizeof *w; k++)   /* no branch a word: vectorised */
         diff |= w[k] ^ CANARY;
     return diff == 0;
-}
-
-static int canary_whole(const carrier *c, int i)
-{
-    return canary_intact(c, i, 0);
 }
 
 /* At every switch out, the line right below the stack, where an overflow enters first (a

@@ -131,9 +131,9 @@ static const char *check_config(const hr_machine_config *cfg, hr_machine *m)
     size_t stack = cfg->stack != 0 ? cfg->stack : HR_FIBER_STACK;
     double space = (double)m->net->p * (double)(stack + HR_FIBER_GUARD);
     if (m->exec == &hr__exec_fibers && space > 32.0 * (UINT64_C(1) << 40)) {
-        snprintf(why_buf, sizeof why_buf, "%d fiber stacks of %zu KiB with their 64 KiB guards "
+        snprintf(why_buf, sizeof why_buf, "%d fiber stacks of %zu KiB with their %d KiB guards "
                  "take %.0f TiB of address space, more than 32 TiB: lower stack or procs",
-                 m->net->p, stack >> 10, space / (UINT64_C(1) << 40));
+                 m->net->p, stack >> 10, HR_FIBER_GUARD >> 10, space / (UINT64_C(1) << 40));
         return why_buf;
     }
 #if defined(__SANITIZE_THREAD__)
@@ -282,8 +282,8 @@ int hr_machine_create(const hr_machine_config *cfg, hr_machine **out, const char
             /* Mostly the stacks' one reservation: address space, not memory (fibers.c). */
             double gib = (double)m->p * (double)(m->cfg.stack + HR_FIBER_GUARD) / (1u << 30);
             snprintf(why_buf, sizeof why_buf, "cannot reserve %d fiber stacks of %zu KiB with "
-                     "their 64 KiB guards (%.1f GiB of address space): lower stack or procs",
-                     m->p, m->cfg.stack >> 10, gib);
+                     "their %d KiB guards (%.1f GiB of address space): lower stack or procs",
+                     m->p, m->cfg.stack >> 10, HR_FIBER_GUARD >> 10, gib);
             *why = why_buf;
         }
         hr_machine_destroy(m);

@@ -102,8 +102,7 @@ void hr__proc_comm_point_on(hr_proc *p)
 
 void hr_compute(hr_proc *p, double units)
 {
-    if (__builtin_expect(hr__self != p, 0))
-        hr__proc_foreign(p);
+    hr__proc_own(p);
     if (!(units >= 0) || isinf(units))
         hr__misuse(p, "hr_compute: units must be finite and >= 0 (it is %g)", units);
     if (!p->m->cost.measured) {
