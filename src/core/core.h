@@ -556,7 +556,11 @@ typedef struct hr_exec {
     void (*done)(hr_proc *p);          /* p has finished the run (hr__proc_finished, last) */
     /* Sleep while *word == val; may return early (the caller re-checks). Owner only. */
     void (*sleep)(hr_proc *p, _Atomic uint32_t *word, uint32_t val);
-    void (*wake)(hr_machine *m, _Atomic uint32_t *word, int n);   /* up to n sleepers on word */
+    /* Up to n sleepers on word, a word shared by processors (a round's), never one's state. */
+    void (*wake)(hr_machine *m, _Atomic uint32_t *word, int n);
+    /* Wake q, asleep on its own state word (wait.c, wake_blocked): the engine is told whose
+     * word it is rather than working it out from the address. */
+    void (*wake_proc)(hr_proc *q);
     void (*yield)(hr_proc *p);         /* let another processor run (one mid-send) */
     /* HREMU_JITTER: at communication points, sometimes yield or sleep a few microseconds, to
      * shake out any dependence of results on the schedule (p->jitter is its PRNG word). */
@@ -575,6 +579,7 @@ extern const hr_exec hr__exec_fibers;    /* fibers.c */
 
 static inline void hr__exec_sleep(hr_proc *p, _Atomic uint32_t *word, uint32_t val);
 static inline void hr__exec_wake(hr_machine *m, _Atomic uint32_t *word, int n);
+static inline void hr__exec_wake_proc(hr_proc *q);
 static inline void hr__exec_yield(hr_proc *p);
 static inline void hr__exec_jitter(hr_proc *p);
 enum { HR_STILL_NO, HR_STILL_YES, HR_STILL_UNKNOWN };
@@ -900,6 +905,11 @@ static inline void hr__exec_sleep(hr_proc *p, _Atomic uint32_t *word, uint32_t v
 static inline void hr__exec_wake(hr_machine *m, _Atomic uint32_t *word, int n)
 {
     m->exec->wake(m, word, n);
+}
+
+static inline void hr__exec_wake_proc(hr_proc *q)
+{
+    q->m->exec->wake_proc(q);
 }
 
 static inline void hr__exec_yield(hr_proc *p)

@@ -724,17 +724,6 @@ static void fibers_done(hr_proc *p)
     (void)p;   /* counted as it leaves its carrier for good (hr__fib_main) */
 }
 
-/* The index of the processor whose state word `word` is, or -1 (a word outside every hr_proc:
- * the round's). */
-static int owner_of(hr_machine *m, const _Atomic uint32_t *word)
-{
-    const char *w = (const char *)word, *base = (const char *)m->procs;
-    if (w < base || w >= base + sizeof(hr_proc) * (size_t)m->p)
-        return -1;
-    int i = (int)((size_t)(w - base) / sizeof(hr_proc));
-    return &m->procs[i].state == word ? i : -1;
-}
-
 /* The word is read again under the lock, which a waker takes after it changes the word: either
  * the sleeper sees the change, or the waker finds the sleeper and queues it. */
 static void fibers_sleep(hr_proc *p, _Atomic uint32_t *word, uint32_t val)
@@ -750,7 +739,7 @@ static void fibers_sleep(hr_proc *p, _Atomic uint32_t *word, uint32_t val)
     }
     f->word = word;
     f->val = val;
-    if (word != &p->state)      /* a fiber sleeps on no other processor's state (owner_of) */
+    if (word != &p->state)      /* a shared word (fibers_wake), not its own (fibers_wake_proc) */
         c->others[c->nothers++] = (sleeper){ word, val, p->id };
     begin_leaving(c, p->id);
     unlock(c);
@@ -769,21 +758,25 @@ static int woken_by(const carrier *c, const _Atomic uint32_t *slept_on, uint32_t
     return slept_on == word && (atomic_load(word) != val || atomic_load(&c->m->abort) != 0);
 }
 
+static void fibers_wake_proc(hr_proc *q)
+{
+    carrier *c = carrier_of(q->m);
+    fiber *f = &c->f[q->id];
+    lock(c);
+    if (woken_by(c, f->word, f->val, &q->state)) {
+        f->word = NULL;
+        push_ready(c, q->id, 1);
+    }
+    unlock(c);
+}
+
+/* Sleepers on a shared word (a round's, a barrier's: c->others). A fiber taken off this list
+ * keeps its word in f->word: only a wake on its own state word reads that, and no such word is
+ * one of these; its next sleep sets it anew. */
 static void fibers_wake(hr_machine *m, _Atomic uint32_t *word, int n)
 {
     carrier *c = carrier_of(m);
-    int i = owner_of(m, word);
     lock(c);
-    if (i >= 0) {
-        if (woken_by(c, c->f[i].word, c->f[i].val, word) && n > 0) {
-            c->f[i].word = NULL;
-            push_ready(c, i, 1);
-        }
-        unlock(c);
-        return;
-    }
-    /* A fiber taken off this list keeps its word in f->word: only a wake on its own state word
-     * reads that, and no such word is one of these; its next sleep sets it anew. */
     int k = 0;
     for (int j = 0; j < c->nothers; j++) {
         const sleeper *sl = &c->others[j];
@@ -835,6 +828,7 @@ static int fibers_still(hr_machine *m)
 
 const hr_exec hr__exec_fibers = {
     .name = "fibers", .start = fibers_start, .stop = fibers_stop, .run = fibers_run,
-    .done = fibers_done, .sleep = fibers_sleep, .wake = fibers_wake, .yield = fibers_yield,
+    .done = fibers_done, .sleep = fibers_sleep, .wake = fibers_wake,
+    .wake_proc = fibers_wake_proc, .yield = fibers_yield,
     .jitter = fibers_jitter, .still = fibers_still,
 };

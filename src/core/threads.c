@@ -109,6 +109,11 @@ static void threads_wake(hr_machine *m, _Atomic uint32_t *word, int n)
     hr__futex_wake(word, n);
 }
 
+static void threads_wake_proc(hr_proc *q)
+{
+    hr__futex_wake(&q->state, 1);
+}
+
 static void threads_yield(hr_proc *p)
 {
     (void)p;
@@ -135,6 +140,7 @@ static void threads_jitter(hr_proc *p)
 
 const hr_exec hr__exec_threads = {
     .name = "threads", .start = threads_start, .stop = threads_stop, .run = threads_run,
-    .done = threads_done, .sleep = threads_sleep, .wake = threads_wake, .yield = threads_yield,
+    .done = threads_done, .sleep = threads_sleep, .wake = threads_wake,
+    .wake_proc = threads_wake_proc, .yield = threads_yield,
     .jitter = threads_jitter,
 };

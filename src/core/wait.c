@@ -50,7 +50,7 @@ static void wake_blocked(hr_proc *q)
     if (!hr__cas_u32(m, &q->state, HR_PROC_BLOCKED, HR_PROC_RUNNING))
         return;
     hr__add_u64(m, &m->wakes, 1);
-    hr__exec_wake(m, &q->state, 1);
+    hr__exec_wake_proc(q);
 }
 
 void hr__wake(hr_proc *q)
