@@ -363,7 +363,9 @@ static void begin_leaving(carrier *c, int i)
     c->running--;
 }
 
-void hr__fib_main(fiber *f);
+/* Called from the assembly above alone, which link-time optimization does not see: kept, and
+ * by its name. */
+__attribute__((used, externally_visible)) void hr__fib_main(fiber *f);
 
 /* A fiber's life in a run: the processor's entry (which ends with hr__exec_done), then back to
  * its carrier for good. */
