@@ -34,6 +34,7 @@
 #include "net/cost_model.h"
 #include "net/link_model.h"
 #include "util/clock.h"
+#include "work/textfile.h"
 
 #define HREMU_VERSION   "0.1.0"
 
@@ -188,6 +189,20 @@ static const char *default_config(char *buf, size_t len)
         }
     }
     return HR_DEFAULT_CONFIG;
+}
+
+/* HREMU_JITTER, which the machines read (hr_machine_config.jitter -1): unset, empty, 0 or 1.
+ * Anything else was taken as 1 without a word. HR_EXIT_OK, or HR_EXIT_USAGE, said. */
+static int jitter_env(void)
+{
+    const char *v = getenv("HREMU_JITTER");
+    if (v == NULL || strcmp(v, "") == 0 || strcmp(v, "0") == 0 || strcmp(v, "1") == 0)
+        return HR_EXIT_OK;
+    char shown[40];
+    hr__text_show_token(shown, sizeof shown, v, strlen(v));
+    fprintf(stderr, "hremu: HREMU_JITTER='%s': give 1 (yield and sleep at random at every "
+            "communication point) or 0\n", shown);
+    return HR_EXIT_USAGE;
 }
 
 /* Load, override and check: everything that can go wrong before a row runs. HR_EXIT_OK, or
@@ -586,7 +601,7 @@ int hremu_main(int argc, char **argv)
     else if (rc == HR_EXIT_OK && o.procs != NULL)
         rc = hr__usage_error("--procs %s goes with --topology (in a config: [machine] procs)",
                              o.procs);
-    else if (rc == HR_EXIT_OK) {
+    else if (rc == HR_EXIT_OK && (rc = jitter_env()) == HR_EXIT_OK) {
         hr_config *c = NULL;
         hr_sweep_plan plan;
         hr_config_error e;

@@ -815,6 +815,16 @@ rc=$?
 expect_rc 2 "HREMU_MEMORY"
 expect_err "hremu: configs/default.ini:10: workload hrelation, n = 1048576, h = 262144, distribution skewed, procs = 16 needs about 33.1 MiB of memory, more than the 10.0 MiB that HREMU_MEMORY allows: lower n or procs" \
     "HREMU_MEMORY's refusal"
+# HREMU_JITTER takes 1 or 0 (or nothing); another value was taken as 1 without a word.
+HREMU_JITTER=yes "$BIN" configs/default.ini >"$TMP/out" 2>"$TMP/err"
+rc=$?
+expect_rc 2 "HREMU_JITTER=yes"
+expect_err "hremu: HREMU_JITTER='yes': give 1 (yield and sleep at random at every communication point) or 0" \
+    "HREMU_JITTER=yes: why"
+[ ! -s "$TMP/out" ] && ok || bad "HREMU_JITTER=yes: rows written"
+HREMU_JITTER=0 "$BIN" configs/teaching/torus.ini --set run.repeat=1 >"$TMP/out" 2>"$TMP/err"
+rc=$?
+expect_rc 0 "HREMU_JITTER=0"
 # xchg.lex sends every pair's message before its receivers take them (pairs_in_flight): a record
 # and the bytes a pair besides the all-to-all's are counted, so at p = 1024 it is refused where
 # xchg.pex, whose receivers keep up, still fits (xchg.lex peaks at 487 MB at p = 2048).
