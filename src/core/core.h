@@ -533,9 +533,9 @@ void hr__release_word(hr_machine *m, hr_proc *self, _Atomic uint32_t *word);
 /* p has finished the run: it sends nothing more, and the resolver may run. */
 void hr__proc_finished(hr_proc *p);
 /* The engine saw every live processor asleep in its wait, none woken and nothing running
- * (fibers.c: no fiber queued or on a carrier): resolve, as the last to settle does. Called by
- * no processor. */
-void hr__resolve_idle(hr_machine *m);
+ * (fibers.c: no fiber queued or on a carrier): resolve, as the last to settle does, with what
+ * the engine vouches for (HR_STILL_*, hr_exec.still). Called by no processor. */
+void hr__resolve_idle(hr_machine *m, int still);
 
 /* threads.c: the thread engine's way of running processors, a POSIX thread each, and futexes.
  * Sleep while *word == expected (spurious returns are possible: callers re-check); wake up to n

@@ -192,9 +192,9 @@ out:
     hr__mutex_unlock(&m->resolve_lock);
 }
 
-void hr__resolve_idle(hr_machine *m)
+void hr__resolve_idle(hr_machine *m, int still)
 {
-    resolve(m, HR_STILL_UNKNOWN);
+    resolve(m, still);
 }
 
 /* p, marked BLOCKED, counts itself settled (running the resolver if it is the last), sleeps
