@@ -161,7 +161,7 @@ int main(int argc, char **argv)
                               .topology = argv[3], .seed = 1, .jitter = -1 };
     if (hr_cost_preset("cm5", &cfg.cost) != HR_OK)
         return 1;
-    hr_machine *m = NULL;    /* link-time optimization cannot tell that a create's HR_OK set it */
+    hr_machine *m;
     const char *why = NULL;
     if (hr_machine_create(&cfg, &m, &why) != HR_OK) {
         fprintf(stderr, "ring: %s\n", why != NULL ? why : "cannot create the machine");
