@@ -228,7 +228,7 @@ bench-mpi: deps
 
 # Then the same with MPICH (docs/mpi.md's switch), built apart in $(BUILD)-mpich.
 check-mpi: deps
-	@$(MAKE) --no-print-directory mpi
+	@$(MAKE) --no-print-directory all mpi
 	@$(MAKE) --no-print-directory mpi MPICC=mpicc.mpich BUILD=$(BUILD)-mpich
 	MPICH_BUILD=$(BUILD)-mpich tests/mpi/check.sh $(MPI_BUILD)
 
