@@ -52,7 +52,7 @@ CFLAGS   += $(MEMSET_STRATEGY)
 # take the options.
 ifeq ($(SAN)$(FUZZ),)
 LTO      ?= -flto=auto -ffat-lto-objects
-ifneq ($(shell $(CC) $(LTO) -c -x c /dev/null -o /dev/null 2>/dev/null && echo yes),yes)
+ifneq ($(shell $(CC) $(LTO) -Werror -c -x c /dev/null -o /dev/null 2>/dev/null && echo yes),yes)
 LTO      :=
 endif
 endif

@@ -363,9 +363,12 @@ static void begin_leaving(carrier *c, int i)
     c->running--;
 }
 
-/* Called from the assembly above alone, which link-time optimization does not see: kept, and
- * by its name. */
-__attribute__((used, externally_visible)) void hr__fib_main(fiber *f);
+/* Called from the assembly above alone, which GCC's link-time optimization does not see: kept,
+ * and by its name (clang has no externally_visible, and its builds here are not so linked). */
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((used, externally_visible))
+#endif
+void hr__fib_main(fiber *f);
 
 /* A fiber's life in a run: the processor's entry (which ends with hr__exec_done), then back to
  * its carrier for good. */
