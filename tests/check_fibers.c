@@ -109,6 +109,89 @@ START_TEST(test_fibers_lane_keeps_order)
 }
 END_TEST
 
+/* On one carrier, a send to a processor asleep in hr_recv from it completes that receive as it
+ * is sent: the bytes go straight into the receiver's buffer, and the status and the model's
+ * figures are those the receiver would have found (src/core/p2p.c, send_direct). P0 and P1
+ * play ping-pong, each receive posted before its message is sent, with statuses and tags that
+ * change; a receive whose buffer is too small, or whose buffer is the sender's own, is left to
+ * the receiver, which reports the first as misuse and gets the bytes of the second right. The
+ * thread engine gives the same figures, bytes and report. */
+typedef struct direct_arg {
+    int     misfit;            /* P1's last receive has room for 8 of its 16 bytes */
+    int64_t got[8];            /* what P0 and P1 took, in turn */
+    hr_status st[8];
+    int64_t shared[2];         /* P0 sends from shared[0], P1 receives into it */
+} direct_arg;
+
+static void body_direct(hr_proc *p, void *arg)
+{
+    direct_arg *a = arg;
+    int me = hr_pid(p), you = 1 - me;
+    for (int k = 0; k < 8; k++) {
+        int64_t v = 100 * me + k;
+        if ((k % 2) == me) {
+            hr_compute(p, 1000.0 * (k + 1));
+            hr_send(p, you, k, &v, sizeof v);
+        } else {
+            /* posted before the message comes, in this program's order, and in model time
+             * before it arrives or (k = 2, 5) after */
+            hr_compute(p, k == 2 || k == 5 ? 1e6 : 10.0);
+            hr_recv(p, you, k % 3 == 0 ? HR_ANY_TAG : k, &a->got[k], sizeof a->got[k], &a->st[k]);
+        }
+    }
+    int64_t token = 7;
+    if (me == 0) {
+        a->shared[0] = 4242;
+        hr_compute(p, 500.0);
+        hr_send(p, 1, 9, &a->shared[0], sizeof a->shared[0]);
+        hr_recv(p, 1, 11, &token, sizeof token, NULL);      /* P1 has posted its last receive */
+        int64_t big[2] = { 1, 2 };
+        hr_send(p, 1, 10, big, a->misfit ? sizeof big : sizeof big[0]);
+    } else {
+        hr_recv(p, 0, 9, &a->shared[0], sizeof a->shared[0], NULL);   /* the sender's buffer */
+        a->shared[1] = a->shared[0];
+        hr_send(p, 0, 11, &token, sizeof token);
+        int64_t one;
+        hr_recv(p, 0, 10, &one, sizeof one, NULL);
+    }
+}
+
+START_TEST(test_fibers_direct_receive)
+{
+    for (int misfit = 0; misfit < 2; misfit++) {
+        direct_arg on_t = { .misfit = misfit }, on_f = { .misfit = misfit };
+        hr_run_result rt, rf;
+        hr_machine_config cfg = hr_test_config(2, "async");
+        hr_test_run(&cfg, body_direct, &on_t, &rt);
+        cfg.engine = "fibers";
+        cfg.carriers = 1;
+        hr_test_run(&cfg, body_direct, &on_f, &rf);
+        ck_assert_int_eq(rt.status, misfit ? HR_EMISUSE : HR_OK);
+        ck_assert_int_eq(rf.status, rt.status);
+        if (misfit) {
+            const char *want = "a 16-byte message from P0 (tag 10) does not fit in 8 bytes";
+            ck_assert_msg(strstr(rt.report, want) != NULL, "%s", rt.report);
+            ck_assert_msg(strstr(rf.report, want) != NULL, "%s", rf.report);
+            continue;
+        }
+        for (int k = 0; k < 8; k++) {
+            int from = k % 2;
+            ck_assert_int_eq(on_f.got[k], 100 * from + k);
+            ck_assert_int_eq(on_f.st[k].source, from);
+            ck_assert_int_eq(on_f.st[k].tag, k);
+            ck_assert_uint_eq(on_f.st[k].bytes, sizeof(int64_t));
+        }
+        ck_assert_mem_eq(on_f.got, on_t.got, sizeof on_t.got);
+        ck_assert_int_eq(on_f.shared[1], 4242);
+        ck_assert(memcmp(&rf.model_time_s, &rt.model_time_s, sizeof(double)) == 0);
+        ck_assert_uint_eq(rf.messages, 11);
+        ck_assert_uint_eq(rt.messages, 11);
+        ck_assert_uint_eq(rf.steps, rt.steps);
+        ck_assert_uint_eq(rf.unreceived, 0);
+    }
+}
+END_TEST
+
 /* The carriers a machine gets: as asked (0: one), or one a core; never more than its
  * processors. */
 START_TEST(test_fibers_carriers)
@@ -254,6 +337,7 @@ Suite *hr_fibers_suite(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_fibers_ring_laps);
     tcase_add_test(tc, test_fibers_lane_keeps_order);
+    tcase_add_test(tc, test_fibers_direct_receive);
     tcase_add_test(tc, test_fibers_refused);
     tcase_add_test(tc, test_fibers_carriers);
     /* TSan delivers signals on its own terms: the guard's handler is for plain and ASan runs. */

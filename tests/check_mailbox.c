@@ -173,30 +173,36 @@ static hr_msg *msg_from(int src, uint64_t seq)
  * order (seq 0 .. 4 from source 3, whichever way each came). */
 START_TEST(test_mailbox_serial_put)
 {
-    hr__mbox box;
-    ck_assert_int_eq(hr__mbox_init(&box), HR_OK);
-    hr_msg *prev;
-    hr__mbox_put_serial(&box, msg_from(3, 0));
-    ck_assert_int_eq(box.nactive, 1);                       /* no drain */
-    ck_assert_uint_eq(hr__mbox_find(&box, 3, HR_ANY_TAG, &prev)->seq, 0);
-    hr__mbox_put(&box, msg_from(3, 1));                      /* queued, not listed */
-    hr__mbox_put_serial(&box, msg_from(3, 2));               /* so this one queues behind it */
-    hr__mbox_put_serial(&box, msg_from(9, 0));
-    ck_assert_int_eq(box.nactive, 1);
-    ck_assert_int_eq(hr__mbox_drain(&box), 1);
-    hr__mbox_put_serial(&box, msg_from(3, 3));               /* the queue is empty again */
-    hr__mbox_put_serial(&box, msg_from(3, 4));
-    ck_assert_int_eq(box.nactive, 2);
-    for (uint64_t k = 0; k < 5; k++) {
-        hr_msg *m = hr__mbox_find(&box, 3, HR_ANY_TAG, &prev);
-        ck_assert_ptr_nonnull(m);
-        ck_assert_uint_eq(m->seq, k);
-        hr__mbox_remove(&box, 3, prev, m);
-        free(m);
+    /* on a mailbox told it is serial (hr__mbox_serial), which keeps count of what it queued,
+     * and on one that is not */
+    for (int serial = 0; serial < 2; serial++) {
+        hr__mbox box;
+        ck_assert_int_eq(hr__mbox_init(&box), HR_OK);
+        if (serial)
+            hr__mbox_serial(&box);
+        hr_msg *prev;
+        hr__mbox_put_serial(&box, msg_from(3, 0));
+        ck_assert_int_eq(box.nactive, 1);                       /* no drain */
+        ck_assert_uint_eq(hr__mbox_find(&box, 3, HR_ANY_TAG, &prev)->seq, 0);
+        hr__mbox_put(&box, msg_from(3, 1));                      /* queued, not listed */
+        hr__mbox_put_serial(&box, msg_from(3, 2));               /* so this one queues behind it */
+        hr__mbox_put_serial(&box, msg_from(9, 0));
+        ck_assert_int_eq(box.nactive, 1);
+        ck_assert_int_eq(hr__mbox_drain(&box), 1);
+        hr__mbox_put_serial(&box, msg_from(3, 3));               /* the queue is empty again */
+        hr__mbox_put_serial(&box, msg_from(3, 4));
+        ck_assert_int_eq(box.nactive, 2);
+        for (uint64_t k = 0; k < 5; k++) {
+            hr_msg *m = hr__mbox_find(&box, 3, HR_ANY_TAG, &prev);
+            ck_assert_ptr_nonnull(m);
+            ck_assert_uint_eq(m->seq, k);
+            hr__mbox_remove(&box, 3, prev, m);
+            free(m);
+        }
+        ck_assert_ptr_null(hr__mbox_find(&box, 3, HR_ANY_TAG, &prev));
+        ck_assert_uint_eq(hr__mbox_find(&box, 9, HR_ANY_TAG, &prev)->seq, 0);
+        hr__mbox_destroy(&box);   /* frees source 9's */
     }
-    ck_assert_ptr_null(hr__mbox_find(&box, 3, HR_ANY_TAG, &prev));
-    ck_assert_uint_eq(hr__mbox_find(&box, 9, HR_ANY_TAG, &prev)->seq, 0);
-    hr__mbox_destroy(&box);   /* frees source 9's */
 }
 END_TEST
 
@@ -209,7 +215,7 @@ START_TEST(test_mailbox_lane)
     hr__mbox box;
     ck_assert_int_eq(hr__mbox_init(&box), HR_OK);
     hr_msg *prev, *m;
-    hr__mbox_arm(&box, 3, 5);
+    hr__mbox_arm(&box, 3, 5, 0);
     m = msg_from(3, 0);
     m->tag = 4;
     hr__mbox_put_serial(&box, m);                            /* another tag: listed */
@@ -235,7 +241,7 @@ START_TEST(test_mailbox_lane)
     ck_assert_ptr_null(box.lane);
     /* Put aside and left there: a drain puts it back in sending order, behind seq 3 (listed
      * when the lane was armed) and ahead of seq 5 (listed after it). */
-    hr__mbox_arm(&box, 3, 6);
+    hr__mbox_arm(&box, 3, 6, 0);
     m = msg_from(3, 4);
     m->tag = 6;
     hr__mbox_put_serial(&box, m);
@@ -251,17 +257,75 @@ START_TEST(test_mailbox_lane)
     ck_assert_uint_eq(hr__mbox_find(&box, 3, 6, &prev)->seq, 4);
     ck_assert_uint_eq(prev->seq, 3);
     /* A message of a source with nothing listed goes back as that source's list. */
-    hr__mbox_arm(&box, 8, HR_ANY_TAG);
+    hr__mbox_arm(&box, 8, HR_ANY_TAG, 0);
     hr__mbox_put_serial(&box, msg_from(8, 0));
     ck_assert_int_eq(box.nactive, 2);
     ck_assert_int_eq(hr__mbox_drain(&box), 1);
     ck_assert_int_eq(box.nactive, 3);
     ck_assert_uint_eq(hr__mbox_find(&box, 8, HR_ANY_TAG, &prev)->seq, 0);
     /* Left in the lane at the end: freed with the rest (ASan would see a leak). */
-    hr__mbox_arm(&box, 9, HR_ANY_TAG);
+    hr__mbox_arm(&box, 9, HR_ANY_TAG, 0);
     hr__mbox_put_serial(&box, msg_from(9, 0));
     ck_assert_ptr_nonnull(box.lane);
     hr__mbox_destroy(&box);
+}
+END_TEST
+
+/* A receive armed open is found by a sender from its source with a tag it takes
+ * (hr__mbox_posted), who may complete it; armed closed, or for another source or tag, it is not.
+ * On a serial mailbox, a message that goes into the queue unarms the lane it matches (it is
+ * taken from there, before any later one), and the queue it was put in is drained although the
+ * drain looks at nothing but the mailbox's count of what was queued. */
+START_TEST(test_mailbox_posted)
+{
+    hr__mbox box;
+    hr_msg *prev;
+    ck_assert_int_eq(hr__mbox_init(&box), HR_OK);
+    hr__mbox_serial(&box);
+    hr__mbox_arm(&box, 3, 5, 1);
+    ck_assert(hr__mbox_posted(&box, 3, 5));
+    ck_assert(!hr__mbox_posted(&box, 3, 4));                 /* another tag */
+    ck_assert(!hr__mbox_posted(&box, 2, 5));                 /* another source */
+    hr__mbox_arm(&box, 3, HR_ANY_TAG, 1);
+    ck_assert(hr__mbox_posted(&box, 3, 0));
+    ck_assert(hr__mbox_posted(&box, 3, 77));
+    hr__mbox_arm(&box, 3, 5, 0);                             /* one no sender completes */
+    ck_assert(!hr__mbox_posted(&box, 3, 5));
+    ck_assert_ptr_null(hr__mbox_unarm(&box, 3, 5));
+    hr__mbox_arm(&box, 3, 5, 1);
+    ck_assert_ptr_null(hr__mbox_unarm(&box, 3, 5));
+    ck_assert(!hr__mbox_posted(&box, 3, 5));                 /* unarmed */
+    /* Queued while armed (a bounded buffer's put, say): the lane lets it be. */
+    hr__mbox_arm(&box, 3, 5, 1);
+    hr_msg *m = msg_from(3, 0);
+    m->tag = 5;
+    hr__mbox_put(&box, m);
+    ck_assert(!hr__mbox_posted(&box, 3, 5));
+    ck_assert_ptr_null(box.lane);
+    ck_assert_int_eq(box.nactive, 0);
+    ck_assert_int_eq(hr__mbox_drain(&box), 1);
+    ck_assert_ptr_eq(hr__mbox_find(&box, 3, 5, &prev), m);
+    hr__mbox_remove(&box, 3, prev, m);
+    free(m);
+    /* Queued from another source, or with another tag: the lane stays armed. */
+    hr__mbox_arm(&box, 3, 5, 1);
+    hr__mbox_put(&box, msg_from(4, 0));
+    m = msg_from(3, 1);
+    m->tag = 4;
+    hr__mbox_put(&box, m);
+    ck_assert(hr__mbox_posted(&box, 3, 5));
+    ck_assert_int_eq(hr__mbox_drain(&box), 1);
+    ck_assert_int_eq(box.nactive, 2);
+    ck_assert(hr__mbox_posted(&box, 3, 5));
+    /* Nothing queued since: a drain finds nothing new, and a put_serial goes to the lane. */
+    ck_assert_int_eq(hr__mbox_drain(&box), 1);
+    ck_assert_int_eq(box.nactive, 2);
+    m = msg_from(3, 2);
+    m->tag = 5;
+    hr__mbox_put_serial(&box, m);
+    ck_assert_ptr_eq(box.lane, m);
+    ck_assert(!hr__mbox_posted(&box, 3, 5));
+    hr__mbox_destroy(&box);   /* frees the listed and the lane's */
 }
 END_TEST
 
@@ -275,6 +339,7 @@ Suite *hr_mailbox_suite(void)
     tcase_add_test(tc, test_mailbox_sparse_sources);
     tcase_add_test(tc, test_mailbox_serial_put);
     tcase_add_test(tc, test_mailbox_lane);
+    tcase_add_test(tc, test_mailbox_posted);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -270,6 +270,14 @@ struct hr_proc {
 
     /* -- point-to-point and collective blocks (p2p.c) */
     hr__mbox         box;
+    /* The hr_recv it makes: a sender may complete it while it sleeps, armed open in box's lane
+     * (p2p.c, send_direct). Here, not on its stack, so that a sender reads no fiber's stack: a
+     * fiber that overflowed into another's is caught at its next switch, before any harm. */
+    void            *rx_into;     /* where the bytes go, rx_cap of them */
+    hr_status       *rx_st;       /* what came in, or NULL */
+    size_t           rx_cap, rx_got;
+    hr_time          rx_post;     /* its clock as it posted the receive */
+    int              rx_done;     /* completed by its sender; rx_got bytes came in */
     hr_request      *pending;     /* receives posted by hr_irecv and not yet matched, in order */
     hr_request      *req_free, *req_free_tail; /* its pool's free requests */
     hr_msg          *msg_free;    /* its pool's free records for borrowed messages (p2p.c) */
@@ -396,6 +404,8 @@ typedef struct hr_machine {
     const struct hr_exec *exec;
     void                *fibers;
     int                  serial;        /* it runs one processor at a time (hr__add, below) */
+    hr_msg               direct;        /* serial: the record of a send that completes its receive
+                                         * (p2p.c, send_direct) */
     /* -- the thread engine (threads.c): the threads, and the words they sleep on between runs
      * (the machine thread writes fn, arg between runs; procs read them after gen changes) */
     pthread_t           *threads;

@@ -289,6 +289,9 @@ int hr_machine_create(const hr_machine_config *cfg, hr_machine **out, const char
         hr_machine_destroy(m);
         return err;
     }
+    if (m->serial)      /* the engine runs one processor at a time (fibers on one carrier) */
+        for (int i = 0; i < m->p; i++)
+            hr__mbox_serial(&m->procs[i].box);
     *out = m;
     return HR_OK;
 fail_boxes:

@@ -105,20 +105,27 @@ void hr__mbox_destroy(hr__mbox *b)
     free(b->q);
 }
 
+void hr__mbox_serial(hr__mbox *b)
+{
+    b->serial = 1;
+    b->queued = !cds_wfcq_empty(&((mbox_q *)b->q)->head, &((mbox_q *)b->q)->tail);
+}
+
 void hr__mbox_put(hr__mbox *b, hr_msg *msg)
 {
     mbox_q *q = b->q;
+    /* Serial: the drain will look, and an armed lane that msg matches would take a later
+     * message before it: it is unarmed, so that an armed lane says that nothing it wants is
+     * queued (hr__mbox_posted). */
+    if (b->serial) {
+        b->queued = 1;
+        if (msg->src == b->lane_src && hr__mbox_tag_matches(b->lane_tag, msg->tag))
+            b->lane_src = -1;
+    }
     struct cds_wfcq_node *node = (struct cds_wfcq_node *)&msg->link;
     cds_wfcq_node_init(node);
     TSAN_RELEASE(msg);
     cds_wfcq_enqueue(&q->head, &q->tail, node);
-}
-
-static int tag_matches(int want, int have)
-{
-    if (want == HR_ANY_TAG)
-        return have >= 0;
-    return want == have;
 }
 
 /* reserve() has made room for a new source. */
@@ -127,12 +134,13 @@ static void append(hr__mbox *b, hr_msg *msg);
 void hr__mbox_put_serial(hr__mbox *b, hr_msg *msg)
 {
     mbox_q *q = b->q;
-    /* The owner's lists hold what it drained; what waits in the queue came before msg. */
-    if (!cds_wfcq_empty(&q->head, &q->tail)) {
+    /* The owner's lists hold what it drained; what waits in the queue came before msg. (A
+     * serial mailbox knows when nothing does without a look at the queue's lines.) */
+    if ((!b->serial || b->queued) && !cds_wfcq_empty(&q->head, &q->tail)) {
         hr__mbox_put(b, msg);
         return;
     }
-    if (msg->src == b->lane_src && tag_matches(b->lane_tag, msg->tag)) {
+    if (msg->src == b->lane_src && hr__mbox_tag_matches(b->lane_tag, msg->tag)) {
         b->lane = msg;
         b->lane_src = -1;
         return;
@@ -158,16 +166,18 @@ static void append(hr__mbox *b, hr_msg *msg)
     l->tail = msg;
 }
 
-void hr__mbox_arm(hr__mbox *b, int src, int tag)
+void hr__mbox_arm(hr__mbox *b, int src, int tag, int open)
 {
     b->lane_src = src;
     b->lane_tag = tag;
+    b->lane_open = open;
 }
+
 
 hr_msg *hr__mbox_take_lane(hr__mbox *b, int src, int tag)
 {
     hr_msg *msg = b->lane;
-    if (msg->src != src || !tag_matches(tag, msg->tag))
+    if (msg->src != src || !hr__mbox_tag_matches(tag, msg->tag))
         return NULL;
     b->lane = NULL;
     return msg;
@@ -201,22 +211,36 @@ static int fold_lane(hr__mbox *b)
     return HR_OK;
 }
 
+/* The owner found the queue empty. (Only serial mailboxes keep count: elsewhere the senders
+ * read this line, and the owner does not write it at every drain.) */
+static void emptied(hr__mbox *b)
+{
+    if (b->serial)
+        b->queued = 0;
+}
+
 int hr__mbox_drain(hr__mbox *b)
 {
     mbox_q *q = b->q;
     if (b->lane != NULL && fold_lane(b) != HR_OK)
         return -1;
     /* Most drains find nothing (a receiver looks again at every step of its wait). */
-    if (cds_wfcq_empty(&q->head, &q->tail))
+    if (b->serial && !b->queued)
         return 1;
+    if (cds_wfcq_empty(&q->head, &q->tail)) {
+        emptied(b);
+        return 1;
+    }
     for (;;) {
         if (reserve(b) != HR_OK)
             return -1;
         /* Non-blocking: a producer preempted mid-enqueue makes us stop here; it wakes the owner
          * once its enqueue is complete, so the message is seen on the next drain. */
         struct cds_wfcq_node *node = __cds_wfcq_dequeue_nonblocking(&q->head, &q->tail);
-        if (node == NULL)
+        if (node == NULL) {
+            emptied(b);
             return 1;
+        }
         if (node == CDS_WFCQ_WOULDBLOCK)
             return 0;
         hr_msg *msg = (hr_msg *)node;
@@ -229,7 +253,7 @@ hr_msg *hr__mbox_find_at(const hr__mbox *b, int i, int tag, hr_msg **prev)
 {
     hr_msg *before = NULL;
     for (hr_msg *msg = b->active[i].head; msg != NULL; before = msg, msg = msg->next)
-        if (tag_matches(tag, msg->tag)) {
+        if (hr__mbox_tag_matches(tag, msg->tag)) {
             *prev = before;
             return msg;
         }
@@ -238,6 +262,8 @@ hr_msg *hr__mbox_find_at(const hr__mbox *b, int i, int tag, hr_msg **prev)
 
 hr_msg *hr__mbox_find(const hr__mbox *b, int src, int tag, hr_msg **prev)
 {
+    if (b->nactive == 0)    /* nothing listed: the index (a line of its own) need not be read */
+        return NULL;
     int i = b->index[slot_of(b, src)];
     return i < 0 ? NULL : hr__mbox_find_at(b, i, tag, prev);
 }
@@ -317,6 +343,7 @@ void hr__mbox_clear(hr__mbox *b)
         if (msg->kind == HR_MSG_COPY)
             free(msg);
     }
+    emptied(b);
     while (b->nactive > 0) {
         hr_msg *msg = b->active[0].head;
         hr__mbox_remove(b, msg->src, NULL, msg);

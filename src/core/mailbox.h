@@ -16,12 +16,16 @@
  * what an MPI library does with a posted receive: an arriving message is matched against it
  * before it is queued as unexpected. Every other reader puts a message left in the lane back
  * in its place in the lists first (by its sequence number: the lists are in sending order).
+ * A receive that copies into a buffer of its own arms the lane open, and then a sender may find
+ * it there (hr__mbox_posted) and complete it, as an MPI library copies into a posted receive's
+ * buffer: no message record, and one copy instead of two (p2p.c, send_direct).
  *
  *   operation          who may call            exclusion needed with
  *   hr__mbox_put       any proc                nothing (wait-free)
  *   hr__mbox_put_serial  any proc but the owner, with no other proc running
  *   drain/find/remove  owner only              (owner is single-threaded)
  *   arm/unarm          owner only, with no other proc running (the lane: m->serial)
+ *   serial             machine thread, before the first run
  *   init/destroy       machine thread          every other operation
  *
  * A processor asleep in a wait is never left with a message in its lane (whoever puts one there
@@ -31,6 +35,8 @@
 #define HREMU_CORE_MAILBOX_H
 
 #include <stddef.h>
+
+#include "hremu/hremu.h"
 
 struct hr_msg;
 
@@ -50,12 +56,19 @@ typedef struct hr__mbox {
     hr__mbox_src *active;   /* [nactive] the sources with pending messages, in no order */
     int          *index;    /* [mask + 1] by a hash of the source: its place in active, or -1 */
     int           nactive, cap, mask, shift;
+    /* Its puts come one at a time, none beside its owner (hr__mbox_serial: m->serial); then
+     * queued is set by every put into the queue, and cleared by the drain that empties it, so
+     * that a drain need not look at the queue's lines to find it empty. */
+    int           serial, queued;
     struct hr_msg *lane;    /* the message put aside for an armed receive, or NULL */
     int           lane_src, lane_tag;   /* what the armed receive takes; lane_src -1: unarmed */
+    int           lane_open;            /* a sender may complete the armed receive (p2p.c) */
 } hr__mbox;
 
 int  hr__mbox_init(hr__mbox *b);                    /* HR_OK or HR_ENOMEM */
 void hr__mbox_destroy(hr__mbox *b);                 /* frees undelivered COPY messages */
+/* From now on, puts come one at a time with no other proc running (machine.c: m->serial). */
+void hr__mbox_serial(hr__mbox *b);
 void hr__mbox_put(hr__mbox *b, struct hr_msg *msg);
 /* As hr__mbox_put, where the caller is not the owner and nothing else runs: straight into the
  * owner's list for msg's source, as a drain would put it, or aside into its armed lane (or into
@@ -63,8 +76,23 @@ void hr__mbox_put(hr__mbox *b, struct hr_msg *msg);
  * list). */
 void hr__mbox_put_serial(hr__mbox *b, struct hr_msg *msg);
 /* The owner, with no message from src matching tag listed or queued, sleeps until one comes:
- * hr__mbox_put_serial puts the first such aside for it (m->serial only). */
-void hr__mbox_arm(hr__mbox *b, int src, int tag);
+ * hr__mbox_put_serial puts the first such aside for it (m->serial only). open: a sender may
+ * complete the receive instead (hr__mbox_posted). */
+void hr__mbox_arm(hr__mbox *b, int src, int tag, int open);
+/* Does a receive for tag `want` (HR_ANY_TAG: any) take a message with tag `have`? */
+static inline int hr__mbox_tag_matches(int want, int have)
+{
+    return want == HR_ANY_TAG ? have >= 0 : want == have;
+}
+/* Is a receive armed open (hr__mbox_arm) for the next message from src with tag? Nothing it
+ * would take is queued: on a serial mailbox, a message put in the queue unarms the lane it
+ * matches (hr__mbox_put). The caller, a sender with no other proc running, then completes that
+ * receive and unarms the lane (hr__mbox_unarm), or puts its message as ever. Inline: a sender
+ * reads the receiver's lane and nothing else of its mailbox. */
+static inline int hr__mbox_posted(const hr__mbox *b, int src, int tag)
+{
+    return src == b->lane_src && b->lane_open && hr__mbox_tag_matches(b->lane_tag, tag);
+}
 /* Unarm the lane, and take the message put aside if it is from src and matches tag (it then
  * lies in no list); else NULL, and a message left there goes back in place at the next drain. */
 struct hr_msg *hr__mbox_take_lane(hr__mbox *b, int src, int tag);

@@ -104,6 +104,19 @@ static void after_send(hr_proc *p, hr_time before)
     hr__transit_sent(p, before);
 }
 
+/* A receive being found and taken (recv_ready, take). */
+typedef struct recv_ctx {
+    int     src, tag;
+    int     probe;         /* hr_probe: finds, takes nothing (a rendezvous is not begun) */
+    int     none;          /* bounded lookups: decided that nothing is in by the clock */
+    hr_time post;          /* clock when the receive was posted */
+    hr_msg *msg, *prev;    /* the message found */
+    int     laned;         /* msg was put aside for it as it slept (mailbox.h: the lane) */
+    int     direct;        /* hr_recv's (p->rx_*): a sender may complete it (send_direct) */
+} recv_ctx;
+
+static hr_time absorb_msg(hr_proc *p, const hr_msg *msg, hr_time post);
+
 /* ---- sending ------------------------------------------------------------------------------ */
 
 static int taken_ready(hr_proc *p, void *ctx)
@@ -238,20 +251,91 @@ static inline __attribute__((always_inline)) void send_begin(hr_proc *p, int des
     hr__proc_check_link(p, dest, call);
 }
 
-static void send_async(hr_proc *p, int dest, int tag, const void *buf, size_t len)
+/* A COPY record of len bytes, tag and bytes set, to be stamped. */
+static hr_msg *new_copy(hr_proc *p, int tag, const void *buf, size_t len)
 {
-    hr_time before = atomic_load_explicit(&p->pub_clock, memory_order_relaxed);
     hr_msg *msg = copy_record(p, hr__kept(p->m, len));
     if (msg == NULL)
         hr_fail(p, "out of memory sending %zu bytes", len);
     *msg = (hr_msg){ .kind = HR_MSG_COPY, .tag = tag, .len = len, .data = msg->payload };
     hr__copy_bytes(p->m, msg->payload, buf, len);
-    stamp_async(p, msg, dest);
-    if (p->m->cfg.buffer != 0 && dest != p->id) {
-        hr__rbuf_send(p, dest, msg);
+    return msg;
+}
+
+/* May p complete the receive q sleeps in, armed open for p's next message with this tag
+ * (mailbox.h: the lane), as it sends? One processor runs at a time, so q's state is p's to
+ * change, and the run goes on (an aborted one may have left a lane armed as its owner left).
+ * The buffer must hold the message (else q fails itself, in take_into) and not overlap buf. */
+static int posted(const hr_proc *p, const hr_proc *q, int tag, const void *buf, size_t len)
+{
+    if (!p->m->serial || q == p || p->m->cfg.buffer != 0 ||
+        atomic_load_explicit(&p->m->abort, memory_order_relaxed) ||
+        !hr__mbox_posted(&q->box, p->id, tag) || len > q->rx_cap)
+        return 0;
+    const char *into = q->rx_into, *from = buf;
+    return into + len <= from || from + len <= into;
+}
+
+/* p sends msg (stamped: m->direct) with the bytes of buf to q, whose hr_recv waits for it:
+ * q takes it now, as it would on waking (take_into, without a record to free), and publishes
+ * its clock when it runs (recv_ready), where a clock past its range fails q itself. A message
+ * whose arrival is past that range goes the usual way: its sender fails first (stamp_async). */
+static void send_direct(hr_proc *p, hr_proc *q, hr_msg *msg, const void *buf)
+{
+    if (msg->arrive == HR_TIME_INF) {
+        hr_msg *rec = new_copy(p, msg->tag, buf, msg->len);
+        *rec = *msg;
+        rec->data = rec->payload;
+        deliver(p, q->id, rec);
         return;
     }
-    deliver(p, dest, msg);
+    hr__mbox_unarm(&q->box, p->id, msg->tag);
+    /* A record goes with it all the same, as a copied message's goes from sender to receiver
+     * (copy_done): otherwise a processor whose receives its senders complete and whose own
+     * sends wait in queues would use up its kept records while others' overflow (xchg.pex on
+     * fibers: a malloc and a free in three messages). */
+    hr_msg *rec = p->copy_free;
+    if (rec != NULL && q->ncopy_free < COPY_KEEP) {
+        p->copy_free = rec->next;
+        p->ncopy_free--;
+        rec->next = q->copy_free;
+        q->copy_free = rec;
+        q->ncopy_free++;
+    }
+    absorb_msg(q, msg, q->rx_post);
+    took(q, msg);
+    hr__copy_bytes(p->m, q->rx_into, buf, msg->len);
+    if (q->rx_st != NULL)
+        *q->rx_st = (hr_status){ p->id, msg->tag, msg->len };
+    q->rx_got = msg->len;
+    q->rx_done = 1;
+    hr__wake_for(q, p->id);
+}
+
+static void send_async(hr_proc *p, int dest, int tag, const void *buf, size_t len)
+{
+    hr_time before = atomic_load_explicit(&p->pub_clock, memory_order_relaxed);
+    hr_proc *q = &p->m->procs[dest];
+    if (posted(p, q, tag, buf, len)) {
+        /* One processor runs at a time, and nothing in send_direct lets another run: one
+         * record serves the machine's direct sends. A send sets kind, tag, len and data, and
+         * the stamp the rest of what any reader of it reads; every other field stays zero. */
+        hr_msg *msg = &p->m->direct;
+        msg->kind = HR_MSG_COPY;
+        msg->tag = tag;
+        msg->len = len;
+        msg->data = buf;
+        stamp_async(p, msg, dest);
+        send_direct(p, q, msg, buf);
+    } else {
+        hr_msg *msg = new_copy(p, tag, buf, len);
+        stamp_async(p, msg, dest);
+        if (p->m->cfg.buffer != 0 && dest != p->id) {
+            hr__rbuf_send(p, dest, msg);
+            return;
+        }
+        deliver(p, dest, msg);
+    }
     hr__proc_publish(p);
     after_send(p, before);
 }
@@ -272,15 +356,6 @@ void hr__eng_send(hr_proc *p, int dest, int tag, const void *buf, size_t len)
 }
 
 /* ---- receiving ---------------------------------------------------------------------------- */
-
-typedef struct recv_ctx {
-    int     src, tag;
-    int     probe;         /* hr_probe: finds, takes nothing (a rendezvous is not begun) */
-    int     none;          /* bounded lookups: decided that nothing is in by the clock */
-    hr_time post;          /* clock when the receive was posted */
-    hr_msg *msg, *prev;    /* the message found */
-    int     laned;         /* msg was put aside for it as it slept (mailbox.h: the lane) */
-} recv_ctx;
 
 /* The arrival time that orders msg among receives from ANY. */
 static hr_time arrival_of(const hr_proc *p, const hr_msg *msg, hr_time post)
@@ -413,6 +488,10 @@ static int may_arm(const hr_proc *p, const recv_ctx *c)
 static int recv_ready(hr_proc *p, void *ctx)
 {
     recv_ctx *c = ctx;
+    if (c->direct && p->rx_done) {     /* completed by its sender as it slept (send_direct) */
+        hr__proc_publish(p);
+        return 1;
+    }
     if (c->msg != NULL && c->msg->committed)   /* found before: only its routing is awaited */
         return commit_sync(p, c);
     hr_msg *laned = c->probe ? NULL : hr__mbox_unarm(&p->box, c->src, c->tag);
@@ -437,7 +516,7 @@ static int recv_ready(hr_proc *p, void *ctx)
         if (c->msg != NULL)
             return found(p, c);
         if (may_arm(p, c))
-            hr__mbox_arm(&p->box, c->src, c->tag);
+            hr__mbox_arm(&p->box, c->src, c->tag, c->direct && p->m->taken == NULL);
         return 0;
     }
     for (;;) {
@@ -578,8 +657,15 @@ size_t hr__eng_recv(hr_proc *p, int src, int tag, void *buf, size_t cap, hr_stat
 {
     if (p->pending != NULL)
         complete_overlapping(p, src, tag, NULL);
-    recv_ctx c = { .src = src, .tag = tag, .post = p->clock };
+    recv_ctx c = { .src = src, .tag = tag, .post = p->clock, .direct = 1 };
+    p->rx_into = buf;
+    p->rx_cap = cap;
+    p->rx_st = st;
+    p->rx_post = c.post;
+    p->rx_done = 0;
     find_message(p, &c, call);
+    if (p->rx_done)
+        return p->rx_got;
     return take_into(p, &c, buf, cap, st, call);
 }
 
