@@ -324,7 +324,7 @@ static void hand_over(carrier *c, int i)
  * 512 KiB L2 from 10 to 1.4 a message, a fifth off the wall time). The waiters a round
  * releases run in the reverse of the order they arrived in, the latest first. The order decides
  * no model figure. */
-static void push_ready(carrier *c, int i, int front)
+static inline __attribute__((always_inline)) void push_ready(carrier *c, int i, int front)
 {
     if (c->queued[i])
         return;

@@ -219,12 +219,11 @@ static void emptied(hr__mbox *b)
         b->queued = 0;
 }
 
-int hr__mbox_drain(hr__mbox *b)
+int hr__mbox_drain_queue(hr__mbox *b)
 {
     mbox_q *q = b->q;
     if (b->lane != NULL && fold_lane(b) != HR_OK)
         return -1;
-    /* Most drains find nothing (a receiver looks again at every step of its wait). */
     if (b->serial && !b->queued)
         return 1;
     if (cds_wfcq_empty(&q->head, &q->tail)) {

@@ -398,7 +398,7 @@ static hr_msg *least_any(hr_proc *p, recv_ctx *c, hr_time *at, const hr_msg **un
 /* Drain the whole queue. A sender preempted mid-enqueue hides the messages queued behind it, and
  * its own wake goes only to receivers that wait for it: so never sleep on a partial drain; yield
  * until that sender has finished (a few instructions once it runs). */
-static void drain_all(hr_proc *p)
+static inline __attribute__((always_inline)) void drain_all(hr_proc *p)
 {
     int drained;
     while ((drained = hr__mbox_drain(&p->box)) == 0)

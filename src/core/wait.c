@@ -199,7 +199,8 @@ void hr__resolve_idle(hr_machine *m, int still)
 
 /* p, marked BLOCKED, counts itself settled (running the resolver if it is the last), sleeps
  * while *word == val, and uncounts itself; it leaves the run if the run was aborted. */
-static void settle(hr_proc *p, _Atomic uint32_t *word, uint32_t val)
+static inline __attribute__((always_inline)) void settle(hr_proc *p, _Atomic uint32_t *word,
+                                                          uint32_t val)
 {
     hr_machine *m = p->m;
     int settled = hr__add(m, &m->blocked, 1) + 1;
