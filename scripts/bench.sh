@@ -39,7 +39,9 @@
 # the fiber engine: hrel.pq_random at p = 1024 (rounds.ini), xchg.pex and xchg.system at p = 256
 #   with 8-byte blocks (seed001.ini), hrel.two_phase at p = 16 and n = 2^24 (hrel.ini), each on
 #   engine threads, engine fibers on a carrier a core and on one carrier: wall_s, and x =
-#   s/round over seq_rounds's, over xchg.system's on the same engine, or over engine threads'.
+#   s/round over seq_rounds's, over xchg.system's on the same engine, or over engine threads',
+#   each taken within one invocation of hremu (pex8 7 of them, bulk 5): x their median, x_range
+#   their least and greatest.
 #   Its floor: BUILD_DIR/bench/round_floor, p = 1024 fibers on one carrier doing empty rounds
 #   and rounds of one message each, in ns a processor a round beside seq_rounds'.
 # scale: configs/bench/scale.ini and scale_hrel.ini at p = 65536 on fibers, one process an
@@ -447,45 +449,70 @@ else
 fi
 echo
 # The fiber engine beside the thread engine, on one box in one run: fine-grained rounds, small
-# blocks, bulk copies. Each line is hremu on an existing config with --set.
+# blocks, bulk copies. Each line is hremu on an existing config with --set, run N times; every
+# invocation runs all the rows of its case, one right after another, and a ratio is taken
+# within an invocation and quoted as the median over them (with its least and greatest). This
+# box changes speed within a second (xchg.system 4 or 6.5 ms): a ratio of two figures taken at
+# two speeds says nothing, and one whose two figures come from one invocation rarely straddles
+# a change, while the median drops the few that do.
 echo "the fiber engine: the same rows on engine threads and engine fibers"
 : > "$tmp/fib"
-engines() {    # engines WHAT CONFIG SET...: rows "WHAT ENGINE ALGORITHM wall_s rounds" per verified row
-    what=$1 cfg=$2
-    shift 2
-    if [ -x "$build/hremu" ] && "$build/hremu" "$cfg" "$@" --set machine.engine=threads,fibers \
-        --set machine.carriers=cores,1 --format csv > "$tmp/fib.csv" 2> "$tmp/err"; then
-        # engine "fibers/N": on N carrier threads; threads once (carriers do not apply)
-        awk -F, -v what="$what" '
-            NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-            { gsub(/"/, ""); if ($c["verified"] != "true") { bad = 1; next }
-              e = $c["engine"]; if (e == "fibers") e = e "/" $c["carriers"]
-              if (seen[e, $c["algorithm"]]++) next
-              print what, e, $c["algorithm"], $c["wall_s"], $c["rounds"] }
-            END { exit bad }' "$tmp/fib.csv" >> "$tmp/fib" || status=1
-    else
-        cat "$tmp/err" >&2
-        echo "(hremu failed on $cfg $*)"
-        status=1
-    fi
+engines() {    # engines WHAT N CONFIG SET...: rows "WHAT ENGINE ALGORITHM wall_s rounds RUN"
+    what=$1 n=$2 cfg=$3
+    shift 3
+    k=1
+    while [ "$k" -le "$n" ]; do
+        if [ -x "$build/hremu" ] && "$build/hremu" "$cfg" "$@" --set machine.engine=threads,fibers \
+            --set machine.carriers=cores,1 --format csv > "$tmp/fib.csv" 2> "$tmp/err"; then
+            # engine "fibers/N": on N carrier threads; threads once (carriers do not apply)
+            awk -F, -v what="$what" -v k="$k" '
+                NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+                { gsub(/"/, ""); if ($c["verified"] != "true") { bad = 1; next }
+                  e = $c["engine"]; if (e == "fibers") e = e "/" $c["carriers"]
+                  if (seen[e, $c["algorithm"]]++) next
+                  print what, e, $c["algorithm"], $c["wall_s"], $c["rounds"], k }
+                END { exit bad }' "$tmp/fib.csv" >> "$tmp/fib" || status=1
+        else
+            cat "$tmp/err" >&2
+            echo "(hremu failed on $cfg $*)"
+            status=1
+            return
+        fi
+        k=$((k + 1))
+    done
 }
-engines rounds configs/bench/rounds.ini --set machine.procs=1024
-engines pex8 configs/bench/seed001.ini --set workload.bytes=8 --set machine.topology=complete
-engines bulk configs/bench/hrel.ini --set run.algorithms=hrel.two_phase
+# rounds: one invocation (threads takes 15 s at p = 1024); its ratio is over seq_rounds, run
+# apart in the rounds table above.
+engines rounds 1 configs/bench/rounds.ini --set machine.procs=1024
+engines pex8 7 configs/bench/seed001.ini --set workload.bytes=8 --set machine.topology=complete
+engines bulk 5 configs/bench/hrel.ini --set run.algorithms=hrel.two_phase
 awk -v seq="$(awk '$1 == 1024 && $2 == "seq_rounds" { print $3 }' "$tmp/rounds")" '
-    { w[$1, $2, $3] = $4; r[$1, $2, $3] = $5; row[++n] = $0 }
+    function med(v, n,   i, j, t) {    # sorts v[1..n]; its median
+        for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[i] > v[j]) { t = v[i]; v[i] = v[j]; v[j] = t }
+        return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }
+    { w[$1, $2, $3, $6] = $4; r[$1, $2, $3, $6] = $5; if ($6 > runs[$1]) runs[$1] = $6
+      if (!(($1, $2, $3) in seen)) { seen[$1, $2, $3] = 1; row[++n] = $1 " " $2 " " $3 } }
     END {
-        printf "%-7s %-9s %-16s %10s %10s %-28s\n", "case", "engine", "algorithm", "wall_s", "x", "x is"
+        printf "%-7s %-9s %-16s %10s %10s %17s %-30s\n", "case", "engine", "algorithm", "wall_s", "x", "x_range", "x is"
         for (i = 1; i <= n; i++) {
-            split(row[i], f, " "); what = f[1]; e = f[2]; a = f[3]; x = "-"; is = ""
-            if (what == "rounds" && seq > 0 && r[what, e, a] > 0) {
-                x = sprintf("%.2f", w[what, e, a] / r[what, e, a] / seq); is = "s/round over seq_rounds (p = 1024)" }
-            if (what == "pex8" && w[what, e, "xchg.system"] > 0) {
-                x = sprintf("%.2f", w[what, e, a] / w[what, e, "xchg.system"]); is = "over xchg.system, same engine" }
-            if (what == "bulk" && w[what, "threads", a] > 0) {
-                x = sprintf("%.2f", w[what, e, a] / w[what, "threads", a]); is = "over engine threads" }
-            printf "%-7s %-9s %-16s %10.6f %10s %-28s\n", what, e, a, w[what, e, a], x, is
+            split(row[i], f, " "); what = f[1]; e = f[2]; a = f[3]; is = ""; m = 0; nx = 0
+            for (k = 1; k <= runs[what]; k++) {
+                if (!((what, e, a, k) in w)) continue
+                ws[++m] = w[what, e, a, k]; x = ""
+                if (what == "rounds" && seq > 0 && r[what, e, a, k] > 0) {
+                    x = w[what, e, a, k] / r[what, e, a, k] / seq; is = "s/round over seq_rounds (p = 1024)" }
+                if (what == "pex8" && w[what, e, "xchg.system", k] > 0) {
+                    x = w[what, e, a, k] / w[what, e, "xchg.system", k]; is = "over xchg.system, same engine" }
+                if (what == "bulk" && w[what, "threads", a, k] > 0) {
+                    x = w[what, e, a, k] / w[what, "threads", a, k]; is = "over engine threads" }
+                if (x != "") xs[++nx] = x
+            }
+            mx = nx ? sprintf("%.2f", med(xs, nx)) : "-"
+            range = nx > 1 ? sprintf("%.2f-%.2f", xs[1], xs[nx]) : "-"
+            printf "%-7s %-9s %-16s %10.6f %10s %17s %-30s\n", what, e, a, med(ws, m), mx, range, is
         }
+        printf "wall_s: the median over the case'"'"'s invocations (rounds 1, pex8 %d, bulk %d); x: the median of\n", runs["pex8"], runs["bulk"]
+        printf "the ratios taken within an invocation, x_range their least and greatest\n"
     }' "$tmp/fib"
 echo "rounds: hrel.pq_random, alltoall, p = 1024 (rounds.ini); pex8: seed 001's exchange, p = 256, 8-byte blocks"
 echo "(seed001.ini on complete); bulk: hrel.two_phase, p = 16, n = 2^24 (hrel.ini). fibers/N: on N carrier threads"
