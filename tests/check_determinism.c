@@ -118,12 +118,47 @@ START_TEST(test_determinism_stress_many_seeds)
 }
 END_TEST
 
+/* HREMU_JITTER, read by a machine whose .jitter is -1: 1 jitters, 0, empty or unset do not, and
+ * any other value is refused by name (hr_machine_jitter_env, hr_machine_check). One that sets
+ * .jitter itself does not read it. */
+START_TEST(test_determinism_jitter_env)
+{
+    const char *was = getenv("HREMU_JITTER");
+    char *saved = was != NULL ? strdup(was) : NULL;
+    static const struct { const char *v; int on; } cases[] = {
+        { NULL, 0 }, { "", 0 }, { "0", 0 }, { "1", 1 }, { "yes", -1 }, { "2", -1 }, { " 1", -1 },
+    };
+    hr_machine_config cfg = hr_test_config(4, "async");
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        if (cases[k].v == NULL)
+            unsetenv("HREMU_JITTER");
+        else
+            ck_assert_int_eq(setenv("HREMU_JITTER", cases[k].v, 1), 0);
+        ck_assert_int_eq(hr_machine_jitter_env(), cases[k].on);
+        const char *why = NULL;
+        cfg.jitter = -1;
+        ck_assert_int_eq(hr_machine_check(&cfg, &why), cases[k].on < 0 ? HR_EINVAL : HR_OK);
+        if (cases[k].on < 0)
+            ck_assert_str_eq(why, "HREMU_JITTER must be 1 (yield and sleep at random at every "
+                                  "communication point), 0 or unset");
+        cfg.jitter = 0;
+        ck_assert_int_eq(hr_machine_check(&cfg, NULL), HR_OK);
+    }
+    if (saved != NULL)
+        setenv("HREMU_JITTER", saved, 1);
+    else
+        unsetenv("HREMU_JITTER");
+    free(saved);
+}
+END_TEST
+
 Suite *hr_determinism_suite(void)
 {
     Suite *s = suite_create("determinism");
     TCase *tc = tcase_create("jitter");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_determinism_under_jitter);
+    tcase_add_test(tc, test_determinism_jitter_env);
     suite_add_tcase(s, tc);
     if (getenv("HREMU_STRESS") != NULL) {
         tc = tcase_create("stress");

@@ -101,6 +101,9 @@ typedef struct hr_run_result {
  * why (if not NULL; a reason of create or check may live in a per-thread buffer until that
  * thread's next call). Any thread. */
 int  hr_machine_check(const hr_machine_config *cfg, const char **why);
+/* HREMU_JITTER as a machine whose .jitter is below 0 reads it: 1 (jitter), 0 (unset, empty or
+ * "0": none), or -1, a value hr_machine_check and hr_machine_create refuse. Any thread. */
+int  hr_machine_jitter_env(void);
 /* The carrier threads a machine with cfg runs its fibers on (engine fibers): cfg->carriers (0:
  * one), or one a core this process may run on (HR_CARRIERS_CORES), at most its processors. */
 int  hr_machine_carriers(const hr_machine_config *cfg);

@@ -2,6 +2,8 @@
 #include <hremu/machine.h>
 
 #include <sched.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 /* The cores this process may run on (its affinity mask), at least 1. */
@@ -20,4 +22,12 @@ int hr_machine_carriers(const hr_machine_config *cfg)
             : cfg->carriers == HR_CARRIERS_CORES ? cores()
                                                  : 1;
     return cfg->procs > 0 && n > cfg->procs ? cfg->procs : n;
+}
+
+int hr_machine_jitter_env(void)
+{
+    const char *e = getenv("HREMU_JITTER");
+    if (e == NULL || strcmp(e, "") == 0 || strcmp(e, "0") == 0)
+        return 0;
+    return strcmp(e, "1") == 0 ? 1 : -1;
 }

@@ -191,13 +191,14 @@ static const char *default_config(char *buf, size_t len)
     return HR_DEFAULT_CONFIG;
 }
 
-/* HREMU_JITTER, which the machines read (hr_machine_config.jitter -1): unset, empty, 0 or 1.
- * Anything else was taken as 1 without a word. HR_EXIT_OK, or HR_EXIT_USAGE, said. */
+/* HREMU_JITTER, which the machines read (hr_machine_config.jitter -1), refused before any row
+ * runs if a machine would refuse it (hr_machine_jitter_env). HR_EXIT_OK, or HR_EXIT_USAGE,
+ * said. */
 static int jitter_env(void)
 {
-    const char *v = getenv("HREMU_JITTER");
-    if (v == NULL || strcmp(v, "") == 0 || strcmp(v, "0") == 0 || strcmp(v, "1") == 0)
+    if (hr_machine_jitter_env() >= 0)
         return HR_EXIT_OK;
+    const char *v = getenv("HREMU_JITTER");
     char shown[40];
     hr__text_show_token(shown, sizeof shown, v, strlen(v));
     fprintf(stderr, "hremu: HREMU_JITTER='%s': give 1 (yield and sleep at random at every "

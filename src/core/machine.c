@@ -93,10 +93,19 @@ static const char *cost_model_name(int i, const char **summary)
     return cm != NULL ? cm->name : NULL;
 }
 
+/* .jitter, or HREMU_JITTER's (-1: a value refused) where it is below 0. */
+static int jitter_wanted(const hr_machine_config *cfg)
+{
+    return cfg->jitter >= 0 ? cfg->jitter : hr_machine_jitter_env();
+}
+
 static const char *check_config(const hr_machine_config *cfg, hr_machine *m)
 {
     const char *why = NULL;
     m->net = NULL;
+    if (jitter_wanted(cfg) < 0)
+        return "HREMU_JITTER must be 1 (yield and sleep at random at every communication point), "
+               "0 or unset";
     if (cfg->procs < 0 || cfg->procs > HR_MAX_PROCS)
         return "procs must be between 1 and 1048576 (or 0: the topology's shape decides)";
     m->disc = hr__discipline_find(cfg->discipline ? cfg->discipline : "async");
@@ -165,14 +174,6 @@ int hr_machine_check(const hr_machine_config *cfg, const char **why)
     if (why != NULL)
         *why = bad;
     return HR_EINVAL;
-}
-
-static int jitter_wanted(const hr_machine_config *cfg)
-{
-    if (cfg->jitter >= 0)
-        return cfg->jitter;
-    const char *e = getenv("HREMU_JITTER");
-    return e != NULL && *e != '\0' && strcmp(e, "0") != 0;
 }
 
 /* Two passes: a mailbox may hold messages that live in another processor's memory. */

@@ -173,7 +173,6 @@ void hr__mbox_arm(hr__mbox *b, int src, int tag, int open)
     b->lane_open = open;
 }
 
-
 hr_msg *hr__mbox_take_lane(hr__mbox *b, int src, int tag)
 {
     hr_msg *msg = b->lane;
