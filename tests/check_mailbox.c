@@ -275,7 +275,8 @@ END_TEST
  * (hr__mbox_posted), who may complete it; armed closed, or for another source or tag, it is not.
  * On a serial mailbox, a message that goes into the queue unarms the lane it matches (it is
  * taken from there, before any later one), and the queue it was put in is drained although the
- * drain looks at nothing but the mailbox's count of what was queued. */
+ * drain looks at nothing but the mailbox's count of what was queued. A message put back from
+ * the lane goes to its place in its source's list. */
 START_TEST(test_mailbox_posted)
 {
     hr__mbox box;
@@ -325,7 +326,14 @@ START_TEST(test_mailbox_posted)
     hr__mbox_put_serial(&box, m);
     ck_assert_ptr_eq(box.lane, m);
     ck_assert(!hr__mbox_posted(&box, 3, 5));
-    hr__mbox_destroy(&box);   /* frees the listed and the lane's */
+    /* Taken from the lane and not taken after all (too large for the receive): back in its
+     * place, behind seq 1 of its source. */
+    ck_assert_ptr_eq(hr__mbox_unarm(&box, 3, 5), m);
+    hr__mbox_putback(&box, m);
+    ck_assert_ptr_null(box.lane);
+    ck_assert_ptr_eq(hr__mbox_find(&box, 3, 5, &prev), m);
+    ck_assert_uint_eq(prev->seq, 1);
+    hr__mbox_destroy(&box);   /* frees the listed */
 }
 END_TEST
 

@@ -218,6 +218,14 @@ static void emptied(hr__mbox *b)
         b->queued = 0;
 }
 
+void hr__mbox_putback(hr__mbox *b, hr_msg *msg)
+{
+    /* With no memory for a list, it stays in the lane, where a drain folds it or a clear
+     * frees it. */
+    b->lane = msg;
+    fold_lane(b);
+}
+
 int hr__mbox_drain_queue(hr__mbox *b)
 {
     mbox_q *q = b->q;

@@ -96,6 +96,9 @@ static inline int hr__mbox_posted(const hr__mbox *b, int src, int tag)
 /* Unarm the lane, and take the message put aside if it is from src and matches tag (it then
  * lies in no list); else NULL, and a message left there goes back in place at the next drain. */
 struct hr_msg *hr__mbox_take_lane(hr__mbox *b, int src, int tag);
+/* A message the owner took from the lane (hr__mbox_unarm) and does not take after all goes back
+ * in its place in the lists, by its sequence number. */
+void hr__mbox_putback(hr__mbox *b, struct hr_msg *msg);
 static inline struct hr_msg *hr__mbox_unarm(hr__mbox *b, int src, int tag)
 {
     b->lane_src = -1;

@@ -641,9 +641,14 @@ static size_t take_into(hr_proc *p, recv_ctx *c, void *buf, size_t cap, hr_statu
                         const char *call)
 {
     size_t len = c->msg->len;
-    if (len > cap)
+    if (len > cap) {
+        /* Taken from the lane, it goes back in its place, as one found in the lists stays
+         * there: the run's report counts it, and the mailbox frees it (it leaked before). */
+        if (c->laned)
+            hr__mbox_putback(&p->box, c->msg);
         hr__misuse(p, "%s: a %zu-byte message from P%d (tag %d) does not fit in %zu bytes", call,
                 len, c->msg->src, c->msg->tag, cap);
+    }
     if (st != NULL)
         *st = (hr_status){ c->msg->src, c->msg->tag, len };
     take(p, c, buf);
