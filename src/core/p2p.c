@@ -272,8 +272,8 @@ static int posted(const hr_proc *p, const hr_proc *q, int tag, const void *buf, 
         atomic_load_explicit(&p->m->abort, memory_order_relaxed) ||
         !hr__mbox_posted(&q->box, p->id, tag) || len > q->rx_cap)
         return 0;
-    const char *into = q->rx_into, *from = buf;
-    return into + len <= from || from + len <= into;
+    uintptr_t into = (uintptr_t)q->rx_into, from = (uintptr_t)buf;
+    return len == 0 || into + len <= from || from + len <= into;
 }
 
 /* p sends msg (stamped: m->direct) with the bytes of buf to q, whose hr_recv waits for it:
