@@ -40,8 +40,9 @@
 #   with 8-byte blocks (seed001.ini), hrel.two_phase at p = 16 and n = 2^24 (hrel.ini), each on
 #   engine threads, engine fibers on a carrier a core and on one carrier: wall_s, and x =
 #   s/round over seq_rounds's, over xchg.system's on the same engine, or over engine threads',
-#   each taken within one invocation of hremu (pex8 7 of them, bulk 5): x their median, x_range
-#   their least and greatest.
+#   each taken within one invocation of hremu (pex8 7 of them, bulk 5; rounds 1 on threads and 5
+#   on fibers, each over a run of seq_rounds right after it): x their median, x_range their
+#   least and greatest.
 #   Its floor: BUILD_DIR/bench/round_floor, p = 1024 fibers on one carrier doing empty rounds
 #   and rounds of one message each, in ns a processor a round beside seq_rounds'.
 # scale: configs/bench/scale.ini and scale_hrel.ini at p = 65536 on fibers, one process an
@@ -457,12 +458,13 @@ echo
 # a change, while the median drops the few that do.
 echo "the fiber engine: the same rows on engine threads and engine fibers"
 : > "$tmp/fib"
-engines() {    # engines WHAT N CONFIG SET...: rows "WHAT ENGINE ALGORITHM wall_s rounds RUN"
-    what=$1 n=$2 cfg=$3
-    shift 3
-    k=1
-    while [ "$k" -le "$n" ]; do
-        if [ -x "$build/hremu" ] && "$build/hremu" "$cfg" "$@" --set machine.engine=threads,fibers \
+# engines WHAT ENGINES FIRST LAST CONFIG SET...: invocations FIRST .. LAST of case WHAT on
+# ENGINES (threads,fibers; fibers); rows "WHAT ENGINE ALGORITHM wall_s rounds INVOCATION".
+engines() {
+    what=$1 eng=$2 k=$3 last=$4 cfg=$5
+    shift 5
+    while [ "$k" -le "$last" ]; do
+        if [ -x "$build/hremu" ] && "$build/hremu" "$cfg" "$@" --set machine.engine="$eng" \
             --set machine.carriers=cores,1 --format csv > "$tmp/fib.csv" 2> "$tmp/err"; then
             # engine "fibers/N": on N carrier threads; threads once (carriers do not apply)
             awk -F, -v what="$what" -v k="$k" '
@@ -472,6 +474,13 @@ engines() {    # engines WHAT N CONFIG SET...: rows "WHAT ENGINE ALGORITHM wall_
                   if (seen[e, $c["algorithm"]]++) next
                   print what, e, $c["algorithm"], $c["wall_s"], $c["rounds"], k }
                 END { exit bad }' "$tmp/fib.csv" >> "$tmp/fib" || status=1
+            # rounds: seq_rounds on the same p right after, its s/round the row "seq" of this
+            # invocation (the rows' x are over it: one thread and hremu a second apart)
+            if [ "$what" = rounds ] && [ -x "$build/bench/seq_rounds" ] &&
+                out=$("$build/bench/seq_rounds" 1024 $((1024 * 1023)) "$rruns" "$rseed"); then
+                echo "$out" | awk -v k="$k" '{ for (i = 2; i <= NF; i++) { split($i, kv, "=")
+                    if (kv[1] == "per_round_s") print "rounds seq seq_rounds", kv[2], "-", k } }' >> "$tmp/fib"
+            fi
         else
             cat "$tmp/err" >&2
             echo "(hremu failed on $cfg $*)"
@@ -481,15 +490,17 @@ engines() {    # engines WHAT N CONFIG SET...: rows "WHAT ENGINE ALGORITHM wall_
         k=$((k + 1))
     done
 }
-# rounds: one invocation (threads takes 15 s at p = 1024); its ratio is over seq_rounds, run
-# apart in the rounds table above.
-engines rounds 1 configs/bench/rounds.ini --set machine.procs=1024
-engines pex8 7 configs/bench/seed001.ini --set workload.bytes=8 --set machine.topology=complete
-engines bulk 5 configs/bench/hrel.ini --set run.algorithms=hrel.two_phase
+# rounds: threads in one invocation (15 s at p = 1024), the fibers in five more; each ratio is
+# over a run of seq_rounds right after its invocation (the rounds table's figure if that fails).
+engines rounds threads,fibers 1 1 configs/bench/rounds.ini --set machine.procs=1024
+engines rounds fibers 2 6 configs/bench/rounds.ini --set machine.procs=1024
+engines pex8 threads,fibers 1 7 configs/bench/seed001.ini --set workload.bytes=8 --set machine.topology=complete
+engines bulk threads,fibers 1 5 configs/bench/hrel.ini --set run.algorithms=hrel.two_phase
 awk -v seq="$(awk '$1 == 1024 && $2 == "seq_rounds" { print $3 }' "$tmp/rounds")" '
     function med(v, n,   i, j, t) {    # sorts v[1..n]; its median
         for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[i] > v[j]) { t = v[i]; v[i] = v[j]; v[j] = t }
         return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }
+    $2 == "seq" { sq[$1, $6] = $4; next }
     { w[$1, $2, $3, $6] = $4; r[$1, $2, $3, $6] = $5; if ($6 > runs[$1]) runs[$1] = $6
       if (!(($1, $2, $3) in seen)) { seen[$1, $2, $3] = 1; row[++n] = $1 " " $2 " " $3 } }
     END {
@@ -499,8 +510,9 @@ awk -v seq="$(awk '$1 == 1024 && $2 == "seq_rounds" { print $3 }' "$tmp/rounds")
             for (k = 1; k <= runs[what]; k++) {
                 if (!((what, e, a, k) in w)) continue
                 ws[++m] = w[what, e, a, k]; x = ""
-                if (what == "rounds" && seq > 0 && r[what, e, a, k] > 0) {
-                    x = w[what, e, a, k] / r[what, e, a, k] / seq; is = "s/round over seq_rounds (p = 1024)" }
+                sk = ((what, k) in sq) ? sq[what, k] : seq
+                if (what == "rounds" && sk > 0 && r[what, e, a, k] > 0) {
+                    x = w[what, e, a, k] / r[what, e, a, k] / sk; is = "s/round over seq_rounds (p = 1024)" }
                 if (what == "pex8" && w[what, e, "xchg.system", k] > 0) {
                     x = w[what, e, a, k] / w[what, e, "xchg.system", k]; is = "over xchg.system, same engine" }
                 if (what == "bulk" && w[what, "threads", a, k] > 0) {
@@ -511,8 +523,9 @@ awk -v seq="$(awk '$1 == 1024 && $2 == "seq_rounds" { print $3 }' "$tmp/rounds")
             range = nx > 1 ? sprintf("%.2f-%.2f", xs[1], xs[nx]) : "-"
             printf "%-7s %-9s %-16s %10.6f %10s %17s %-30s\n", what, e, a, med(ws, m), mx, range, is
         }
-        printf "wall_s: the median over the case'"'"'s invocations (rounds 1, pex8 %d, bulk %d); x: the median of\n", runs["pex8"], runs["bulk"]
-        printf "the ratios taken within an invocation, x_range their least and greatest\n"
+        printf "wall_s: the median over the case'"'"'s invocations (rounds: threads 1, fibers 5; pex8 %d; bulk %d); x: the\n", runs["pex8"], runs["bulk"]
+        printf "median of the ratios taken within an invocation (rounds: over seq_rounds run right after\n"
+        printf "it), x_range their least and greatest\n"
     }' "$tmp/fib"
 echo "rounds: hrel.pq_random, alltoall, p = 1024 (rounds.ini); pex8: seed 001's exchange, p = 256, 8-byte blocks"
 echo "(seed001.ini on complete); bulk: hrel.two_phase, p = 16, n = 2^24 (hrel.ini). fibers/N: on N carrier threads"
