@@ -207,28 +207,39 @@ static void sync_finish(hr_proc *p, hr_msg *msg, const char *call)
  * most COPY_KEEP * 144 bytes a processor stay kept until the run ends (hr__p2p_reset). */
 enum { COPY_SMALL = 16, COPY_KEEP = 4 };
 
-static hr_msg *copy_record(hr_proc *p, size_t kept)
+/* The records p keeps for its sends (a list): take the last one kept (there is one), or keep
+ * one more. */
+static hr_msg *unkeep(hr_proc *p)
 {
-    if (kept > COPY_SMALL)
-        return malloc(sizeof(hr_msg) + kept);
     hr_msg *msg = p->copy_free;
-    if (msg == NULL)
-        return malloc(sizeof(hr_msg) + COPY_SMALL);
     p->copy_free = msg->next;
     p->ncopy_free--;
     return msg;
 }
 
+static void keep(hr_proc *p, hr_msg *msg)
+{
+    msg->next = p->copy_free;
+    p->copy_free = msg;
+    p->ncopy_free++;
+}
+
+static hr_msg *copy_record(hr_proc *p, size_t kept)
+{
+    if (kept > COPY_SMALL)
+        return malloc(sizeof(hr_msg) + kept);
+    if (p->copy_free == NULL)
+        return malloc(sizeof(hr_msg) + COPY_SMALL);
+    return unkeep(p);
+}
+
 /* p took msg, a copied message, and is done with it. */
 static void copy_done(hr_proc *p, hr_msg *msg)
 {
-    if (hr__kept(p->m, msg->len) <= COPY_SMALL && p->ncopy_free < COPY_KEEP) {
-        msg->next = p->copy_free;
-        p->copy_free = msg;
-        p->ncopy_free++;
-        return;
-    }
-    free(msg);
+    if (hr__kept(p->m, msg->len) <= COPY_SMALL && p->ncopy_free < COPY_KEEP)
+        keep(p, msg);
+    else
+        free(msg);
 }
 
 /* A cost model that does not define point-to-point messages (bsp) fails the run, naming the
@@ -294,14 +305,8 @@ static void send_direct(hr_proc *p, hr_proc *q, hr_msg *msg, const void *buf)
      * (copy_done): otherwise a processor whose receives its senders complete and whose own
      * sends wait in queues would use up its kept records while others' overflow (xchg.pex on
      * fibers: a malloc and a free in three messages). */
-    hr_msg *rec = p->copy_free;
-    if (rec != NULL && q->ncopy_free < COPY_KEEP) {
-        p->copy_free = rec->next;
-        p->ncopy_free--;
-        rec->next = q->copy_free;
-        q->copy_free = rec;
-        q->ncopy_free++;
-    }
+    if (p->copy_free != NULL && q->ncopy_free < COPY_KEEP)
+        keep(q, unkeep(p));
     absorb_msg(q, msg, q->rx_post);
     took(q, msg);
     hr__copy_bytes(p->m, q->rx_into, buf, msg->len);
