@@ -60,6 +60,80 @@ START_TEST(test_util_alloc_recycles_large_blocks)
 }
 END_TEST
 
+/* A region over a buffer of our own: its blocks, their classes, the bins every owner shares,
+ * malloc when it is full, and the start over at a reset. */
+START_TEST(test_util_alloc_region_blocks)
+{
+    static _Alignas(64) unsigned char buf[64 * 1024];
+    hr_alloc_region r = { .base = buf, .len = sizeof buf };
+    hr_alloc a = { .region = &r }, b = { .region = &r };
+    unsigned char *x = hr__alloc(&a, 1), *y = hr__alloc(&a, 16);
+    size_t hdr = (size_t)(x - buf);             /* the first block starts the region */
+    ck_assert_uint_gt(hdr, 0);
+    ck_assert_uint_lt(hdr, 64);
+    ck_assert_ptr_eq(y, x + 64);                /* both in the class of 64 bytes */
+    ck_assert_uint_eq((uintptr_t)x % _Alignof(max_align_t), 0);
+    /* A class is a multiple of 64 bytes, holds the block, and wastes at most a quarter. */
+    size_t sizes[] = { 48, 49, 200, 1000, 4000, 5000, 16384, 20000 };
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+        unsigned char *p1 = hr__alloc(&a, sizes[i]), *p2 = hr__alloc(&a, sizes[i]);
+        size_t d = (size_t)(p2 - p1), t = sizes[i] + hdr;
+        ck_assert(p1 >= buf && p2 < buf + sizeof buf);
+        ck_assert_uint_eq(d % 64, 0);
+        ck_assert_uint_ge(d, t);
+        ck_assert_uint_le(d, t + t / 4 + 64);
+        hr__alloc_free(&a, p2);
+        hr__alloc_free(&a, p1);
+    }
+    /* A freed block waits for the next one of its class, whoever asks. */
+    unsigned char *z = hr__alloc(&a, 100);
+    ck_assert_int_eq(hr__alloc_free(&a, z), HR_OK);
+    unsigned char *w = hr__alloc(&b, 120);      /* 100 and 120 share a class */
+    ck_assert_ptr_eq(w, z);
+    ck_assert_int_eq(hr__alloc_free(&a, w), HR_EINVAL);   /* b's now, not a's */
+    ck_assert_uint_eq(b.live, 120);
+    /* Full: malloc's blocks, tracked as before. */
+    unsigned char *last = NULL;
+    for (int i = 0; i < 64; i++)
+        last = hr__alloc(&b, 2000);
+    ck_assert(last < buf || last >= buf + sizeof buf);
+    memset(last, 7, 2000);
+    ck_assert_int_eq(hr__alloc_free(&b, last), HR_OK);
+    /* Large blocks never come from the region. */
+    unsigned char *big = hr__alloc(&a, HR_ALLOC_CACHE_MIN);
+    ck_assert(big < buf || big >= buf + sizeof buf);
+    /* The next run: every owner recycles, then the region starts over. */
+    hr__alloc_recycle(&a);
+    hr__alloc_recycle(&b);
+    hr__alloc_region_reset(&r);
+    ck_assert_ptr_eq(hr__alloc(&b, 1), x);
+    hr__alloc_free_all(&a);
+    hr__alloc_free_all(&b);
+    ck_assert_uint_eq(a.live + b.live, 0);
+}
+END_TEST
+
+/* The machine's region: address space on huge-page boundaries (none under AddressSanitizer,
+ * whose checks need malloc's blocks). */
+START_TEST(test_util_alloc_region_reserves)
+{
+    hr_alloc_region r;
+    hr__alloc_region_init(&r);
+    if (r.base != NULL) {
+        ck_assert_uint_eq((uintptr_t)r.base % (2u << 20), 0);
+        ck_assert_uint_ge(r.len, 256u << 20);
+        ck_assert_uint_eq(r.used, 0);
+        hr_alloc a = { .region = &r };
+        unsigned char *x = hr__alloc(&a, 100);
+        ck_assert(x > r.base && x < r.base + r.len);
+        memset(x, 1, 100);
+        hr__alloc_free_all(&a);
+    }
+    hr__alloc_region_free(&r);
+    ck_assert_ptr_null(r.base);
+}
+END_TEST
+
 START_TEST(test_util_machine_config_checks)
 {
     hr_machine_config cfg = hr_test_config(4097, NULL);
@@ -235,6 +309,8 @@ Suite *hr_util_suite(void)
     tcase_add_test(tc, test_util_strerror_every_code);
     tcase_add_test(tc, test_util_alloc_tracks_and_frees);
     tcase_add_test(tc, test_util_alloc_recycles_large_blocks);
+    tcase_add_test(tc, test_util_alloc_region_blocks);
+    tcase_add_test(tc, test_util_alloc_region_reserves);
     tcase_add_test(tc, test_util_machine_config_checks);
     tcase_add_test(tc, test_util_failed_run_reclaims_memory);
     tcase_add_test(tc, test_util_alloc_free_refuses_foreign_pointers);

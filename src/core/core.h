@@ -252,17 +252,19 @@ struct hr_proc {
     hr_wait_desc     wait;        /* what it waits for, while it waits: written before it
                                    * blocks, read by the resolver and the report */
 
-    /* -- the model: its clock, ports and counters (docs/model.md; proc.c, p2p.c) */
+    /* -- the model: its clock, ports and counters (docs/model.md; proc.c, p2p.c); a round
+     *    (round.c) touches those up to `rounds`, on two lines */
     hr_time          clock;       /* model clock */
     hr_time          out_free;    /* injection port free from */
     hr_time          in_free;     /* absorption port free from */
+    uint64_t         msgs_out, bytes_out, bytes_in;
+    uint64_t         msgs_in;     /* messages absorbed from others: msgs_out's counterpart */
+    uint64_t         stalls, rounds, lost;
     hr_time          work;        /* local work charged: hr_compute, or measured CPU time */
     hr_time          cpu_mark;    /* compute = measured: thread CPU time at the last charge */
     uint64_t         seq;         /* next message sequence number */
     uint64_t         step;        /* communication steps: its last send's, or a later received
                                    * message's (p2p.c: number, took) */
-    uint64_t         msgs_out, bytes_out, bytes_in, stalls, rounds, lost;
-    uint64_t         msgs_in;     /* messages absorbed from others: msgs_out's counterpart */
     uint64_t         colls;       /* collective calls (hr__coll_begin) */
 
     /* -- how it leaves the algorithm early (below the fields every call touches: 200 bytes) */
@@ -399,6 +401,7 @@ typedef struct hr_machine {
     hr_transit          *transit;       /* routing in canonical order; NULL on a topology
                                          * without links (complete): transit.c */
     hr_proc             *procs;
+    hr_alloc_region      mem_region;    /* their memory's blocks under HR_ALLOC_CACHE_MIN */
 
     /* -- how the processors run: the engine (hr_exec) and its own state (fibers.c) */
     const struct hr_exec *exec;

@@ -193,6 +193,7 @@ static void reset_procs(hr_machine *m, int n)
         hr__round_reset(&m->procs[i]);
         hr__ev_reset(&m->procs[i].ev, wall0);
     }
+    hr__alloc_region_reset(&m->mem_region);   /* every processor recycled its blocks above */
     hr__ev_reset(&m->rev, wall0);
     hr__ev_reset(&m->lev, wall0);
 }
@@ -214,6 +215,7 @@ static void destroy_procs(hr_machine *m, int n)
         hr__clocks_destroy(&m->clocks);
     free(m->bar_time);
     free(m->procs);
+    hr__alloc_region_free(&m->mem_region);
 }
 
 int hr_machine_create(const hr_machine_config *cfg, hr_machine **out, const char **why)
@@ -290,9 +292,13 @@ int hr_machine_create(const hr_machine_config *cfg, hr_machine **out, const char
         hr_machine_destroy(m);
         return err;
     }
-    if (m->serial)      /* the engine runs one processor at a time (fibers on one carrier) */
-        for (int i = 0; i < m->p; i++)
+    if (m->serial) {    /* the engine runs one processor at a time (fibers on one carrier) */
+        hr__alloc_region_init(&m->mem_region);
+        for (int i = 0; i < m->p; i++) {
             hr__mbox_serial(&m->procs[i].box);
+            m->procs[i].mem.region = &m->mem_region;
+        }
+    }
     *out = m;
     return HR_OK;
 fail_boxes:

@@ -4,6 +4,7 @@
 #include <stdalign.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 #include <hremu/error.h>
@@ -36,6 +37,96 @@ struct hr_alloc_hdr {
 static uintptr_t seal_of(const hr_alloc *a, const hr_alloc_hdr *h)
 {
     return SEAL ^ (uintptr_t)a ^ (uintptr_t)h;
+}
+
+/* ---- the region ------------------------------------------------------------------------- */
+
+#define HUGE_PAGE   ((size_t)2 << 20)
+#define REGION_MAX  ((size_t)64 << 30)     /* address space, not memory: pages commit as touched */
+#define REGION_MIN  ((size_t)256 << 20)
+
+/* The class of a block of t bytes, header included (t <= HR_ALLOC_CACHE_MIN + the header), and
+ * its size in *size: a multiple of 64 up to 256, then 2^e + k 2^(e-2), k = 1 .. 4, for
+ * 2^e < t <= 2^(e+1). Every size is a multiple of 64: every block starts a cache line. */
+static unsigned size_class(size_t t, size_t *size)
+{
+    if (t <= 256) {
+        size_t c = t <= 64 ? 1 : (t + 63) / 64;
+        *size = c * 64;
+        return (unsigned)c - 1;
+    }
+    unsigned e = 63u - (unsigned)__builtin_clzll((unsigned long long)(t - 1));
+    size_t step = (size_t)1 << (e - 2);
+    size_t k = (t - ((size_t)1 << e) + step - 1) / step;
+    *size = ((size_t)1 << e) + k * step;
+    return 4 + (e - 8) * 4 + (unsigned)k - 1;
+}
+
+void hr__alloc_region_init(hr_alloc_region *r)
+{
+    *r = (hr_alloc_region){ 0 };
+#ifndef HR_ALLOC_ASAN
+    for (size_t len = REGION_MAX; len >= REGION_MIN; len /= 2) {
+        void *map = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (map == MAP_FAILED)
+            continue;
+        uint8_t *base = (uint8_t *)(((uintptr_t)map + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+        madvise(base, len, MADV_HUGEPAGE);   /* a hint: without it, 4 KiB pages as malloc's */
+        *r = (hr_alloc_region){ .base = base, .len = len, .map = map, .map_len = len + HUGE_PAGE };
+        return;
+    }
+#endif
+}
+
+void hr__alloc_region_reset(hr_alloc_region *r)
+{
+    r->used = 0;
+    memset(r->bins, 0, sizeof r->bins);
+}
+
+void hr__alloc_region_free(hr_alloc_region *r)
+{
+    if (r->map != NULL)
+        munmap(r->map, r->map_len);
+    *r = (hr_alloc_region){ 0 };
+}
+
+static int in_region(const hr_alloc *a, const hr_alloc_hdr *h)
+{
+    const hr_alloc_region *r = a->region;
+    return r != NULL && (const uint8_t *)h >= r->base && (const uint8_t *)h < r->base + r->len;
+}
+
+/* A block for `bytes` from the region's bin of its class, or from its next free bytes; NULL
+ * without a region or room in it (then malloc). */
+static hr_alloc_hdr *take_region(hr_alloc *a, size_t bytes)
+{
+    hr_alloc_region *r = a->region;
+    if (r == NULL || r->base == NULL)
+        return NULL;
+    size_t size;
+    unsigned c = size_class(sizeof(hr_alloc_hdr) + bytes, &size);
+    hr_alloc_hdr *h = r->bins[c];
+    if (h != NULL) {
+        r->bins[c] = h->next;
+        return h;
+    }
+    if (size > r->len - r->used)
+        return NULL;                       /* full for this run */
+    h = (hr_alloc_hdr *)(void *)(r->base + r->used);
+    r->used += size;
+    h->cap = size - sizeof *h;
+    return h;
+}
+
+/* A region block no longer live waits in its class's bin. */
+static void bin(hr_alloc *a, hr_alloc_hdr *h)
+{
+    size_t size;
+    unsigned c = size_class(sizeof *h + h->cap, &size);
+    h->next = a->region->bins[c];
+    a->region->bins[c] = h;
 }
 
 static void link_live(hr_alloc *a, hr_alloc_hdr *h, size_t bytes)
@@ -71,7 +162,7 @@ void *hr__alloc(hr_alloc *a, size_t bytes)
 {
     if (bytes > SIZE_MAX - sizeof(hr_alloc_hdr))
         return NULL;
-    hr_alloc_hdr *h = bytes >= HR_ALLOC_CACHE_MIN ? take_cached(a, bytes) : NULL;
+    hr_alloc_hdr *h = bytes >= HR_ALLOC_CACHE_MIN ? take_cached(a, bytes) : take_region(a, bytes);
     if (h == NULL) {
         if ((h = malloc(sizeof *h + bytes)) == NULL)
             return NULL;
@@ -90,11 +181,16 @@ void *hr__alloc(hr_alloc *a, size_t bytes)
     return h + 1;
 }
 
-/* A block no longer live: large ones join a cache list, the rest go back to malloc. */
-static void retire(hr_alloc_hdr *h, hr_alloc_hdr **cache)
+/* A block no longer live: large ones join a cache list, the rest go back to malloc; a region
+ * block freed waits in its bin, and one live at a run's end (binned 0) waits for the region's
+ * reset. */
+static void retire(hr_alloc *a, hr_alloc_hdr *h, hr_alloc_hdr **cache, int binned)
 {
     h->seal = 0;
-    if (h->cap >= HR_ALLOC_CACHE_MIN) {
+    if (in_region(a, h)) {
+        if (binned)
+            bin(a, h);
+    } else if (h->cap >= HR_ALLOC_CACHE_MIN) {
         h->next = *cache;
         *cache = h;
     } else {
@@ -135,29 +231,31 @@ int hr__alloc_free(hr_alloc *a, void *ptr)
     if (h->next != NULL)
         h->next->prev = h->prev;
     a->live -= h->bytes;
-    retire(h, &a->fresh);
+    retire(a, h, &a->fresh, 1);
     return HR_OK;
 }
 
-static void free_list(hr_alloc_hdr *h)
+/* Free a list's blocks (region blocks stay with the region). */
+static void free_list(const hr_alloc *a, hr_alloc_hdr *h)
 {
     while (h != NULL) {
         hr_alloc_hdr *next = h->next;
         h->seal = 0;
-        free(h);
+        if (!in_region(a, h))
+            free(h);
         h = next;
     }
 }
 
 void hr__alloc_recycle(hr_alloc *a)
 {
-    free_list(a->cache);           /* unused for a whole run */
+    free_list(a, a->cache);        /* unused for a whole run */
     a->cache = a->fresh;
     a->fresh = NULL;
     hr_alloc_hdr *h = a->head;
     while (h != NULL) {
         hr_alloc_hdr *next = h->next;
-        retire(h, &a->cache);
+        retire(a, h, &a->cache, 0);
         h = next;
     }
     a->head = NULL;
@@ -166,9 +264,9 @@ void hr__alloc_recycle(hr_alloc *a)
 
 void hr__alloc_free_all(hr_alloc *a)
 {
-    free_list(a->head);
-    free_list(a->cache);
-    free_list(a->fresh);
+    free_list(a, a->head);
+    free_list(a, a->cache);
+    free_list(a, a->fresh);
     a->head = a->cache = a->fresh = NULL;
     a->live = 0;
 }
