@@ -1139,9 +1139,9 @@ END_TEST
 /* The point of a batch: a world transpose of counts holds no record a pair. p = 256 processors
  * (one carrier: nothing else allocates meanwhile) transpose 8-byte blocks, wait at a barrier
  * (every block posted, none of the records the group's transpose used freed: they are the
- * senders' until the run ends) and processor 0 reads the heap and the machine's region. The group's blocks, one message
- * each, take at least their 255 * 256 records of 128 bytes; the world's batch, under a third
- * of that. */
+ * senders' until the run ends) and processor 0 reads the heap and the machine's region. The
+ * group's blocks, one message each, take at least their 255 * 256 records of 128 bytes; the
+ * world's batch, under a third of that. */
 typedef struct heap_job {
     int      group;
     uint64_t in_use;

@@ -48,6 +48,8 @@ static uintptr_t seal_of(const hr_alloc *a, const hr_alloc_hdr *h)
 /* The class of a block of t bytes, header included (t <= HR_ALLOC_CACHE_MIN + the header), and
  * its size in *size: a multiple of 64 up to 256, then 2^e + k 2^(e-2), k = 1 .. 4, for
  * 2^e < t <= 2^(e+1). Every size is a multiple of 64: every block starts a cache line. */
+_Static_assert(HR_ALLOC_CACHE_MIN + sizeof(hr_alloc_hdr) <= (1u << 17) && HR_ALLOC_CLASSES == 40,
+               "the classes run to 2^17 bytes: 4 up to 256, then 4 for each power of two");
 static unsigned size_class(size_t t, size_t *size)
 {
     if (t <= 256) {
