@@ -282,44 +282,40 @@ static void leave(carrier *c, int i, int last)
 }
 
 static int pop_ready(carrier *c);
+static void begin_leaving(carrier *c, int i);
 
-/* On one carrier, as a fiber hands it to the next ready one: the one after that, if any. The
- * top of its stack, where its frames resume, and the top lines of its hr_proc, which every call
- * reads, are on their way while the next runs (hrel.pq_random at p = 1024: 5 % off a round; two
- * ahead gained less). */
-static inline __attribute__((always_inline)) void prefetch_next(const carrier *c)
-{
-    if (c->head == c->tail)
-        return;
-    const fiber *h = &c->f[c->ready[c->head]];
-    const char *sp = h->ctx.sp, *q = (const char *)h->p;
-#pragma GCC unroll 8
-    for (int k = 0; k < 8; k++)
-        __builtin_prefetch(sp + 64 * k);
-#pragma GCC unroll 4
-    for (int k = 0; k < 4; k++)
-        __builtin_prefetch(q + 64 * k);
-}
-
-/* Fiber i, asleep, leaves its carrier. On one carrier with another fiber ready, it switches
- * straight to that one: the scheduler's round trip, a switch and its loop, saved. (Not under
- * ASan, which is told at every switch back to a scheduler whose stack it came from.) */
+/* Fiber i, asleep on one carrier, leaves it. With another fiber ready it switches straight to
+ * that one: the scheduler's round trip, a switch and its loop, saved. Nothing else runs
+ * meanwhile, so it needs none of the carriers' handshake (the `saving` flag, the running
+ * count): the fiber handed the carrier runs in its place. (Not under ASan, which is told at
+ * every switch back to a scheduler whose stack it came from.) */
 static void hand_over(carrier *c, int i)
 {
 #ifndef HR_FIBER_ASAN
-    if (c->nr == 1 && c->head != c->tail) {
+    if (c->head != c->tail) {
         fiber *f = &c->f[i], *g = &c->f[pop_ready(c)];
-        prefetch_next(c);
-        c->running++;
-        g->on = f->on;
+        if (c->head != c->tail) {
+            /* The one after g: the top of its stack, where its frames resume, and the top
+             * lines of its hr_proc, which every call reads, are on their way while g runs
+             * (hrel.pq_random at p = 1024: 5 % off a round; two ahead gained less). */
+            const fiber *h = &c->f[c->ready[c->head]];
+            const char *sp = h->ctx.sp, *q = (const char *)h->p;
+#pragma GCC unroll 8
+            for (int k = 0; k < 8; k++)
+                __builtin_prefetch(sp + 64 * k);
+#pragma GCC unroll 4
+            for (int k = 0; k < 4; k++)
+                __builtin_prefetch(q + 64 * k);
+        }
+        g->on = f->on;      /* g may not have run yet */
         if (c->canaries)
             check_canary(c, i, 0);
-        atomic_store_explicit(&f->saving, 0, memory_order_relaxed);   /* one carrier */
         hr__self = g->p;
         jump(&f->ctx, &g->ctx);
         return;
     }
 #endif
+    begin_leaving(c, i);
     leave(c, i, 0);
 }
 
@@ -736,32 +732,6 @@ static void fibers_done(hr_proc *p)
     (void)p;   /* counted as it leaves its carrier for good (hr__fib_main) */
 }
 
-/* fibers_sleep on one carrier: nothing runs but this fiber until it switches, so nothing changes
- * the word meanwhile, and nothing needs the lock, the `saving` flag or the running count of the
- * carriers' handshake: a fiber handed the carrier counts as running in place of this one. */
-static void sleep_alone(carrier *c, fiber *f, _Atomic uint32_t *word, uint32_t val)
-{
-    int i = f->p->id;
-    f->word = word;
-    f->val = val;
-    if (word != &f->p->state)
-        c->others[c->nothers++] = (sleeper){ word, val, i };
-#ifndef HR_FIBER_ASAN
-    if (c->head != c->tail) {
-        fiber *g = &c->f[pop_ready(c)];
-        prefetch_next(c);
-        g->on = f->on;      /* g may not have run yet */
-        if (c->canaries)
-            check_canary(c, i, 0);
-        hr__self = g->p;
-        jump(&f->ctx, &g->ctx);
-        return;
-    }
-#endif
-    begin_leaving(c, i);
-    leave(c, i, 0);
-}
-
 /* The word is read again under the lock, which a waker takes after it changes the word: either
  * the sleeper sees the change, or the waker finds the sleeper and queues it. */
 static void fibers_sleep(hr_proc *p, _Atomic uint32_t *word, uint32_t val)
@@ -770,10 +740,6 @@ static void fibers_sleep(hr_proc *p, _Atomic uint32_t *word, uint32_t val)
     if (atomic_load(word) != val)
         return;
     fiber *f = &c->f[p->id];
-    if (c->nr == 1) {
-        sleep_alone(c, f, word, val);
-        return;
-    }
     lock(c);
     if (atomic_load(word) != val) {
         unlock(c);
@@ -783,9 +749,13 @@ static void fibers_sleep(hr_proc *p, _Atomic uint32_t *word, uint32_t val)
     f->val = val;
     if (word != &p->state)      /* a shared word (fibers_wake), not its own (fibers_wake_proc) */
         c->others[c->nothers++] = (sleeper){ word, val, p->id };
+    if (c->nr == 1) {           /* nothing is locked */
+        hand_over(c, p->id);
+        return;
+    }
     begin_leaving(c, p->id);
     unlock(c);
-    hand_over(c, p->id);
+    leave(c, p->id, 0);
 }
 
 /* Only a sleeper whose word has changed is queued, or every sleeper once the run is aborted
@@ -812,34 +782,12 @@ static void fibers_wake_proc(hr_proc *q)
     unlock(c);
 }
 
-/* fibers_wake on one carrier: as below, without the lock, and with the word and the abort flag
- * read once (woken_by reads them for every sleeper): nothing changes them while it runs. */
-static void wake_alone(carrier *c, _Atomic uint32_t *word, int n)
-{
-    uint32_t now = atomic_load_explicit(word, memory_order_relaxed);
-    int aborted = atomic_load(&c->m->abort) != 0, k = 0;
-    for (int j = 0; j < c->nothers; j++) {
-        sleeper sl = c->others[j];
-        if (sl.word == word && (sl.val != now || aborted) && n > 0) {
-            push_ready(c, sl.id, 1);
-            n--;
-        } else {
-            c->others[k++] = sl;
-        }
-    }
-    c->nothers = k;
-}
-
 /* Sleepers on a shared word (a round's, a barrier's: c->others). A fiber taken off this list
  * keeps its word in f->word: only a wake on its own state word reads that, and no such word is
  * one of these; its next sleep sets it anew. */
 static void fibers_wake(hr_machine *m, _Atomic uint32_t *word, int n)
 {
     carrier *c = carrier_of(m);
-    if (c->nr == 1) {
-        wake_alone(c, word, n);
-        return;
-    }
     lock(c);
     int k = 0;
     for (int j = 0; j < c->nothers; j++) {
