@@ -404,6 +404,8 @@ typedef struct hr_machine {
     int                  one_link;      /* the cost model does not define links, and the
                                          * topology has them (cost_model.h, HR_CM_NEIGHBOURS) */
     int                  check_links;   /* either: hr__proc_check_link is on */
+    int                  call_hooks;    /* compute = measured, or jitter: every communication
+                                         * call has work to do (hr__proc_comm_point) */
     int                  no_p2p;        /* the cost model defines no point-to-point messages */
     int                  switching;     /* HR_NET_CUT_THROUGH or HR_NET_STORE_FORWARD */
     hr_clocks            clocks;        /* the least published clocks (clocks.h) */
@@ -758,7 +760,7 @@ static inline void hr__proc_own(hr_proc *p)
 static inline void hr__proc_comm_point(hr_proc *p)
 {
     hr__proc_own(p);
-    if (p->nviews > 0 || p->m->cost.measured || p->m->cfg.jitter)
+    if (p->nviews > 0 || p->m->call_hooks)
         hr__proc_comm_point_on(p);
 }
 static inline void hr__ev_send(hr_proc *p, const hr_msg *msg, hr_time t0, hr_time t1)

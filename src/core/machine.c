@@ -247,6 +247,7 @@ int hr_machine_create(const hr_machine_config *cfg, hr_machine **out, const char
     m->cfg.procs = m->p;
     m->cfg.topology = m->net->shape;
     m->cfg.jitter = jitter_wanted(cfg);
+    m->call_hooks = m->cost.measured || m->cfg.jitter;
     m->cfg.engine = m->exec->name;
     if (m->cfg.stack == 0)
         m->cfg.stack = HR_FIBER_STACK;
