@@ -811,7 +811,7 @@ static void fibers_wake(hr_machine *m, _Atomic uint32_t *word, int n)
         /* One carrier: whoever changes a word wakes its sleepers before anything else runs, so
          * they all hold the value it had before: the first one's fate is every one's. (On
          * several, a late waker finds some holding the word's new value: woken_by, below.)
-         * 25 instructions a waiter where the loop below took 38, hrel.pq_random at p = 256. */
+         * 25 instructions a waiter where the loop below took 36, hrel.pq_random at p = 256. */
         if (!woken_by(c, word, c->others[0].val, word))
             return;
         int queued = 0;
