@@ -221,6 +221,12 @@ static __attribute__((noinline)) int end_round(hr_machine *m)
     hr_time start = 0;
     int *head = m->rnd_head, *link = m->rnd_link;
     hr_round_slot *slot = m->rnd_slot;
+    /* In locals: the slots' one-byte fields are stores through a character type, which may
+     * alias m itself, and the compiler would read these again after each. */
+    hr_round_in *inbox = m->rnd_in;
+    uint32_t *queued = m->rnd_queued;
+    uint8_t *lost_at = m->rnd_lost;
+    hr_round_rule rule = m->disc->rule;
 
     /* The round's new messages, listed by receiver in source order: the senders from the last
      * down, each put first in its receiver's list (one pass; the lists are emptied as the
@@ -246,12 +252,12 @@ static __attribute__((noinline)) int end_round(hr_machine *m)
         for (int s = head[j]; s >= 0; s = link[s])
             a[na++] = (hr_arrival){ s, slot[s].prio };
         head[j] = -1;
-        if (na == 0 && m->rnd_queued[j] == 0)
+        if (na == 0 && queued[j] == 0)
             continue;
-        hr_round_in *in = &m->rnd_in[j];
+        hr_round_in *in = &inbox[j];
         hr_rqueue *queue = &in->queue;
         busy = 1;
-        int got = m->disc->rule(queue, a, na, &in->rng, m->rnd_lost);
+        int got = rule(queue, a, na, &in->rng, lost_at);
         if (got == -2)
             return -1;
         int from_queue = got >= 0;
@@ -281,7 +287,7 @@ static __attribute__((noinline)) int end_round(hr_machine *m)
             if (deliver(m, j, got) != 0)
                 return -1;
         }
-        m->rnd_queued[j] = (uint32_t)queue->n;
+        queued[j] = (uint32_t)queue->n;
     }
 
     m->rnd_more = more;
