@@ -268,10 +268,11 @@ void hr_alg_hrel_pq_random(hr_proc *p, void *inst, const double *params)
     for (size_t k = 0; k < s.cnt; k++)
         out[k] = (outgoing){ order[k].prio, s.msg[order[k].k] };
     hr_free(p, order);
-    /* A processor reads one message a round. It reads its next one as it sends this one
-     * (ahead), so that the read's wait for memory overlaps the round's end instead of holding
-     * up the next send (2 % off a round at p = 1024 on one carrier), and it fetches the line
-     * after, which other processors' rounds may well push out of the caches meanwhile. */
+    /* A processor sends one message a round at most. It reads its next one as it sends this
+     * one (ahead), so that the read's wait for memory overlaps the round's end instead of
+     * holding up the next send (2 % off a round at p = 1024 on one carrier), and it fetches the
+     * line four messages on, though the other processors' rounds may push it out of the caches
+     * before then. */
     size_t next = 0;
     outgoing cur, ahead = s.cnt > 0 ? out[0] : (outgoing){ 0 };
     while (s.active > 0) {

@@ -320,6 +320,13 @@ static void hand_over(carrier *c, int i)
     leave(c, i, 0);
 }
 
+/* Fiber i at the front of the ring ready[0 .. np], whose front is *head. */
+static inline __attribute__((always_inline)) void ring_front(int *ready, int np, int *head, int i)
+{
+    *head = *head == 0 ? np : *head - 1;    /* a ring of p + 1: no division on the hot path */
+    ready[*head] = i;
+}
+
 /* Queue fiber i to run: one that starts or yields at the back, one that is woken at the front,
  * to run next. So a receiver runs while the message just sent to it is in the caches, and a
  * pairwise exchange goes pair by pair instead of sweeping all p processors between a send and
@@ -327,12 +334,6 @@ static void hand_over(carrier *c, int i)
  * 512 KiB L2 from 10 to 1.4 a message, a fifth off the wall time). The waiters a round
  * releases run in the reverse of the order they arrived in, the latest first. The order decides
  * no model figure. */
-static inline __attribute__((always_inline)) void ring_front(int *ready, int np, int *head, int i)
-{
-    *head = *head == 0 ? np : *head - 1;    /* a ring of p + 1: no division on the hot path */
-    ready[*head] = i;
-}
-
 static inline __attribute__((always_inline)) int enqueue(carrier *c, int i, int front)
 {
     if (c->queued[i])
